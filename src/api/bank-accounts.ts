@@ -1,0 +1,14 @@
+import type { ApiClient } from '../http/client.js';
+import { fetchPage, type Page, type PageQuery } from './pages.js';
+import type { BankAccount, MessageResult } from './types.js';
+
+export const listBankAccounts = (client: ApiClient, query: PageQuery): Promise<Page<BankAccount>> =>
+  fetchPage<BankAccount>(client, '/bank_accounts', { ...query }, true);
+
+export async function getBankAccount(client: ApiClient, id: number): Promise<BankAccount> {
+  return (await client.request<BankAccount>({ method: 'GET', path: `/bank_accounts/${id}`, accountContext: true })).data;
+}
+
+export async function deleteBankAccount(client: ApiClient, id: number): Promise<MessageResult> {
+  return (await client.request<MessageResult>({ method: 'DELETE', path: `/bank_accounts/${id}`, accountContext: true })).data;
+}

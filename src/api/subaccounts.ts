@@ -1,0 +1,12 @@
+import type { ApiClient } from '../http/client.js';
+import type { CreateSubaccountPfRequest, CreateSubaccountPjRequest, Subaccount } from './types.js';
+
+export type SubaccountKind = 'pf' | 'pj';
+
+export async function createSubaccount(
+  client: ApiClient,
+  kind: SubaccountKind,
+  body: CreateSubaccountPfRequest | CreateSubaccountPjRequest,
+): Promise<Subaccount> {
+  return (await client.request<Subaccount>({ method: 'POST', path: `/subaccounts/${kind}`, body })).data;
+}

@@ -1,0 +1,39 @@
+import type { ApiClient } from '../http/client.js';
+import { fetchPage, type Page, type PageQuery } from './pages.js';
+import type { AddSplitRequest, CancelledSubscription, MessageResult, Split, Subscription, SubscriptionListItem, SubscriptionStatus, UpdateSubscriptionRequest } from './types.js';
+
+export interface SubscriptionFilters {
+  title?: string;
+  amount?: number;
+  setupAmount?: number;
+  frequency?: number;
+  startDate?: string;
+  status?: SubscriptionStatus;
+  subaccountId?: string;
+}
+
+export const listSubscriptions = (client: ApiClient, query: PageQuery & SubscriptionFilters): Promise<Page<SubscriptionListItem>> =>
+  fetchPage<SubscriptionListItem>(client, '/subscriptions', { ...query });
+
+const subscriptionPath = (id: string) => `/subscriptions/${encodeURIComponent(id)}`;
+
+export async function getSubscription(client: ApiClient, id: string): Promise<Subscription> {
+  return (await client.request<Subscription>({ method: 'GET', path: subscriptionPath(id) })).data;
+}
+
+export async function updateSubscription(client: ApiClient, id: string, body: UpdateSubscriptionRequest): Promise<Subscription> {
+  return (await client.request<Subscription>({ method: 'PUT', path: subscriptionPath(id), body })).data;
+}
+
+export async function cancelSubscription(client: ApiClient, id: string): Promise<CancelledSubscription> {
+  return (await client.request<CancelledSubscription>({ method: 'DELETE', path: subscriptionPath(id) })).data;
+}
+
+export async function addSplit(client: ApiClient, body: AddSplitRequest): Promise<Split> {
+  return (await client.request<Split>({ method: 'POST', path: '/subscriptions/add_split', body })).data;
+}
+
+export async function removeSplit(client: ApiClient, subscriptionId: string, splitId: string): Promise<MessageResult> {
+  const path = `${subscriptionPath(subscriptionId)}/remove_split/${encodeURIComponent(splitId)}`;
+  return (await client.request<MessageResult>({ method: 'DELETE', path })).data;
+}

@@ -1,0 +1,18 @@
+import type { ApiClient } from '../http/client.js';
+import { fetchPage, type Page, type PageQuery } from './pages.js';
+import type { Balances, Withdrawal, WithdrawRequest } from './types.js';
+
+export async function getBalance(client: ApiClient): Promise<Balances> {
+  return (await client.request<Balances>({ method: 'GET', path: '/withdrawals/balance', accountContext: true })).data;
+}
+
+export const listWithdrawals = (client: ApiClient, query: PageQuery): Promise<Page<Withdrawal>> =>
+  fetchPage<Withdrawal>(client, '/withdrawals', { ...query }, true);
+
+export async function getWithdrawal(client: ApiClient, id: string): Promise<Withdrawal> {
+  return (await client.request<Withdrawal>({ method: 'GET', path: `/withdrawals/${encodeURIComponent(id)}`, accountContext: true })).data;
+}
+
+export async function withdraw(client: ApiClient, body: WithdrawRequest): Promise<Withdrawal> {
+  return (await client.request<Withdrawal>({ method: 'POST', path: '/withdrawals/withdraw', body, accountContext: true })).data;
+}

@@ -1,0 +1,9 @@
+import { main } from './main.js';
+
+// A reader that closes the pipe early (`payctl customers list | head`) is not an error.
+process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+  if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+  throw error;
+});
+
+process.exitCode = await main(process.argv.slice(2));

@@ -1,0 +1,40 @@
+import { authenticate } from '../../api/auth.js';
+import { changeProfile, setToken } from '../../config/profiles.js';
+import type { Context } from '../../context.js';
+import { usageError } from '../../errors.js';
+import { resolveRequired } from '../../prompt.js';
+import { readLines } from '../../stdin.js';
+import { parseNonEmpty } from '../../validate.js';
+import { optString, type CommandInput } from '../spec.js';
+import { showAuthStatus } from './status.js';
+
+export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
+  const settings = ctx.settings();
+  const fromStdin = opts.clientSecretStdin === true;
+  const stdinSecret = fromStdin ? (await readLines(ctx.io.stdin, 1))[0] : undefined;
+  if (fromStdin && !stdinSecret) throw usageError('--client-secret-stdin: stdin held no client secret');
+  ctx.secrets.add(stdinSecret);
+  const given = optString(opts, 'clientId') ?? settings.profile?.clientId;
+  const { clientId, clientSecret } = await resolveRequired(ctx, {
+    clientId: {
+      flag: '--client-id',
+      value: given === undefined ? undefined : parseNonEmpty('--client-id', given),
+      ask: (p) => p.text('Client id', { validate: (v) => (v.trim() ? undefined : 'must not be empty') }),
+    },
+    clientSecret: {
+      flag: '--client-secret-stdin',
+      value: stdinSecret,
+      ask: (p) => p.secret('Client secret', { validate: (v) => (v ? undefined : 'must not be empty') }),
+    },
+  });
+  ctx.secrets.add(clientSecret);
+  const api = await ctx.anonymousApi();
+  const token = await authenticate(api, clientId.trim(), clientSecret);
+  ctx.secrets.add(token.accessToken);
+  await changeProfile(ctx, settings.profileName, (profile) => {
+    setToken(profile, token.accessToken, token.expiresIn);
+    profile.clientId = clientId.trim();
+  });
+  await ctx.output.note(`logged in to ${settings.baseUrl} as ${clientId.trim()} (profile ${settings.profileName})`);
+  await showAuthStatus(ctx);
+}

@@ -1,0 +1,48 @@
+import type { Context } from '../context.js';
+import { usageError } from '../errors.js';
+import { jwtExpiry } from '../jwt.js';
+import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, updateConfig, type ConfigData, type Profile } from './store.js';
+
+/**
+ * Changes one profile under the config lock. The built-in `default` profile is
+ * written out the first time it changes, with the base URL in effect (so that
+ * `auth login --base-url URL` keeps working on the next run).
+ */
+export async function changeProfile(ctx: Context, name: string, change: (profile: Profile) => void): Promise<Profile> {
+  const baseUrl = ctx.settings().baseUrl;
+  const profile = await updateConfig(ctx.configDir, (config) => {
+    const existing = config.profiles[name] ?? (name === DEFAULT_PROFILE ? { ...DEFAULT_PROFILE_SETTINGS, baseUrl } : undefined);
+    if (!existing) throw missingProfile(name, config);
+    change(existing);
+    config.profiles[name] = existing;
+    return existing;
+  });
+  ctx.reloadConfig();
+  return profile;
+}
+
+export function missingProfile(name: string, config: ConfigData) {
+  return usageError(`profile "${name}" does not exist`, `profiles: ${[...new Set([DEFAULT_PROFILE, ...Object.keys(config.profiles)])].join(', ')}`);
+}
+
+/** Stores a token and, when it is a JWT (or the server said), its expiry. */
+export function setToken(profile: Profile, token: string, expiresInSeconds?: number): void {
+  profile.token = token;
+  const expiry = jwtExpiry(token) ?? (expiresInSeconds ? new Date(Date.now() + expiresInSeconds * 1000) : undefined);
+  if (expiry) profile.tokenExpiresAt = expiry.toISOString();
+  else delete profile.tokenExpiresAt;
+}
+
+/** What a profile shows: everything but the token itself. */
+export function describeProfile(name: string, profile: Profile, current: boolean) {
+  return {
+    name,
+    current,
+    env: profile.env,
+    baseUrl: profile.baseUrl,
+    loggedIn: Boolean(profile.token),
+    tokenExpiresAt: profile.tokenExpiresAt ?? null,
+    clientId: profile.clientId ?? null,
+    subaccount: profile.subaccount ?? null,
+  };
+}

@@ -1,0 +1,99 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ExitCode, PayctlError } from '../errors.js';
+import { withLock } from './lock.js';
+
+export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const;
+export type Environment = (typeof ENVIRONMENTS)[number];
+
+export interface Profile {
+  baseUrl: string;
+  env: Environment;
+  token?: string;
+  /** ISO date-time from the token's `exp`, when it is a JWT. */
+  tokenExpiresAt?: string;
+  clientId?: string;
+  subaccount?: string;
+}
+
+export interface ConfigData {
+  currentProfile?: string;
+  profiles: Record<string, Profile>;
+}
+
+export const DEFAULT_PROFILE = 'default';
+/** Until the user adds profiles, `default` points at a sandbox on this machine. */
+export const DEFAULT_PROFILE_SETTINGS: Profile = { baseUrl: 'http://127.0.0.1:4010', env: 'local' };
+
+export function configDir(env: NodeJS.ProcessEnv): string {
+  if (env.PAYCTL_CONFIG_DIR) return path.resolve(env.PAYCTL_CONFIG_DIR);
+  const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  return path.join(base, 'payctl');
+}
+
+export const configFile = (dir: string) => path.join(dir, 'config.json');
+
+/** Reads the config without loading conf: most commands only read it, and start-up time counts. */
+export function readConfig(dir: string): ConfigData {
+  const file = configFile(dir);
+  let text: string;
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    throw new PayctlError(`cannot read the config file ${file}: ${(error as Error).message}`, ExitCode.usage);
+  }
+  return parseConfig(text, file);
+}
+
+function parseConfig(text: string, file: string): ConfigData {
+  const fix = `fix it by hand, or move it away and start again: mv '${file}' '${file}.broken'`;
+  if (text.trim() === '') return { profiles: {} };
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch (error) {
+    throw new PayctlError(`the config file ${file} is not valid JSON (${(error as Error).message})`, ExitCode.usage, { hint: fix });
+  }
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
+    throw new PayctlError(`the config file ${file} does not hold a JSON object`, ExitCode.usage, { hint: fix });
+  }
+  const data = parsed as Partial<ConfigData>;
+  const profiles = data.profiles ?? {};
+  if (typeof profiles !== 'object' || Array.isArray(profiles)) {
+    throw new PayctlError(`the config file ${file} has a "profiles" entry that is not an object`, ExitCode.usage, { hint: fix });
+  }
+  return { currentProfile: typeof data.currentProfile === 'string' ? data.currentProfile : undefined, profiles };
+}
+
+/**
+ * Changes the config under a lock: two payctl processes changing it at once
+ * (conf itself does not guard against that) each see the other's change.
+ * The folder is 0700 and the file 0600 whatever the umask, since it holds tokens.
+ */
+export async function updateConfig<T>(dir: string, change: (config: ConfigData) => T): Promise<T> {
+  ensurePrivateDir(dir);
+  const { default: Conf } = await import('conf');
+  return withLock(path.join(dir, 'config.lock'), () => {
+    // Read through our own parser first so a corrupt file is reported the same way everywhere.
+    const config = readConfig(dir);
+    const store = new Conf<Record<string, unknown>>({
+      projectName: 'payctl',
+      projectSuffix: '',
+      cwd: dir,
+      configName: 'config',
+      configFileMode: 0o600,
+      accessPropertiesByDotNotation: false,
+    });
+    const result = change(config);
+    store.store = { ...(config.currentProfile ? { currentProfile: config.currentProfile } : {}), profiles: config.profiles };
+    fs.chmodSync(configFile(dir), 0o600);
+    return result;
+  });
+}
+
+function ensurePrivateDir(dir: string): void {
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+  fs.chmodSync(dir, 0o700);
+}

@@ -1,0 +1,57 @@
+/** Exit codes of the contract; every failure maps to exactly one. */
+export const ExitCode = {
+  ok: 0,
+  apiRefused: 1,
+  usage: 2,
+  auth: 3,
+  network: 4,
+  unknownOutcome: 5,
+  interrupted: 130,
+} as const;
+export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];
+
+export const EXIT_CODE_TABLE: ReadonlyArray<[number, string]> = [
+  [0, 'done'],
+  [1, 'the API refused the request (its error body is shown)'],
+  [2, 'usage or validation error, or a confirmation refused: nothing was sent'],
+  [3, 'authentication: no token, expired token, 401 or 403'],
+  [4, 'network failure or timeout before the request could have taken effect: safe to retry'],
+  [5, 'outcome unknown: a POST, PUT or DELETE was sent and no answer came; check before retrying'],
+  [130, 'interrupted'],
+];
+
+export interface ErrorDetails {
+  hint?: string;
+  returnCode?: number;
+  status?: number;
+}
+
+/** The one error type commands throw; main() renders it and exits with its code. */
+export class PayctlError extends Error {
+  readonly hint?: string;
+  readonly returnCode?: number;
+  readonly status?: number;
+
+  constructor(
+    message: string,
+    readonly exitCode: ExitCodeValue,
+    details: ErrorDetails = {},
+  ) {
+    super(message);
+    this.name = 'PayctlError';
+    this.hint = details.hint;
+    this.returnCode = details.returnCode;
+    this.status = details.status;
+  }
+}
+
+export const usageError = (message: string, hint?: string) => new PayctlError(message, ExitCode.usage, { hint });
+export const authError = (message: string, details: ErrorDetails = {}) => new PayctlError(message, ExitCode.auth, details);
+
+/** Thrown by `--dry-run` once the request has been printed: the command ends there with exit 0. */
+export class DryRunComplete extends Error {
+  constructor() {
+    super('dry run');
+    this.name = 'DryRunComplete';
+  }
+}

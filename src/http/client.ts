@@ -1,0 +1,237 @@
+import ky, { HTTPError, type KyInstance } from 'ky';
+import { ExitCode, PayctlError, DryRunComplete } from '../errors.js';
+import { maskSecrets, redactHeaders } from '../redact.js';
+import { VERSION } from '../version.js';
+import { nodeFetch, TransportError, type NodeFetchOptions } from './node-fetch.js';
+
+export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+
+export interface ApiRequest {
+  method: HttpMethod;
+  /** Path relative to the base URL, e.g. `/customers`. */
+  path: string;
+  query?: Record<string, string | number | boolean | undefined>;
+  body?: unknown;
+  /** The route accepts `x-subaccount-id`: send the resolved sub-account, if any. */
+  accountContext?: boolean;
+}
+
+export interface ApiEnvelope<T = unknown> {
+  data: T;
+  meta?: Record<string, number>;
+  message?: string;
+}
+
+export interface DryRunRequest {
+  method: string;
+  url: string;
+  headers: Record<string, string>;
+  body?: unknown;
+}
+
+export interface ApiClientOptions {
+  baseUrl: string;
+  token?: string;
+  subaccount?: string;
+  timeoutMs: number;
+  /** Receives one line per request, response and retry (already redacted). */
+  debug?: (line: string) => void;
+  /** When set, changing requests are handed here instead of being sent. */
+  dryRun?: (request: DryRunRequest) => void;
+}
+
+export interface ApiClient {
+  readonly baseUrl: string;
+  readonly subaccount?: string;
+  request<T = unknown>(request: ApiRequest): Promise<ApiEnvelope<T>>;
+}
+
+const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
+
+export function createApiClient(options: ApiClientOptions): ApiClient {
+  const baseUrl = options.baseUrl.replace(/\/+$/, '');
+  const debug = options.debug;
+  const http: KyInstance = ky.create({
+    prefixUrl: baseUrl,
+    timeout: false,
+    retry: {
+      limit: 2,
+      methods: ['get'],
+      statusCodes: RETRY_STATUS_CODES,
+      afterStatusCodes: [429, 503],
+      maxRetryAfter: 10_000,
+      backoffLimit: 4_000,
+      jitter: true,
+    },
+    fetch: (debug ? loggedFetch(debug) : nodeFetch) as typeof fetch,
+    hooks: debug
+      ? { beforeRetry: [({ retryCount, error }) => debug(`retry ${retryCount} after ${describeRetryCause(error)}`)] }
+      : {},
+  });
+
+  return {
+    baseUrl,
+    subaccount: options.subaccount,
+    async request<T>(request: ApiRequest): Promise<ApiEnvelope<T>> {
+      const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `payctl/${VERSION}` };
+      if (options.token) headers.authorization = `Bearer ${options.token}`;
+      if (request.accountContext && options.subaccount) headers['x-subaccount-id'] = options.subaccount;
+      const searchParams = Object.fromEntries(
+        Object.entries(request.query ?? {}).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined),
+      );
+      if (options.dryRun && request.method !== 'GET') {
+        const query = new URLSearchParams(Object.entries(searchParams).map(([k, v]) => [k, String(v)])).toString();
+        if (request.body !== undefined) headers['content-type'] = 'application/json';
+        options.dryRun({
+          method: request.method,
+          url: `${baseUrl}${request.path}${query ? `?${query}` : ''}`,
+          headers: redactHeaders(headers),
+          body: request.body === undefined ? undefined : maskSecrets(request.body),
+        });
+        throw new DryRunComplete();
+      }
+      const perRequest: NodeFetchOptions = { deadline: Date.now() + options.timeoutMs };
+      let response: Response;
+      try {
+        response = await http(request.path.replace(/^\/+/, ''), {
+          method: request.method,
+          headers,
+          searchParams,
+          json: request.body,
+          ...perRequest,
+        } as Parameters<KyInstance>[1]);
+      } catch (error) {
+        if (error instanceof HTTPError) throw await errorFromResponse(error.response, request.method);
+        throw errorFromTransport(error, request.method);
+      }
+      return parseEnvelope<T>(await readBody(response, request.method), response.status, request.method);
+    },
+  };
+}
+
+/** Whether a failed request of this method can have changed anything on the server. */
+const mayHaveEffect = (method: string) => method !== 'GET';
+
+function errorFromTransport(error: unknown, method: string): PayctlError {
+  if (error instanceof TransportError) {
+    if (error.reachedServer && mayHaveEffect(method)) {
+      return new PayctlError(`${error.message}; the ${method} was sent and its outcome is unknown`, ExitCode.unknownOutcome, {
+        hint: 'check whether it took effect (for example with the matching list command) before retrying',
+      });
+    }
+    return new PayctlError(error.message, ExitCode.network, { hint: 'nothing took effect; it is safe to retry' });
+  }
+  return new PayctlError(`request failed: ${(error as Error)?.message ?? String(error)}`, mayHaveEffect(method) ? ExitCode.unknownOutcome : ExitCode.network);
+}
+
+async function readBody(response: Response, method: string): Promise<unknown> {
+  const text = await response.text();
+  try {
+    return text === '' ? undefined : JSON.parse(text);
+  } catch {
+    throw notAnApiAnswer(response, method, describeText(text, response));
+  }
+}
+
+function describeText(text: string, response: Response): string {
+  const type = response.headers.get('content-type') ?? 'no content type';
+  if (text.trimStart().startsWith('{') || text.trimStart().startsWith('[')) return `cut-off or invalid JSON (${text.length} bytes, ${type})`;
+  return `${type}, not JSON`;
+}
+
+/**
+ * An answer that is not the API's (HTML from a proxy, cut JSON, the wrong shape):
+ * for a GET nothing happened and retrying is safe; for anything else the request
+ * may have been carried out, so the outcome is unknown.
+ */
+function notAnApiAnswer(response: Response, method: string, what: string): PayctlError {
+  const message = `the server's answer is not an API answer: ${what} (HTTP ${response.status})`;
+  return mayHaveEffect(method)
+    ? new PayctlError(message, ExitCode.unknownOutcome, { status: response.status, hint: 'check whether the request took effect before retrying' })
+    : new PayctlError(message, ExitCode.network, { status: response.status, hint: 'check --base-url and the profile; retrying is safe' });
+}
+
+function parseEnvelope<T>(body: unknown, status: number, method: string): ApiEnvelope<T> {
+  if (status === 204 && body === undefined) return { data: undefined as T };
+  if (!body || typeof body !== 'object' || !('data' in body)) {
+    const shape = new Response(null, { status });
+    throw notAnApiAnswer(shape, method, 'JSON without the `data` envelope');
+  }
+  return body as ApiEnvelope<T>;
+}
+
+async function errorFromResponse(response: Response, method: string): Promise<PayctlError> {
+  const status = response.status;
+  const text = await response.text().catch(() => '');
+  let apiError: { message?: unknown; returnCode?: unknown } | undefined;
+  try {
+    const parsed = JSON.parse(text) as { data?: { message?: unknown; returnCode?: unknown } };
+    if (parsed && typeof parsed.data?.message === 'string') apiError = parsed.data;
+  } catch {
+    // Not JSON: handled below by status.
+  }
+  const returnCode = typeof apiError?.returnCode === 'number' ? apiError.returnCode : undefined;
+  const details = { status, returnCode, hint: hintFor(status, returnCode) };
+  if (status === 401 || status === 403) {
+    return new PayctlError(String(apiError?.message ?? (status === 401 ? 'not authenticated' : 'forbidden')), ExitCode.auth, details);
+  }
+  if (apiError) return new PayctlError(String(apiError.message), ExitCode.apiRefused, details);
+  if (status >= 300 && status < 400) {
+    const location = response.headers.get('location') ?? 'another address';
+    return new PayctlError(`the server redirected to ${location}; payctl does not follow redirects`, ExitCode.apiRefused, {
+      status,
+      hint: 'set the profile\'s base URL to the final address: payctl profiles add NAME --base-url URL',
+    });
+  }
+  if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.network, { status, hint: 'wait and retry' });
+  if (status >= 500) return notAnApiAnswer(response, method, text === '' ? 'an empty body' : describeText(text, response));
+  return new PayctlError(`the server refused the request (HTTP ${status}) without an API error body`, ExitCode.apiRefused, { status });
+}
+
+/** Return codes whose fix is another payctl command. */
+const RETURN_CODE_HINTS: Record<number, string> = {
+  [-7100]: 'list the bank accounts of this account: payctl bank-accounts list',
+  [-7508]: 'check the card id; cards belong to one customer: payctl customers get CUSTOMER_ID',
+};
+
+function hintFor(status: number, returnCode: number | undefined): string | undefined {
+  if (returnCode !== undefined && RETURN_CODE_HINTS[returnCode]) return RETURN_CODE_HINTS[returnCode];
+  if (status === 401) return 'log in again: payctl auth login';
+  if (status === 403) return 'check the sub-account: payctl auth status, or payctl subaccounts clear';
+  return undefined;
+}
+
+function describeRetryCause(error: Error): string {
+  if (error instanceof HTTPError) return `HTTP ${error.response.status}`;
+  return error.message;
+}
+
+function loggedFetch(debug: (line: string) => void) {
+  return async (request: Request, init?: NodeFetchOptions): Promise<Response> => {
+    const headers: Record<string, string> = {};
+    request.headers.forEach((value, key) => (headers[key] = value));
+    debug(`> ${request.method} ${request.url}`);
+    for (const [name, value] of Object.entries(redactHeaders(headers))) debug(`> ${name}: ${value}`);
+    if (request.body) {
+      const text = await request.clone().text();
+      debug(`> ${JSON.stringify(maskSecrets(safeParse(text)))}`);
+    }
+    const started = performance.now();
+    try {
+      const response = await nodeFetch(request, init);
+      debug(`< ${response.status} ${response.statusText} (${Math.round(performance.now() - started)} ms)`);
+      return response;
+    } catch (error) {
+      debug(`< ${(error as Error).message} (${Math.round(performance.now() - started)} ms)`);
+      throw error;
+    }
+  };
+}
+
+function safeParse(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return `<${text.length} bytes of non-JSON>`;
+  }
+}

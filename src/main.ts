@@ -1,0 +1,156 @@
+import { Command, CommanderError, Option } from 'commander';
+import { Context, type Flags, type IO } from './context.js';
+import { DryRunComplete, EXIT_CODE_TABLE, ExitCode, PayctlError } from './errors.js';
+import { OUTPUT_FORMATS } from './output/format.js';
+import { COMMAND_TREE } from './commands/tree.js';
+import type { CommandSpec, OptionSpec } from './commands/spec.js';
+import { VERSION } from './version.js';
+
+const ENVIRONMENT_HELP = `Environment:
+  PAYCTL_PROFILE      profile to use (after --profile)
+  PAYCTL_BASE_URL     API base URL (after --base-url)
+  PAYCTL_TOKEN        bearer token (before the profile's)
+  PAYCTL_SUBACCOUNT   sub-account context (after --subaccount)
+  PAYCTL_TIMEOUT      request timeout in seconds (after --timeout)
+  PAYCTL_CONFIG_DIR   config folder (default $XDG_CONFIG_HOME/payctl or ~/.config/payctl)
+  PAYCTL_NO_INPUT=1   never prompt (also CI=true)
+  NO_COLOR, FORCE_COLOR, TERM=dumb   colour of tables`;
+
+const EXIT_HELP = `Exit codes:\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padEnd(4)}${meaning}`).join('\n')}`;
+
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
+  { flags: '--profile <name>', description: 'profile to use', complete: 'profiles' },
+  { flags: '--base-url <url>', description: 'API base URL, overriding the profile' },
+  { flags: '-o, --output <format>', description: 'output format', choices: OUTPUT_FORMATS },
+  { flags: '--json', description: 'same as --output json' },
+  { flags: '--fields <list>', description: 'comma-separated fields or dot paths to show, in order' },
+  { flags: '--no-input', description: 'never prompt; fail naming the missing flags' },
+  { flags: '--no-color', description: 'no colour in tables' },
+  { flags: '--debug', description: 'log requests and responses (redacted) to stderr' },
+  { flags: '--timeout <seconds>', description: 'request timeout (default 30)' },
+];
+
+/** Options that commands gain from their traits. */
+export const TRAIT_OPTIONS = {
+  accountContext: [
+    { flags: '--subaccount <id>', description: "run in this sub-account (default: the profile's active one)" },
+    { flags: '--main-account', description: "run in the main account, ignoring the profile's active sub-account" },
+  ],
+  changesData: [{ flags: '--dry-run', description: 'print the request that would be sent and send nothing' }],
+  confirms: [{ flags: '-y, --yes', description: 'do not ask for confirmation' }],
+} satisfies Record<string, readonly OptionSpec[]>;
+
+export function optionsOf(spec: CommandSpec): OptionSpec[] {
+  return [
+    ...(spec.options ?? []),
+    ...(spec.accountContext ? TRAIT_OPTIONS.accountContext : []),
+    ...(spec.confirms ? TRAIT_OPTIONS.confirms : []),
+    ...(spec.changesData ? TRAIT_OPTIONS.changesData : []),
+  ];
+}
+
+export function processIO(): IO {
+  return {
+    stdin: process.stdin,
+    stdout: process.stdout,
+    stderr: process.stderr,
+    stdinIsTTY: Boolean(process.stdin.isTTY),
+    stdoutIsTTY: Boolean(process.stdout.isTTY),
+    stderrIsTTY: Boolean(process.stderr.isTTY),
+  };
+}
+
+/** Runs payctl with these arguments and returns the exit code; never calls process.exit. */
+export async function main(argv: readonly string[], io: IO = processIO(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  let context: Context | undefined;
+  const program = buildProgram(io, (ctx) => (context = ctx), env);
+  try {
+    await program.parseAsync([...argv], { from: 'user' });
+    return ExitCode.ok;
+  } catch (error) {
+    if (error instanceof DryRunComplete) return ExitCode.ok;
+    if (error instanceof CommanderError) {
+      if (error.exitCode === 0) return ExitCode.ok;
+      // commander has already printed its one-line message.
+      if (wantsJson(argv)) writeJsonError(io, error.message.replace(/^error: /, ''), undefined, undefined, ExitCode.usage);
+      return ExitCode.usage;
+    }
+    return reportError(error, io, context, argv);
+  }
+}
+
+function buildProgram(io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): Command {
+  const program = new Command('payctl')
+    .description('Manage cards, customers, sub-accounts, subscriptions, bank accounts, withdrawals and balances of the payment platform.')
+    .version(VERSION, '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help')
+    .helpCommand(false)
+    .exitOverride()
+    .showSuggestionAfterError(true)
+    .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
+    .configureOutput({
+      writeOut: (text) => io.stdout.write(text),
+      writeErr: (text) => io.stderr.write(text),
+    })
+    .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_HELP}\n\nRun 'payctl COMMAND --help' for a command's flags and examples.`);
+  for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
+  for (const spec of COMMAND_TREE) addCommand(program, spec, io, onContext, env);
+  return program;
+}
+
+function addCommand(parent: Command, spec: CommandSpec, io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): void {
+  const command = parent.command(spec.name).summary(spec.summary).description(spec.description ?? spec.summary);
+  for (const arg of spec.args ?? []) {
+    const argument = command.createArgument(arg.optional ? `[${arg.name}]` : `<${arg.name}>`, arg.description);
+    if (arg.choices) argument.choices(arg.choices);
+    command.addArgument(argument);
+  }
+  for (const option of optionsOf(spec)) command.addOption(toOption(option));
+  if (spec.examples?.length) command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
+  for (const sub of spec.subcommands ?? []) addCommand(command, sub, io, onContext, env);
+  const load = spec.load;
+  if (load) {
+    command.action(async (...actionArgs: unknown[]) => {
+      const self = actionArgs[actionArgs.length - 1] as Command;
+      const opts = self.optsWithGlobals() as Record<string, unknown>;
+      const ctx = new Context(io, env, opts as unknown as Flags);
+      onContext(ctx);
+      const module = await load();
+      await module.run(ctx, { args: self.processedArgs.filter((a) => a !== undefined).map(String), opts: self.opts() });
+    });
+  }
+}
+
+function toOption(spec: OptionSpec): Option {
+  const option = new Option(spec.flags, spec.description);
+  if (spec.choices) option.choices(spec.choices);
+  if (spec.repeatable) option.argParser((value: string, previous: string[] | undefined) => [...(previous ?? []), value]);
+  return option;
+}
+
+/** One line plus a hint for people; the same as JSON on stderr in JSON modes. No stack trace without --debug. */
+function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: readonly string[]): number {
+  const scrub = (text: string) => (ctx ? ctx.secrets.scrub(text) : text);
+  const known = error instanceof PayctlError ? error : undefined;
+  const exitCode = known?.exitCode ?? ExitCode.apiRefused;
+  const message = known?.message ?? `unexpected failure: ${(error as Error)?.message ?? String(error)}`;
+  const detail = [known?.returnCode !== undefined ? `returnCode ${known.returnCode}` : '', known?.status ? `HTTP ${known.status}` : '']
+    .filter(Boolean)
+    .join(', ');
+  let text = `error: ${message}${detail ? ` (${detail})` : ''}\n`;
+  const hint = known?.hint ?? (known ? undefined : 'this is a bug in payctl; run again with --debug and report the output');
+  if (hint) text += `hint: ${hint}\n`;
+  if (argv.includes('--debug') && error instanceof Error && !known) text += `${error.stack}\n`;
+  io.stderr.write(scrub(text));
+  if (ctx?.output.isJson ?? wantsJson(argv)) writeJsonError(io, scrub(message), known?.returnCode, known?.status, exitCode);
+  return exitCode;
+}
+
+/** Before a context exists (a parse error), the format is read off the raw arguments. */
+function wantsJson(argv: readonly string[]): boolean {
+  return argv.some((arg, i) => arg === '--json' || /^(-o|--output)=?(json|ndjson)$/.test(arg) || ((arg === '-o' || arg === '--output') && /^(json|ndjson)$/.test(argv[i + 1] ?? '')));
+}
+
+function writeJsonError(io: IO, message: string, returnCode: number | undefined, status: number | undefined, exitCode: number): void {
+  io.stderr.write(`${JSON.stringify({ error: { message, returnCode: returnCode ?? null, status: status ?? null, exitCode } })}\n`);
+}

@@ -1,0 +1,85 @@
+import { ExitCode, PayctlError, usageError } from './errors.js';
+import type { Context } from './context.js';
+
+export interface Choice<T> {
+  name: string;
+  value: T;
+  description?: string;
+}
+
+export type Validator = (value: string) => string | undefined;
+
+/** Interactive questions, always on stderr so stdout carries data only. */
+export interface Prompter {
+  text(message: string, options?: { validate?: Validator; default?: string }): Promise<string>;
+  secret(message: string, options?: { validate?: Validator }): Promise<string>;
+  select<T>(message: string, choices: ReadonlyArray<Choice<T>>): Promise<T>;
+  confirm(message: string): Promise<boolean>;
+}
+
+export async function createPrompter(ctx: Context): Promise<Prompter> {
+  const inquirer = await import('@inquirer/prompts');
+  const streams = { input: ctx.io.stdin, output: ctx.io.stderr, clearPromptOnDone: false };
+  const toInquirer = (validate?: Validator) => (validate ? (value: string) => validate(value) ?? true : undefined);
+  const interruptible = async <T>(question: Promise<T>): Promise<T> => {
+    try {
+      return await question;
+    } catch (error) {
+      if ((error as Error)?.name === 'ExitPromptError' || (error as Error)?.name === 'AbortPromptError') {
+        throw new PayctlError('interrupted: nothing was sent', ExitCode.interrupted);
+      }
+      throw error;
+    }
+  };
+  return {
+    text: (message, options = {}) =>
+      interruptible(inquirer.input({ message, default: options.default, validate: toInquirer(options.validate) }, streams)),
+    secret: (message, options = {}) =>
+      interruptible(inquirer.password({ message, mask: '*', validate: toInquirer(options.validate) }, streams)),
+    select: <T>(message: string, choices: ReadonlyArray<Choice<T>>) =>
+      interruptible(inquirer.select<T>({ message, choices: [...choices], pageSize: 12 }, streams)),
+    confirm: (message) => interruptible(inquirer.confirm({ message, default: false }, streams)),
+  };
+}
+
+/** A required value: given by its flag, or asked for when prompting is allowed. */
+export interface Requirement<T> {
+  flag: string;
+  value: T | undefined;
+  ask: (prompter: Prompter) => Promise<T>;
+}
+
+type Resolved<R> = { [K in keyof R]: R[K] extends Requirement<infer T> ? T : never };
+
+/**
+ * Fills in missing required values. Without a terminal (or with --no-input,
+ * PAYCTL_NO_INPUT=1 or CI=true) nothing is sent and every missing flag is named.
+ */
+export async function resolveRequired<R extends Record<string, Requirement<unknown>>>(ctx: Context, requirements: R): Promise<Resolved<R>> {
+  const missing = Object.values(requirements).filter((r) => r.value === undefined);
+  if (missing.length > 0 && !ctx.canPrompt) {
+    throw usageError(
+      `missing required ${missing.length > 1 ? 'flags' : 'flag'}: ${missing.map((r) => r.flag).join(', ')}`,
+      ctx.promptRefusalHint(),
+    );
+  }
+  const result: Record<string, unknown> = {};
+  for (const [key, requirement] of Object.entries(requirements)) {
+    result[key] = requirement.value !== undefined ? requirement.value : await requirement.ask(await ctx.prompter());
+  }
+  return result as Resolved<R>;
+}
+
+/**
+ * Shows what is about to happen on stderr and asks, default No. `--yes` skips the
+ * question; without a terminal the command refuses (exit 2) since nobody saw it.
+ */
+export async function confirmAction(ctx: Context, summary: string[], question: string): Promise<void> {
+  if (ctx.flags.yes) return;
+  if (!ctx.canPrompt) {
+    throw usageError(`${question.replace(/\?$/, '')}: refused without confirmation`, 'pass --yes to confirm, or run it at a terminal to be asked');
+  }
+  ctx.io.stderr.write(`${summary.join('\n')}\n`);
+  const answer = await (await ctx.prompter()).confirm(question);
+  if (!answer) throw usageError('not confirmed: nothing was sent');
+}

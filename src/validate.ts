@@ -1,0 +1,237 @@
+import { usageError } from './errors.js';
+
+/**
+ * Every check a flag or prompted value goes through before anything is sent.
+ * Each parser takes the flag name (for the message) and the raw text, and
+ * returns the typed value or throws a usage error naming the flag and the rule.
+ * `check*` variants return the problem as text, for prompts.
+ */
+export type Parser<T> = (flag: string, raw: string) => T;
+
+const fail = (flag: string, raw: string, rule: string) =>
+  usageError(`${flag} ${JSON.stringify(truncate(raw))} is invalid: ${rule}`);
+
+const truncate = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
+
+/** Turns a parser into a prompt validator: undefined when fine, else the rule. */
+export function asPromptCheck<T>(parse: Parser<T>, flag: string): (value: string) => string | undefined {
+  return (value) => {
+    try {
+      parse(flag, value);
+      return undefined;
+    } catch (error) {
+      return (error as Error).message.replace(/^.*? is invalid: /, '');
+    }
+  };
+}
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
+export const parseUuid: Parser<string> = (flag, raw) => {
+  if (!UUID.test(raw)) throw fail(flag, raw, 'must be a UUID such as 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c');
+  return raw.toLowerCase();
+};
+
+export function parseInteger(flag: string, raw: string, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (!/^-?\d+$/.test(raw.trim())) throw fail(flag, raw, `must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}`);
+  const value = Number(raw.trim());
+  if (!Number.isSafeInteger(value) || value < min || value > max) {
+    throw fail(flag, raw, `must be a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ''}`);
+  }
+  return value;
+}
+
+export const parsePage: Parser<number> = (flag, raw) => parseInteger(flag, raw, 1);
+export const parseLimit: Parser<number> = (flag, raw) => parseInteger(flag, raw, 1, 100);
+export const parseBankAccountId: Parser<number> = (flag, raw) => parseInteger(flag, raw, 1);
+
+/** Integer cents, as the API takes money; `12.34` and `R$ 12` are refused with the reason. */
+export function parseCents(flag: string, raw: string, minimum = 0): number {
+  const text = raw.trim();
+  if (/^\d+[.,]\d+$/.test(text) || /R\$/i.test(text)) {
+    throw fail(flag, raw, `amounts are integer cents (R$ 12,34 is 1234)${minimum ? `, at least ${minimum}` : ''}`);
+  }
+  if (!/^\d+$/.test(text)) throw fail(flag, raw, `must be integer cents${minimum ? `, at least ${minimum}` : ''} (R$ 12,34 is 1234)`);
+  const value = Number(text);
+  if (!Number.isSafeInteger(value)) throw fail(flag, raw, 'is too large');
+  if (value < minimum) throw fail(flag, raw, `must be at least ${minimum} cents (R$ ${(minimum / 100).toFixed(2).replace('.', ',')})`);
+  return value;
+}
+
+export const parseWithdrawalAmount: Parser<number> = (flag, raw) => parseCents(flag, raw, 100);
+
+export const parsePercentage: Parser<number> = (flag, raw) => {
+  if (!/^\d{1,3}(\.\d{1,2})?$/.test(raw.trim())) throw fail(flag, raw, 'must be a number from 0.01 to 100 with at most 2 decimals');
+  const value = Number(raw.trim());
+  if (value <= 0 || value > 100) throw fail(flag, raw, 'must be a number from 0.01 to 100 with at most 2 decimals');
+  return value;
+};
+
+/** YYYY-MM-DD that exists on the calendar. */
+export const parseDate: Parser<string> = (flag, raw) => {
+  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
+  const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
+  if (!match || !date || date.getUTCMonth() !== Number(match[2]) - 1 || date.getUTCDate() !== Number(match[3])) {
+    throw fail(flag, raw, 'must be a date that exists, as YYYY-MM-DD');
+  }
+  return raw;
+};
+
+export const parseEmail: Parser<string> = (flag, raw) => {
+  if (raw.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) throw fail(flag, raw, 'must be an e-mail address such as ana@example.com');
+  return raw;
+};
+
+export const parseUrl: Parser<string> = (flag, raw) => {
+  let url: URL | undefined;
+  try {
+    url = new URL(raw);
+  } catch {
+    url = undefined;
+  }
+  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw fail(flag, raw, 'must be an http(s) URL');
+  return raw;
+};
+
+const digitsOf = (raw: string) => raw.replace(/[.\-/\s]/g, '');
+
+/** CPF check digits (mod 11), the 11-digit Brazilian personal tax id. */
+export function isValidCpf(raw: string): boolean {
+  const cpf = digitsOf(raw);
+  if (!/^\d{11}$/.test(cpf) || /^(\d)\1{10}$/.test(cpf)) return false;
+  const digit = (length: number) => {
+    let sum = 0;
+    for (let i = 0; i < length; i++) sum += Number(cpf[i]) * (length + 1 - i);
+    const rest = (sum * 10) % 11;
+    return rest === 10 ? 0 : rest;
+  };
+  return digit(9) === Number(cpf[9]) && digit(10) === Number(cpf[10]);
+}
+
+/** CNPJ check digits (mod 11 with weights 2..9), the 14-digit company tax id. */
+export function isValidCnpj(raw: string): boolean {
+  const cnpj = digitsOf(raw);
+  if (!/^\d{14}$/.test(cnpj) || /^(\d)\1{13}$/.test(cnpj)) return false;
+  const digit = (length: number) => {
+    let sum = 0;
+    let weight = length - 7;
+    for (let i = 0; i < length; i++) {
+      sum += Number(cnpj[i]) * weight--;
+      if (weight < 2) weight = 9;
+    }
+    const rest = sum % 11;
+    return rest < 2 ? 0 : 11 - rest;
+  };
+  return digit(12) === Number(cnpj[12]) && digit(13) === Number(cnpj[13]);
+}
+
+export const parseCpf: Parser<string> = (flag, raw) => {
+  if (!isValidCpf(raw)) throw fail(flag, raw, 'must be a CPF with valid check digits (11 digits; dots and dash allowed)');
+  return digitsOf(raw);
+};
+
+export const parseCnpj: Parser<string> = (flag, raw) => {
+  if (!isValidCnpj(raw)) throw fail(flag, raw, 'must be a CNPJ with valid check digits (14 digits; dots, slash and dash allowed)');
+  return digitsOf(raw);
+};
+
+export const parseDocument: Parser<string> = (flag, raw) => {
+  const digits = digitsOf(raw);
+  if (digits.length === 11 ? isValidCpf(digits) : isValidCnpj(digits)) return digits;
+  throw fail(flag, raw, 'must be a CPF (11 digits) or CNPJ (14 digits) with valid check digits');
+};
+
+export const UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'] as const;
+
+export const parseUf: Parser<string> = (flag, raw) => {
+  const uf = raw.trim().toUpperCase();
+  if (!(UFS as readonly string[]).includes(uf)) throw fail(flag, raw, 'must be a Brazilian state as its two-letter UF, such as SP or RJ');
+  return uf;
+};
+
+/** CEP: 8 digits, with or without the dash; the API takes it as an integer. */
+export const parseCep: Parser<number> = (flag, raw) => {
+  const digits = raw.trim().replace('-', '');
+  if (!/^\d{8}$/.test(digits)) throw fail(flag, raw, 'must be a CEP of 8 digits, such as 01310-100');
+  return Number(digits);
+};
+
+/** Brazilian phone: 10 or 11 digits with the area code, optionally +55. */
+export const parsePhone: Parser<string> = (flag, raw) => {
+  const digits = raw.replace(/[\s()+\-.]/g, '').replace(/^55(?=\d{10,11}$)/, '');
+  if (!/^[1-9]{2}9?\d{8}$/.test(digits)) throw fail(flag, raw, 'must be a Brazilian phone with area code, such as +55 11 91234-5678');
+  return digits;
+};
+
+export function parseNonEmpty(flag: string, raw: string, max = 200): string {
+  const text = raw.trim();
+  if (text === '') throw fail(flag, raw, 'must not be empty');
+  if (text.length > max) throw fail(flag, raw, `must be at most ${max} characters`);
+  return text;
+}
+
+export function parseDigits(flag: string, raw: string, min: number, max: number, what = 'digits'): string {
+  if (!new RegExp(`^\\d{${min},${max}}$`).test(raw)) throw fail(flag, raw, `must be ${min === max ? min : `${min} to ${max}`} ${what}`);
+  return raw;
+}
+
+export const parseCardNumber: Parser<string> = (flag, raw) => {
+  const digits = raw.replace(/[\s-]/g, '');
+  if (!/^\d{13,16}$/.test(digits)) throw usageError(`${flag} is invalid: a card number is 13 to 16 digits`);
+  return digits;
+};
+
+export const parseSecurityCode: Parser<string> = (flag, raw) => {
+  if (!/^\d{3,4}$/.test(raw.trim())) throw usageError(`${flag} is invalid: a security code is 3 or 4 digits`);
+  return raw.trim();
+};
+
+export const parseExpirationMonth: Parser<string> = (flag, raw) => {
+  if (!/^(0?[1-9]|1[0-2])$/.test(raw.trim())) throw fail(flag, raw, 'must be a month from 01 to 12');
+  return raw.trim().padStart(2, '0');
+};
+
+export const parseExpirationYear: Parser<string> = (flag, raw) => {
+  if (!/^\d{4}$/.test(raw.trim())) throw fail(flag, raw, 'must be a year of 4 digits, such as 2030');
+  return raw.trim();
+};
+
+/** PIX key types: the API's names, and the short names operators type. */
+export const PIX_KEY_TYPE_ALIASES: Record<string, string> = {
+  cpf: 'DOCUMENT_CPF',
+  cnpj: 'DOCUMENT_CNPJ',
+  email: 'EMAIL',
+  phone: 'PHONE',
+  random: 'RANDOM',
+};
+export const PIX_KEY_TYPES = ['DOCUMENT_CPF', 'DOCUMENT_CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] as const;
+export type PixKeyType = (typeof PIX_KEY_TYPES)[number];
+
+export const parsePixKeyType: Parser<PixKeyType> = (flag, raw) => {
+  const type = PIX_KEY_TYPE_ALIASES[raw.trim().toLowerCase()] ?? raw.trim().toUpperCase();
+  if (!(PIX_KEY_TYPES as readonly string[]).includes(type)) {
+    throw fail(flag, raw, `must be one of ${PIX_KEY_TYPES.join(', ')} (or ${Object.keys(PIX_KEY_TYPE_ALIASES).join(', ')})`);
+  }
+  return type as PixKeyType;
+};
+
+/** A PIX key valid for its type, normalised the way the API stores it. */
+export function parsePixKey(flag: string, raw: string, type: PixKeyType): string {
+  const key = raw.trim();
+  switch (type) {
+    case 'DOCUMENT_CPF':
+      if (!isValidCpf(key)) throw fail(flag, raw, 'a DOCUMENT_CPF key must be a CPF with valid check digits');
+      return digitsOf(key);
+    case 'DOCUMENT_CNPJ':
+      if (!isValidCnpj(key)) throw fail(flag, raw, 'a DOCUMENT_CNPJ key must be a CNPJ with valid check digits');
+      return digitsOf(key);
+    case 'EMAIL':
+      parseEmail(flag, key);
+      return key.toLowerCase();
+    case 'PHONE':
+      return `+55${parsePhone(flag, key)}`;
+    case 'RANDOM':
+      if (!UUID.test(key)) throw fail(flag, raw, 'a RANDOM key is the UUID the bank issued');
+      return key.toLowerCase();
+  }
+}

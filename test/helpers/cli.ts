@@ -1,0 +1,85 @@
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const BIN = path.join(ROOT, 'bin/payctl.js');
+
+export interface RunResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+export interface RunOptions {
+  /** Extra environment; the run starts from a clean one (no PAYCTL_*, no CI, no colour settings). */
+  env?: Record<string, string | undefined>;
+  /** Written to stdin, which is then closed. */
+  input?: string;
+  timeoutMs?: number;
+}
+
+/** A fresh, empty config folder for one test. */
+export function tempConfigDir(): string {
+  return mkdtempSync(path.join(tmpdir(), 'payctl-test-'));
+}
+
+/** The environment payctl sees in tests: nothing from the developer's or CI's shell leaks in. */
+export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
+  const env: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: tmpdir(), LANG: 'C.UTF-8', ...extra };
+  return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
+}
+
+/** Runs the built bin/payctl.js as a child process with pipes for stdin, stdout and stderr. */
+export function runCli(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`payctl ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
+    }, options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? (signal === 'SIGINT' ? 130 : -1), stdout, stderr });
+    });
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(options.input ?? '');
+  });
+}
+
+/**
+ * Runs payctl with stdin and stdout on a pseudo-terminal (util-linux `script`),
+ * stderr kept apart in a file. Terminal output uses CRLF line ends; they are
+ * turned back into LF. `script` exits with the command's exit code (-e).
+ */
+export function runCliInTerminal(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+  const stderrPath = path.join(mkdtempSync(path.join(tmpdir(), 'payctl-tty-')), 'stderr');
+  const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+  const command = `${[process.execPath, BIN, ...args].map(quote).join(' ')} 2>${quote(stderrPath)}`;
+  return new Promise((resolve, reject) => {
+    const child = spawn('script', ['-qfec', command, '/dev/null'], {
+      env: cleanEnv({ TERM: 'xterm-256color', ...options.env }),
+      stdio: ['pipe', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const timer = setTimeout(() => {
+      child.kill('SIGKILL');
+      reject(new Error(`payctl ${args.join(' ')} (terminal) did not finish in time\n${stdout}`));
+    }, options.timeoutMs ?? 20_000);
+    child.on('error', reject);
+    child.on('close', (code) => {
+      clearTimeout(timer);
+      const stderr = existsSync(stderrPath) ? readFileSync(stderrPath, 'utf8') : '';
+      resolve({ code: code ?? -1, stdout: stdout.replace(/\r\n/g, '\n'), stderr });
+    });
+    if (options.input !== undefined) child.stdin.write(options.input);
+  });
+}

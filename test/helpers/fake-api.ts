@@ -1,0 +1,68 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+export interface RecordedRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
+
+export type Handler = (request: RecordedRequest, response: http.ServerResponse) => void | Promise<void>;
+
+export interface FakeApi {
+  url: string;
+  /** Every request that reached the server, in order. */
+  requests: RecordedRequest[];
+  handle(handler: Handler): void;
+  close(): Promise<void>;
+}
+
+/** Answers with a JSON body. */
+export function sendJson(response: http.ServerResponse, status: number, body: unknown, headers: http.OutgoingHttpHeaders = {}): void {
+  const text = JSON.stringify(body);
+  response.writeHead(status, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text), ...headers });
+  response.end(text);
+}
+
+/** A small programmable API server on 127.0.0.1 for tests that need answers the sandbox never gives. */
+export async function startFakeApi(initial: Handler = (_, res) => sendJson(res, 404, { data: { message: 'no handler', returnCode: -1 } })): Promise<FakeApi> {
+  let handler = initial;
+  const requests: RecordedRequest[] = [];
+  const sockets = new Set<import('node:net').Socket>();
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      requests.push(recorded);
+      Promise.resolve(handler(recorded, res)).catch((error: Error) => {
+        if (!res.headersSent) sendJson(res, 500, { data: { message: `test handler failed: ${error.message}`, returnCode: -1 } });
+      });
+    });
+  });
+  server.on('connection', (socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    requests,
+    handle(next) {
+      handler = next;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+/** A JWT-shaped token (unsigned) with the given expiry, for tests of the client's expiry check. */
+export function fakeJwt(expiresAtSeconds: number): string {
+  const part = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  return `${part({ alg: 'HS256', typ: 'JWT' })}.${part({ sub: 'test', exp: expiresAtSeconds })}.signature`;
+}
