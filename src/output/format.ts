@@ -77,13 +77,15 @@ export class Output {
         return writeOut(this.stdout, `${JSON.stringify(selected, null, 2)}\n`);
       case 'ndjson':
         return writeOut(this.stdout, `${JSON.stringify(selected)}\n`);
-      case 'csv':
-      case 'tsv': {
-        const columns = (fields ?? leafPaths(item)).map((field) => ({ field }));
-        const writer = this.list({ ...(view ?? { noun: 'items', fields: [] }), columns }, fields ? columns.map((c) => c.field) : undefined);
+      case 'csv': {
+        const columns = fields ?? leafPaths(item);
+        const writer = this.list({ noun: view?.noun ?? 'items', fields: columns, columns: columns.map((field) => ({ field })) }, columns);
         await writer.write([item]);
         return writer.end();
       }
+      case 'tsv':
+        // A single resource reads as `field<TAB>value` lines.
+        return writeOut(this.stdout, (fields ?? leafPaths(item)).map((field) => `${field}\t${tsvCell(rawCell(getPath(item, field)))}\n`).join(''));
       case 'table':
         return this.keyValueTable(view, item, fields);
     }
@@ -192,7 +194,8 @@ export class Output {
     const Table = await loadTable();
     const table = new Table(BORDERLESS);
     for (const field of fields ?? leafPaths(item)) {
-      table.push([painter.header(field), displayCell(getPath(item, field), view?.kinds?.[field], painter)]);
+      const label = view?.columns.find((c) => c.field === field)?.header ?? field;
+      table.push([painter.header(label), displayCell(getPath(item, field), view?.kinds?.[field], painter)]);
     }
     await writeOut(this.stdout, `${trimLines(table.toString())}\n`);
   }

@@ -85,10 +85,10 @@ export const balanceView: View = {
   noun: 'balances',
   fields: ['disponiblePixBalance', 'disponibleCardBalance', 'disponibleBilletBalance', 'withdrawalsInProcessingBalance'],
   columns: [
-    { field: 'disponiblePixBalance', header: 'pix', kind: 'reais' },
-    { field: 'disponibleCardBalance', header: 'card', kind: 'reais' },
-    { field: 'disponibleBilletBalance', header: 'boleto', kind: 'reais' },
-    { field: 'withdrawalsInProcessingBalance', header: 'processing', kind: 'reais' },
+    { field: 'disponiblePixBalance', header: 'pix available', kind: 'reais' },
+    { field: 'disponibleCardBalance', header: 'card available', kind: 'reais' },
+    { field: 'disponibleBilletBalance', header: 'boleto available', kind: 'reais' },
+    { field: 'withdrawalsInProcessingBalance', header: 'in processing', kind: 'reais' },
   ],
   kinds: { disponiblePixBalance: 'reais', disponibleCardBalance: 'reais', disponibleBilletBalance: 'reais', withdrawalsInProcessingBalance: 'reais' },
 };

@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 export const ROOT = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-export const BIN = path.join(ROOT, 'bin/payctl.js');
+/** The built payctl; PAYCTL_TEST_BIN points the tests at another build (a copy that a concurrent `npm run build` cannot remove mid-run). */
+export const BIN = process.env.PAYCTL_TEST_BIN ?? path.join(ROOT, 'bin/payctl.js');
 
 export interface RunResult {
   code: number;
@@ -54,22 +55,37 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
   });
 }
 
+export interface TerminalOptions extends RunOptions {
+  /** Keep stderr on the terminal too (prompts are drawn there); `stderr` of the result is then empty. */
+  stderrOnTerminal?: boolean;
+  /** Keys to type, each once the screen so far matches `after`. */
+  steps?: ReadonlyArray<{ after: RegExp | string; send: string }>;
+}
+
 /**
  * Runs payctl with stdin and stdout on a pseudo-terminal (util-linux `script`),
- * stderr kept apart in a file. Terminal output uses CRLF line ends; they are
- * turned back into LF. `script` exits with the command's exit code (-e).
+ * stderr kept apart in a file unless asked otherwise. Terminal output uses CRLF
+ * line ends; they are turned back into LF. `script` exits with the command's exit code (-e).
  */
-export function runCliInTerminal(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
+export function runCliInTerminal(args: readonly string[], options: TerminalOptions = {}): Promise<RunResult> {
   const stderrPath = path.join(mkdtempSync(path.join(tmpdir(), 'payctl-tty-')), 'stderr');
   const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
-  const command = `${[process.execPath, BIN, ...args].map(quote).join(' ')} 2>${quote(stderrPath)}`;
+  const command = `exec ${[process.execPath, BIN, ...args].map(quote).join(' ')}${options.stderrOnTerminal ? '' : ` 2>${quote(stderrPath)}`}`;
   return new Promise((resolve, reject) => {
     const child = spawn('script', ['-qfec', command, '/dev/null'], {
       env: cleanEnv({ TERM: 'xterm-256color', ...options.env }),
       stdio: ['pipe', 'pipe', 'pipe'],
     });
     let stdout = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    const pending = [...(options.steps ?? [])];
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const next = pending[0];
+      if (next && (typeof next.after === 'string' ? stdout.includes(next.after) : next.after.test(stdout))) {
+        pending.shift();
+        child.stdin.write(next.send);
+      }
+    });
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`payctl ${args.join(' ')} (terminal) did not finish in time\n${stdout}`));
@@ -80,6 +96,7 @@ export function runCliInTerminal(args: readonly string[], options: RunOptions = 
       const stderr = existsSync(stderrPath) ? readFileSync(stderrPath, 'utf8') : '';
       resolve({ code: code ?? -1, stdout: stdout.replace(/\r\n/g, '\n'), stderr });
     });
+    child.stdin.on('error', () => undefined);
     if (options.input !== undefined) child.stdin.write(options.input);
   });
 }

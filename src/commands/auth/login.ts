@@ -6,7 +6,6 @@ import { resolveRequired } from '../../prompt.js';
 import { readLines } from '../../stdin.js';
 import { parseNonEmpty } from '../../validate.js';
 import { optString, type CommandInput } from '../spec.js';
-import { showAuthStatus } from './status.js';
 
 export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
   const settings = ctx.settings();
@@ -31,10 +30,9 @@ export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
   const api = await ctx.anonymousApi();
   const token = await authenticate(api, clientId.trim(), clientSecret);
   ctx.secrets.add(token.accessToken);
-  await changeProfile(ctx, settings.profileName, (profile) => {
-    setToken(profile, token.accessToken, token.expiresIn);
-    profile.clientId = clientId.trim();
+  const profile = await changeProfile(ctx, settings.profileName, (stored) => {
+    setToken(stored, token.accessToken, token.expiresIn);
+    stored.clientId = clientId.trim();
   });
-  await ctx.output.note(`logged in to ${settings.baseUrl} as ${clientId.trim()} (profile ${settings.profileName})`);
-  await showAuthStatus(ctx);
+  await ctx.output.note(`logged in to ${settings.baseUrl} as ${clientId.trim()} (profile ${settings.profileName}); the token expires ${profile.tokenExpiresAt ?? 'when the server decides'}`);
 }

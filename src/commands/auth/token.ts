@@ -4,7 +4,6 @@ import { usageError } from '../../errors.js';
 import { resolveRequired } from '../../prompt.js';
 import { readLines } from '../../stdin.js';
 import type { CommandInput } from '../spec.js';
-import { showAuthStatus } from './status.js';
 
 export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
   const fromStdin = opts.stdin === true ? (await readLines(ctx.io.stdin, 1))[0] : undefined;
@@ -17,5 +16,4 @@ export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
   ctx.secrets.add(value);
   await changeProfile(ctx, ctx.settings().profileName, (profile) => setToken(profile, value));
   await ctx.output.note(`token stored in profile ${ctx.settings().profileName}`);
-  await showAuthStatus(ctx);
 }

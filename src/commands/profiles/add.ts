@@ -15,7 +15,8 @@ function guessEnvironment(baseUrl: string): Environment {
 export async function run(ctx: Context, { args, opts }: CommandInput): Promise<void> {
   const name = args[0]!;
   if (!PROFILE_NAME.test(name)) throw usageError(`profile name "${name}" is invalid: use letters, digits, - and _ (at most 64, starting with a letter or digit)`);
-  const rawUrl = optString(opts, 'baseUrl');
+  // --base-url is also a global option, which commander may have claimed first.
+  const rawUrl = optString(opts, 'baseUrl') ?? ctx.flags.baseUrl;
   if (!rawUrl) throw usageError('missing required flag: --base-url', `payctl profiles add ${name} --base-url URL`);
   const baseUrl = parseBaseUrl(rawUrl, '--base-url');
   const env = (optString(opts, 'env') as Environment | undefined) ?? guessEnvironment(baseUrl);

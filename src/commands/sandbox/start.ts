@@ -1,0 +1,32 @@
+import type { Context } from '../../context.js';
+import { writeOut } from '../../output/format.js';
+import { parseInteger, parseNonEmpty } from '../../validate.js';
+import { optString, type CommandInput } from '../spec.js';
+
+export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
+  const option = <T>(key: string, parse: (flag: string, raw: string) => T): T | undefined => {
+    const raw = optString(opts, key);
+    return raw === undefined ? undefined : parse(`--${key}`, raw);
+  };
+  const options = {
+    port: option('port', (flag, raw) => parseInteger(flag, raw, 0, 65535)) ?? 4010,
+    host: option('host', (flag, raw) => parseNonEmpty(flag, raw, 255)),
+    seed: option('seed', (flag, raw) => parseInteger(flag, raw, 0, 2 ** 31 - 1)),
+    customers: option('customers', (flag, raw) => parseInteger(flag, raw, 1, 1_000_000)),
+    dataFile: option('data', (flag, raw) => parseNonEmpty(flag, raw, 4096)),
+  };
+  const { startSandbox } = await import('../../sandbox/server.js');
+  const sandbox = await startSandbox({ ...options, log: (line) => ctx.io.stderr.write(`${line}\n`) });
+  const credentials = sandbox.credentials.map((c) => `  ${c.company}: client id ${c.clientId}, client secret ${c.clientSecret}`);
+  // The URL goes to stdout first, on its own line, so scripts can read it.
+  await writeOut(ctx.io.stdout, `listening on ${sandbox.url}\n`);
+  await writeOut(ctx.io.stdout, `credentials (sandbox only):\n${credentials.join('\n')}\n`);
+  await ctx.output.note(`try: PAYCTL_BASE_URL=${sandbox.url} payctl auth login --client-id acme; stop with Ctrl-C`);
+  await new Promise<void>((resolve) => {
+    const stop = () => resolve();
+    process.once('SIGINT', stop);
+    process.once('SIGTERM', stop);
+  });
+  await sandbox.close();
+  await ctx.output.note('sandbox stopped');
+}

@@ -1,0 +1,164 @@
+import { spawn } from 'node:child_process';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+
+const SUB_ENV = '11111111-1111-4111-8111-111111111111';
+const SUB_PROFILE = '22222222-2222-4222-8222-222222222222';
+const SUB_FLAG = '33333333-3333-4333-8333-333333333333';
+
+/** Two servers, so a request tells which base URL won. */
+let first: FakeApi;
+let second: FakeApi;
+const answer = (name: string) => (request: { headers: Record<string, unknown> }, response: import('node:http').ServerResponse) =>
+  sendJson(response, 200, {
+    data: { disponiblePixBalance: 0, disponibleCardBalance: 0, disponibleBilletBalance: 0, withdrawalsInProcessingBalance: 0, server: name },
+    message: String(request.headers.authorization ?? ''),
+  });
+
+beforeAll(async () => {
+  first = await startFakeApi(answer('first'));
+  second = await startFakeApi(answer('second'));
+});
+afterAll(async () => {
+  await first.close();
+  await second.close();
+});
+
+function lastRequest(server: FakeApi) {
+  return server.requests[server.requests.length - 1]!;
+}
+
+describe('config precedence: flags, then environment, then the profile', () => {
+  it('resolves profile, base URL, token and sub-account in that order', async () => {
+    const dir = tempConfigDir();
+    const env = { PAYCTL_CONFIG_DIR: dir };
+    expect((await runCli(['profiles', 'add', 'one', '--base-url', first.url], { env })).code).toBe(0);
+    expect((await runCli(['profiles', 'add', 'two', '--base-url', second.url], { env })).code).toBe(0);
+    expect((await runCli(['profiles', 'use', 'one'], { env })).code).toBe(0);
+    expect((await runCli(['auth', 'token', '--stdin'], { env, input: 'token-of-one\n' })).code).toBe(0);
+    expect((await runCli(['subaccounts', 'use', SUB_PROFILE], { env })).code).toBe(0);
+
+    // The profile alone.
+    await runCli(['balance'], { env });
+    expect(lastRequest(first).headers.authorization).toBe('Bearer token-of-one');
+    expect(lastRequest(first).headers['x-subaccount-id']).toBe(SUB_PROFILE);
+
+    // Environment over the profile.
+    const before = second.requests.length;
+    await runCli(['balance'], { env: { ...env, PAYCTL_BASE_URL: second.url, PAYCTL_TOKEN: 'env-token', PAYCTL_SUBACCOUNT: SUB_ENV } });
+    expect(second.requests.length).toBe(before + 1);
+    expect(lastRequest(second).headers.authorization).toBe('Bearer env-token');
+    expect(lastRequest(second).headers['x-subaccount-id']).toBe(SUB_ENV);
+
+    // Flags over the environment.
+    const firstBefore = first.requests.length;
+    await runCli(['balance', '--base-url', first.url, '--subaccount', SUB_FLAG], { env: { ...env, PAYCTL_BASE_URL: second.url, PAYCTL_SUBACCOUNT: SUB_ENV } });
+    expect(first.requests.length).toBe(firstBefore + 1);
+    expect(lastRequest(first).headers['x-subaccount-id']).toBe(SUB_FLAG);
+
+    // --main-account drops the sub-account from every source.
+    await runCli(['balance', '--main-account'], { env: { ...env, PAYCTL_SUBACCOUNT: SUB_ENV } });
+    expect(lastRequest(first).headers['x-subaccount-id']).toBeUndefined();
+
+    // --profile over PAYCTL_PROFILE over the current profile.
+    const status = async (extraArgs: string[], extraEnv: Record<string, string> = {}) =>
+      JSON.parse((await runCli(['auth', 'status', '--json', ...extraArgs], { env: { ...env, ...extraEnv } })).stdout).profile;
+    expect(await status([])).toBe('one');
+    expect(await status([], { PAYCTL_PROFILE: 'two' })).toBe('two');
+    expect(await status(['--profile', 'one'], { PAYCTL_PROFILE: 'two' })).toBe('one');
+  });
+
+  it('takes the timeout from --timeout over PAYCTL_TIMEOUT', async () => {
+    const hanging = await startFakeApi(() => undefined);
+    try {
+      const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: hanging.url, PAYCTL_TOKEN: 't', PAYCTL_TIMEOUT: '60' };
+      const started = Date.now();
+      const result = await runCli(['balance', '--timeout', '0.5'], { env });
+      expect(result.code).toBe(4);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      const bad = await runCli(['balance'], { env: { ...env, PAYCTL_TIMEOUT: 'soon' } });
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('PAYCTL_TIMEOUT "soon" must be a number of seconds');
+    } finally {
+      await hanging.close();
+    }
+  });
+
+  it('names a missing profile and how to add it', async () => {
+    const result = await runCli(['balance', '--profile', 'ghost'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir() } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('profile "ghost" does not exist\nhint: add it: payctl profiles add ghost --base-url URL');
+  });
+});
+
+describe('config file', () => {
+  it('lives in $XDG_CONFIG_HOME/payctl/config.json without a suffix, folder 0700 and file 0600, even under umask 000', async () => {
+    const home = tempConfigDir();
+    await new Promise<void>((resolve, reject) => {
+      const child = spawn('sh', ['-c', `umask 000; exec "${process.execPath}" "${BIN}" auth token --stdin`], {
+        env: cleanEnv({ XDG_CONFIG_HOME: home }),
+        stdio: ['pipe', 'ignore', 'ignore'],
+      });
+      child.on('close', (code) => (code === 0 ? resolve() : reject(new Error(`exit ${code}`))));
+      child.stdin.end('umask-token\n');
+    });
+    const dir = path.join(home, 'payctl');
+    expect(statSync(dir).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(dir, 'config.json')).mode & 0o777).toBe(0o600);
+    expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles.default.token).toBe('umask-token');
+  });
+
+  it('reports a corrupt config file with its fix, without a stack trace', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(path.join(dir, 'config.json'), '{"profiles": {"default": {"baseUrl": "http://127.0.0.1:1", "tok');
+    const result = await runCli(['balance'], { env: { PAYCTL_CONFIG_DIR: dir } });
+    expect(result.code).toBe(2);
+    expect(result.stderr).toMatch(/^error: the config file .*config\.json is not valid JSON/);
+    expect(result.stderr).toMatch(/hint: fix it by hand, or move it away and start again: mv /);
+    expect(result.stderr).not.toMatch(/\n\s+at /);
+    const writes = await runCli(['profiles', 'add', 'x', '--base-url', 'http://127.0.0.1:1'], { env: { PAYCTL_CONFIG_DIR: dir } });
+    expect(writes.code).toBe(2);
+    expect(readFileSync(path.join(dir, 'config.json'), 'utf8')).toContain('"tok'); // left for the user to repair
+  });
+
+  it('keeps every change when many payctl processes change it at once', async () => {
+    const dir = tempConfigDir();
+    mkdirSync(dir, { recursive: true });
+    const names = Array.from({ length: 12 }, (_, i) => `p${i}`);
+    const results = await Promise.all([
+      ...names.map((name) => runCli(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + names.indexOf(name)}`], { env: { PAYCTL_CONFIG_DIR: dir } })),
+      runCli(['auth', 'token', '--stdin'], { env: { PAYCTL_CONFIG_DIR: dir }, input: `${fakeJwt(Math.floor(Date.now() / 1000) + 600)}\n` }),
+    ]);
+    expect(results.map((r) => r.code)).toEqual(results.map(() => 0));
+    const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
+    expect(Object.keys(config.profiles).sort()).toEqual(['default', ...names].sort());
+    expect(config.profiles.default.tokenExpiresAt).toMatch(/^\d{4}-/);
+  });
+});
+
+describe('prompting', () => {
+  it('refuses without a terminal, naming every missing flag, and sends nothing', async () => {
+    const server = await startFakeApi();
+    try {
+      const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url };
+      const piped = await runCli(['auth', 'login'], { env });
+      expect(piped.code).toBe(2);
+      expect(piped.stderr).toContain('missing required flags: --client-id, --client-secret-stdin');
+      for (const [args, extraEnv, reason] of [
+        [['--no-input'], {}, '--no-input is set'],
+        [[], { PAYCTL_NO_INPUT: '1' }, 'PAYCTL_NO_INPUT=1 is set'],
+        [[], { CI: 'true' }, 'CI=true is set'],
+      ] as const) {
+        const terminal = await runCliInTerminal(['auth', 'login', ...args], { env: { ...env, ...extraEnv } });
+        expect(terminal.code).toBe(2);
+        expect(terminal.stderr).toContain(reason);
+      }
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+});

@@ -1,0 +1,187 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+
+const BALANCE = { disponiblePixBalance: 1, disponibleCardBalance: 2, disponibleBilletBalance: 3, withdrawalsInProcessingBalance: 0 };
+const TOKEN = fakeJwt(Math.floor(Date.now() / 1000) + 3600);
+
+/** A port nothing listens on: connections to it are refused. */
+async function closedPort(): Promise<number> {
+  const server = net.createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as net.AddressInfo;
+  await new Promise<void>((resolve) => server.close(() => resolve()));
+  return port;
+}
+
+let api: FakeApi;
+const envFor = (url: string, extra: Record<string, string> = {}) => ({ PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: url, PAYCTL_TOKEN: TOKEN, ...extra });
+
+/** Each test gets its own server so that request counts are its own. */
+async function withServer(handler: Parameters<typeof startFakeApi>[0], test: (server: FakeApi) => Promise<void>) {
+  const server = await startFakeApi(handler);
+  try {
+    await test(server);
+  } finally {
+    await server.close();
+  }
+}
+
+beforeAll(async () => {
+  api = await startFakeApi((_, response) => sendJson(response, 200, { data: BALANCE, message: 'ok' }));
+});
+afterAll(() => api.close());
+
+describe.concurrent('exit codes', () => {
+  it('0: done', async () => {
+    const result = await runCli(['balance', '--json'], { env: envFor(api.url) });
+    expect(result.code).toBe(0);
+    expect(JSON.parse(result.stdout)).toEqual(BALANCE);
+    expect(result.stderr).toBe('');
+  });
+
+  it('1: the API refused; its message, return code, status and a hint are shown', async () => {
+    await withServer(
+      (_, response) => sendJson(response, 404, { data: { message: 'bank account not found', returnCode: -7100 } }),
+      async (server) => {
+        const result = await runCli(['balance'], { env: envFor(server.url) });
+        expect(result.code).toBe(1);
+        expect(result.stderr).toBe('error: bank account not found (returnCode -7100, HTTP 404)\nhint: list the bank accounts of this account: payctl bank-accounts list\n');
+        expect(result.stdout).toBe('');
+      },
+    );
+  });
+
+  it('1 with -o json: the error is also written to stderr as JSON', async () => {
+    await withServer(
+      (_, response) => sendJson(response, 422, { data: { message: 'insufficient balance', returnCode: -7600 } }),
+      async (server) => {
+        const result = await runCli(['balance', '-o', 'json'], { env: envFor(server.url) });
+        expect(result.code).toBe(1);
+        const jsonLine = result.stderr.trim().split('\n').pop()!;
+        expect(JSON.parse(jsonLine)).toEqual({ error: { message: 'insufficient balance', returnCode: -7600, status: 422, exitCode: 1 } });
+      },
+    );
+  });
+
+  it('2: usage errors send nothing (unknown flag, bad choice, bad value, unknown command)', async () => {
+    await withServer(undefined, async (server) => {
+      const env = envFor(server.url);
+      for (const args of [['balance', '--bogus'], ['balance', '-o', 'yaml'], ['balance', '--subaccount', 'not-a-uuid'], ['nope'], ['balance', '--timeout', '-1']]) {
+        const result = await runCli(args, { env });
+        expect(result.code, args.join(' ')).toBe(2);
+        expect(result.stderr, args.join(' ')).toMatch(/^error: /);
+        expect(result.stderr).not.toMatch(/\n\s+at /);
+      }
+      expect(server.requests).toEqual([]);
+    });
+  });
+
+  it('2 with --json: a parse error is also written as JSON', async () => {
+    const result = await runCli(['balance', '--json', '--bogus'], { env: envFor(api.url) });
+    expect(result.code).toBe(2);
+    expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error.exitCode).toBe(2);
+  });
+
+  it('3: no token, or an expired one, is refused before anything is sent', async () => {
+    await withServer(undefined, async (server) => {
+      const none = await runCli(['balance'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url } });
+      expect(none.code).toBe(3);
+      expect(none.stderr).toContain('hint: log in: payctl auth login');
+      const expired = await runCli(['balance'], { env: envFor(server.url, { PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) - 60) }) });
+      expect(expired.code).toBe(3);
+      expect(expired.stderr).toMatch(/expired at .*\nhint: log in again: payctl auth login/);
+      expect(server.requests).toEqual([]);
+    });
+  });
+
+  it('3: a 401 or 403 answer', async () => {
+    for (const status of [401, 403]) {
+      await withServer(
+        (_, response) => sendJson(response, status, { data: { message: status === 401 ? 'invalid token' : 'sub-account not yours', returnCode: -status } }),
+        async (server) => {
+          const result = await runCli(['balance'], { env: envFor(server.url) });
+          expect(result.code).toBe(3);
+          expect(result.stderr).toContain(`HTTP ${status}`);
+          expect(server.requests).toHaveLength(1);
+        },
+      );
+    }
+  });
+
+  it('4: connection refused, for a read and for a write: nothing can have taken effect', async () => {
+    const url = `http://127.0.0.1:${await closedPort()}`;
+    const read = await runCli(['balance'], { env: envFor(url) });
+    expect(read.code).toBe(4);
+    expect(read.stderr).toContain('connection refused');
+    const write = await runCli(['sandbox', 'credit', '--pix', '100'], { env: envFor(url) });
+    expect(write.code).toBe(4);
+  });
+
+  it('4: a GET that keeps failing is tried 3 times in all, then reported as safe to retry', async () => {
+    await withServer(
+      (_, response) => {
+        response.writeHead(503, { 'content-type': 'text/html' });
+        response.end('<html>busy</html>');
+      },
+      async (server) => {
+        const result = await runCli(['balance'], { env: envFor(server.url) });
+        expect(result.code).toBe(4);
+        expect(server.requests).toHaveLength(3);
+        expect(result.stderr).toContain('not an API answer');
+      },
+    );
+  });
+
+  it('5: a POST sent with no answer is never resent, and its outcome is reported unknown', async () => {
+    await withServer(
+      (_, response) => response.socket?.destroy(),
+      async (server) => {
+        const result = await runCli(['sandbox', 'credit', '--pix', '100'], { env: envFor(server.url) });
+        expect(result.code).toBe(5);
+        expect(result.stderr).toMatch(/outcome is unknown\nhint: check whether it took effect/);
+        expect(server.requests).toHaveLength(1);
+      },
+    );
+  });
+
+  it('5: a POST that times out after being sent', async () => {
+    await withServer(
+      () => undefined, // never answers
+      async (server) => {
+        const started = Date.now();
+        const result = await runCli(['sandbox', 'credit', '--pix', '100', '--timeout', '1'], { env: envFor(server.url) });
+        expect(result.code).toBe(5);
+        expect(Date.now() - started).toBeLessThan(8000);
+        expect(server.requests).toHaveLength(1);
+      },
+    );
+  });
+
+  it('130: Ctrl-C at a prompt sends nothing', async () => {
+    await withServer(undefined, async (server) => {
+      const result = await runCliInTerminal(['auth', 'login'], {
+        env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url },
+        stderrOnTerminal: true,
+        steps: [{ after: 'Client id', send: '\u0003' }],
+      });
+      expect(result.code).toBe(130);
+      expect(server.requests).toEqual([]);
+    });
+  });
+});
+
+describe.concurrent('help', () => {
+  it('lists the exit codes in --help', async () => {
+    const result = await runCli(['--help']);
+    expect(result.code).toBe(0);
+    for (const code of ['0 ', '1 ', '2 ', '3 ', '4 ', '5 ', '130 ']) expect(result.stdout).toContain(`\n  ${code}`);
+    expect(result.stdout).toContain('outcome unknown');
+  });
+
+  it('prints the version', async () => {
+    const result = await runCli(['--version']);
+    expect(result.stdout).toMatch(/^\d+\.\d+\.\d+\n$/);
+  });
+});
