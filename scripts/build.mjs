@@ -2,7 +2,8 @@
 // tree) and one chunk per command and library, loaded with import() only when
 // needed, so `payctl --version` opens few files and parses little.
 import { build } from 'esbuild';
-import { readFileSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import path from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -24,10 +25,11 @@ const lazyChildProcess = {
   },
 };
 
-rmSync(new URL('../dist', import.meta.url), { recursive: true, force: true });
+const dist = 'dist';
+const staging = mkdtempSync('dist-build-');
 await build({
   entryPoints: { cli: 'src/cli.ts' },
-  outdir: 'dist',
+  outdir: staging,
   bundle: true,
   splitting: true,
   format: 'esm',
@@ -42,3 +44,23 @@ await build({
   plugins: [lazyChildProcess],
   logLevel: 'warning',
 });
+
+/**
+ * Moves the new files in one by one (each rename is atomic), chunks before the
+ * entry, so a payctl already running keeps finding the chunks it imports; chunk
+ * names carry content hashes, so old and new never clash. Files of earlier builds
+ * are removed once they are ten minutes old.
+ */
+const fresh = new Set();
+const files = readdirSync(staging, { recursive: true }).map(String).filter((file) => statSync(path.join(staging, file)).isFile());
+files.sort((a, b) => Number(a.startsWith('cli.')) - Number(b.startsWith('cli.')));
+for (const file of files) {
+  mkdirSync(path.dirname(path.join(dist, file)), { recursive: true });
+  renameSync(path.join(staging, file), path.join(dist, file));
+  fresh.add(file);
+}
+rmSync(staging, { recursive: true, force: true });
+for (const file of readdirSync(dist, { recursive: true }).map(String)) {
+  const full = path.join(dist, file);
+  if (!fresh.has(file) && statSync(full).isFile() && Date.now() - statSync(full).mtimeMs > 10 * 60_000) rmSync(full);
+}

@@ -93,19 +93,24 @@ export class Context {
     return this.cachedApi;
   }
 
+  /** A client in another account context: a sub-account id, or null for the main account (a batch row's own). */
+  apiInAccount(subaccount: string | null): Promise<ApiClient> {
+    return this.buildApi(true, { subaccount: subaccount ?? undefined });
+  }
+
   /** A client that sends no token, for `auth login`. */
   anonymousApi(): Promise<ApiClient> {
     return this.buildApi(false);
   }
 
-  private async buildApi(withToken: boolean): Promise<ApiClient> {
+  private async buildApi(withToken: boolean, account?: { subaccount?: string }): Promise<ApiClient> {
     const settings = this.settings();
     if (withToken && !this.flags.dryRun) assertUsableToken(settings);
     const { createApiClient } = await import('./http/client.js');
     return createApiClient({
       baseUrl: settings.baseUrl,
       token: withToken ? settings.token : undefined,
-      subaccount: settings.subaccount,
+      subaccount: account ? account.subaccount : settings.subaccount,
       timeoutMs: settings.timeoutMs,
       debug: this.flags.debug ? (line) => this.debug(line) : undefined,
       dryRun: this.flags.dryRun ? (request) => this.printDryRun(request) : undefined,

@@ -59,7 +59,7 @@ export async function resolveRequired<R extends Record<string, Requirement<unkno
   const missing = Object.values(requirements).filter((r) => r.value === undefined);
   if (missing.length > 0 && !ctx.canPrompt) {
     throw usageError(
-      `missing required ${missing.length > 1 ? 'flags' : 'flag'}: ${missing.map((r) => r.flag).join(', ')}`,
+      `missing required ${missing.length > 1 ? 'flags' : 'flag'}: ${[...new Set(missing.map((r) => r.flag))].join(', ')}`,
       ctx.promptRefusalHint(),
     );
   }

@@ -26,6 +26,12 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 }
 
 /**
+ * A secret-keyed value inside text (`"securityCode":"123"`, `cardNumber=4111…`), as a server
+ * may echo a request into its error message: masked even when the value is too short to scrub by text.
+ */
+const SECRET_KEYED_VALUE = /((?:card_?number|security_?code|client_?secret|access_?token|token|password)\\?["']?\s*[:=]\s*\\?["']?)([^"'\\,;&}\s]+)/gi;
+
+/**
  * Remembers the secret values of this run (token, client secret, card data) and
  * scrubs them from any text before it is written: a last line of defence for
  * messages built from server answers or exceptions.
@@ -42,6 +48,6 @@ export class SecretScrubber {
   scrub(text: string): string {
     let result = text;
     for (const secret of this.secrets) result = result.split(secret).join(MASK);
-    return result;
+    return result.replace(SECRET_KEYED_VALUE, `$1${MASK}`);
   }
 }

@@ -78,7 +78,7 @@ export const parseDate: Parser<string> = (flag, raw) => {
 };
 
 export const parseEmail: Parser<string> = (flag, raw) => {
-  if (raw.length > 254 || !/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(raw)) throw fail(flag, raw, 'must be an e-mail address such as ana@example.com');
+  if (raw.length > 254 || !/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(raw)) throw fail(flag, raw, 'must be an e-mail address such as ana@example.com');
   return raw;
 };
 
@@ -175,9 +175,22 @@ export function parseDigits(flag: string, raw: string, min: number, max: number,
   return raw;
 }
 
+/** Luhn check: catches a mistyped digit before the number leaves the machine. */
+export function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let digit = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
+    sum += digit;
+  }
+  return sum % 10 === 0;
+}
+
+/** The value itself is never echoed: it is a secret. */
 export const parseCardNumber: Parser<string> = (flag, raw) => {
   const digits = raw.replace(/[\s-]/g, '');
   if (!/^\d{13,16}$/.test(digits)) throw usageError(`${flag} is invalid: a card number is 13 to 16 digits`);
+  if (!passesLuhn(digits)) throw usageError(`${flag} is invalid: the card number fails the Luhn check digit (a digit is mistyped)`);
   return digits;
 };
 
@@ -228,10 +241,66 @@ export function parsePixKey(flag: string, raw: string, type: PixKeyType): string
     case 'EMAIL':
       parseEmail(flag, key);
       return key.toLowerCase();
-    case 'PHONE':
-      return `+55${parsePhone(flag, key)}`;
+    case 'PHONE': {
+      const phone = parsePhone(flag, key);
+      if (phone.length !== 11) throw fail(flag, raw, 'a PHONE key is a mobile number: +55, area code, then 9 and eight digits');
+      return `+55${phone}`;
+    }
     case 'RANDOM':
       if (!UUID.test(key)) throw fail(flag, raw, 'a RANDOM key is the UUID the bank issued');
       return key.toLowerCase();
   }
+}
+
+/** A phone as the API stores it: +55 then area code and number. */
+export const parseApiPhone: Parser<string> = (flag, raw) => `+55${parsePhone(flag, raw)}`;
+
+/** A birthdate: a day that exists, not before 1900, not in the future. */
+export const parseBirthdate: Parser<string> = (flag, raw) => {
+  const date = parseDate(flag, raw.trim());
+  if (date < '1900-01-01' || date > new Date().toISOString().slice(0, 10)) throw fail(flag, raw, 'must be a birthdate from 1900-01-01 to today');
+  return date;
+};
+
+/** A date from today on (expiration dates). */
+export const parseFutureDate: Parser<string> = (flag, raw) => {
+  const date = parseDate(flag, raw.trim());
+  if (date < new Date().toISOString().slice(0, 10)) throw fail(flag, raw, 'must be today or later, as YYYY-MM-DD');
+  return date;
+};
+
+/** Reais as a plain number (revenue, billing), at most 2 decimals; a dot separates the decimals. */
+export const parseReaisNumber: Parser<number> = (flag, raw) => {
+  const text = raw.trim();
+  if (!/^\d{1,13}(\.\d{1,2})?$/.test(text)) throw fail(flag, raw, 'must be reais as a number with at most 2 decimals, such as 15000.50');
+  return Number(text);
+};
+
+export const parseBankCode: Parser<string> = (flag, raw) => parseDigits(flag, raw.trim(), 3, 3, 'digits (the bank code, such as 001 or 341)');
+
+export const parseAccountNumber: Parser<string> = (flag, raw) => {
+  const text = raw.trim();
+  if (!/^\d{1,20}(-[\dXx])?$/.test(text)) throw fail(flag, raw, 'must be up to 20 digits, optionally with a check digit after a dash, such as 123456-7');
+  return text;
+};
+
+export const parseRoutingNumber: Parser<string> = (flag, raw) => {
+  const text = raw.trim();
+  if (!/^\d{1,8}(-[\dXx])?$/.test(text)) throw fail(flag, raw, 'must be the branch: up to 8 digits, optionally with a check digit after a dash, such as 0001');
+  return text;
+};
+
+export const parseStreetNumber: Parser<number> = (flag, raw) => parseInteger(flag, raw, 0, 999999);
+
+/** Days between charges, as the API takes it. */
+export const parseFrequency: Parser<number> = (flag, raw) => parseInteger(flag, raw, 1, 365);
+
+/** Charge cycles of a subscription. */
+export const parseDuration: Parser<number> = (flag, raw) => parseInteger(flag, raw, 1, 1200);
+
+/** Picks one of a fixed set of values, ignoring case; the message lists them. */
+export function parseChoice<T extends string>(flag: string, raw: string, choices: readonly T[]): T {
+  const value = choices.find((choice) => choice.toLowerCase() === raw.trim().toLowerCase());
+  if (!value) throw fail(flag, raw, `must be one of ${choices.join(', ')}`);
+  return value;
 }

@@ -6,6 +6,8 @@ export interface OptionSpec {
   description: string;
   /** Values offered by completion and checked by the parser. */
   choices?: readonly string[];
+  /** Values offered by completion only, where the command accepts more (aliases, any case) and checks them itself. */
+  values?: readonly string[];
   /** May be given more than once; the values arrive as an array. */
   repeatable?: boolean;
   /** Dynamic completion source. */
@@ -17,6 +19,8 @@ export interface ArgSpec {
   description: string;
   optional?: boolean;
   choices?: readonly string[];
+  /** Dynamic completion source. */
+  complete?: 'profiles' | 'files';
 }
 
 export interface CommandInput {

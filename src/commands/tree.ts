@@ -3,11 +3,29 @@ import { authCommands } from './auth/index.js';
 import { profilesCommands } from './profiles/index.js';
 import { subaccountsCommands } from './subaccounts/index.js';
 import { balanceCommand } from './balance/index.js';
+import { cardsCommands } from './cards/index.js';
+import { customersCommands } from './customers/index.js';
+import { subsCommands } from './subs/index.js';
+import { bankAccountsCommands } from './bank-accounts/index.js';
+import { withdrawCommands } from './withdraw/index.js';
+import { withdrawalsCommands } from './withdrawals/index.js';
+import { sandboxCommands } from './sandbox/index.js';
+import { apiCommand } from './api/index.js';
+import { completionCommand } from './completion/index.js';
 
 /** Every command of payctl, in the order `--help` lists them. */
 export const COMMAND_TREE: readonly CommandSpec[] = [
   authCommands,
   profilesCommands,
   subaccountsCommands,
+  cardsCommands,
+  customersCommands,
+  subsCommands,
+  bankAccountsCommands,
+  withdrawCommands,
+  withdrawalsCommands,
   balanceCommand,
+  sandboxCommands,
+  apiCommand,
+  completionCommand,
 ];

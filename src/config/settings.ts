@@ -34,6 +34,11 @@ const DEFAULT_TIMEOUT_SECONDS = 30;
 
 /** Flags, then environment, then the profile: the precedence of the contract. */
 export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: NodeJS.ProcessEnv): Settings {
+  // An empty environment variable counts as unset, but an empty flag (`--timeout "$T"` with T unset) is a mistake, not a default.
+  const given: Array<[string, string | undefined]> = [['--profile', flags.profile], ['--base-url', flags.baseUrl], ['--timeout', flags.timeout], ['--subaccount', flags.subaccount]];
+  for (const [flag, value] of given) {
+    if (value !== undefined && value.trim() === '') throw usageError(`${flag} is empty: give a value, or leave the flag out`);
+  }
   const [profileName, profileSource] = pick<string>(
     [flags.profile, 'flag'],
     [env.PAYCTL_PROFILE, 'env'],

@@ -41,7 +41,7 @@ export function readConfig(dir: string): ConfigData {
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: {} };
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return { profiles: Object.create(null) };
     throw new PayctlError(`cannot read the config file ${file}: ${(error as Error).message}`, ExitCode.usage);
   }
   return parseConfig(text, file);
@@ -49,7 +49,7 @@ export function readConfig(dir: string): ConfigData {
 
 function parseConfig(text: string, file: string): ConfigData {
   const fix = `fix it by hand, or move it away and start again: mv '${file}' '${file}.broken'`;
-  if (text.trim() === '') return { profiles: {} };
+  if (text.trim() === '') return { profiles: Object.create(null) };
   let parsed: unknown;
   try {
     parsed = JSON.parse(text);
@@ -64,7 +64,15 @@ function parseConfig(text: string, file: string): ConfigData {
   if (typeof profiles !== 'object' || Array.isArray(profiles)) {
     throw new PayctlError(`the config file ${file} has a "profiles" entry that is not an object`, ExitCode.usage, { hint: fix });
   }
-  return { currentProfile: typeof data.currentProfile === 'string' ? data.currentProfile : undefined, profiles };
+  // No prototype: a profile named "constructor" or "toString" is only ever one the user added.
+  const own: Record<string, Profile> = Object.create(null);
+  for (const [name, profile] of Object.entries(profiles)) {
+    if (!profile || typeof profile !== 'object' || Array.isArray(profile)) {
+      throw new PayctlError(`the config file ${file} has a profile "${name}" that is not an object`, ExitCode.usage, { hint: fix });
+    }
+    own[name] = profile as Profile;
+  }
+  return { currentProfile: typeof data.currentProfile === 'string' ? data.currentProfile : undefined, profiles: own };
 }
 
 /**

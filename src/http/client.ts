@@ -153,9 +153,10 @@ function notAnApiAnswer(response: Response, method: string, what: string): Payct
 
 function parseEnvelope<T>(body: unknown, status: number, method: string): ApiEnvelope<T> {
   if (status === 204 && body === undefined) return { data: undefined as T };
-  if (!body || typeof body !== 'object' || !('data' in body)) {
+  // Every API answer's `data` is an object or a list; `null` or a bare value is not the API speaking.
+  if (!body || typeof body !== 'object' || !('data' in body) || !body.data || typeof body.data !== 'object') {
     const shape = new Response(null, { status });
-    throw notAnApiAnswer(shape, method, 'JSON without the `data` envelope');
+    throw notAnApiAnswer(shape, method, 'JSON without the `data` object of an API answer');
   }
   return body as ApiEnvelope<T>;
 }
@@ -184,6 +185,8 @@ async function errorFromResponse(response: Response, method: string): Promise<Pa
     });
   }
   if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.network, { status, hint: 'wait and retry' });
+  // 408: the server gave up waiting for the request, so it did not act on it.
+  if (status === 408) return new PayctlError('the server timed out waiting for the request (HTTP 408)', ExitCode.network, { status, hint: 'nothing took effect; it is safe to retry' });
   if (status >= 500) return notAnApiAnswer(response, method, text === '' ? 'an empty body' : describeText(text, response));
   return new PayctlError(`the server refused the request (HTTP ${status}) without an API error body`, ExitCode.apiRefused, { status });
 }
@@ -192,6 +195,21 @@ async function errorFromResponse(response: Response, method: string): Promise<Pa
 const RETURN_CODE_HINTS: Record<number, string> = {
   [-7100]: 'list the bank accounts of this account: payctl bank-accounts list',
   [-7508]: 'check the card id; cards belong to one customer: payctl customers get CUSTOMER_ID',
+  [-7404]: 'pages start at 1 and --limit is 1 to 100: payctl customers list --page 1 --limit 20',
+  [-7501]: 'check the customer id: payctl customers list',
+  [-7502]: 'a customer without an address needs every --address-* flag the first time: payctl customers update --help',
+  [-7509]: 'the card number fails its check digit: check the digits typed',
+  [-7510]: 'the card has expired: check --exp-month and --exp-year',
+  [-7511]: 'the card must belong to the customer: payctl cards get CARD_ID',
+  [-7601]: 'check the subscription id: payctl subs list',
+  [-7602]: 'a cancelled subscription can never change again: payctl subs get ID',
+  [-7603]: 'the split ids are shown by: payctl subs get SUBSCRIPTION_ID',
+  [-7604]: 'see the splits it already has: payctl subs get SUBSCRIPTION_ID',
+  [-7702]: 'the sub-account must be APPROVED to receive splits (on a sandbox: payctl sandbox approve SUBACCOUNT_ID)',
+  [-7101]: 'list the withdrawals of this account: payctl withdrawals list (--subaccount or --main-account pick the account)',
+  [-7102]: 'see the available balances: payctl balance',
+  [-7103]: 'the minimum withdrawal is 100 cents (R$ 1,00)',
+  [-7106]: 'it has PENDING withdrawals: payctl withdrawals list',
 };
 
 function hintFor(status: number, returnCode: number | undefined): string | undefined {

@@ -136,7 +136,7 @@ describe.concurrent('exit codes', () => {
 
   it('5: a POST sent with no answer is never resent, and its outcome is reported unknown', async () => {
     await withServer(
-      (_, response) => response.socket?.destroy(),
+      (_, response) => void response.socket?.destroy(),
       async (server) => {
         const result = await runCli(['sandbox', 'credit', '--pix', '100'], { env: envFor(server.url) });
         expect(result.code).toBe(5);

@@ -2,6 +2,7 @@ import { ENVIRONMENTS } from '../../config/store.js';
 import type { CommandSpec } from '../spec.js';
 
 const nameArg = { name: 'name', description: 'profile name' };
+const existingProfileArg = { ...nameArg, complete: 'profiles' as const };
 
 export const profilesCommands: CommandSpec = {
   name: 'profiles',
@@ -16,7 +17,7 @@ export const profilesCommands: CommandSpec = {
     {
       name: 'show',
       summary: 'Show one profile (the current one by default); the token itself is never shown',
-      args: [{ ...nameArg, optional: true }],
+      args: [{ ...existingProfileArg, optional: true }],
       examples: ['payctl profiles show', 'payctl profiles show prod --json'],
       load: () => import('./show.js'),
     },
@@ -34,14 +35,14 @@ export const profilesCommands: CommandSpec = {
     {
       name: 'use',
       summary: 'Make a profile the current one',
-      args: [nameArg],
+      args: [existingProfileArg],
       examples: ['payctl profiles use prod'],
       load: () => import('./use.js'),
     },
     {
       name: 'remove',
       summary: 'Remove a profile and its token',
-      args: [nameArg],
+      args: [existingProfileArg],
       examples: ['payctl profiles remove old-sandbox'],
       load: () => import('./remove.js'),
     },

@@ -10,7 +10,7 @@ import { usageError } from '../../errors.js';
 export const PAGING_OPTIONS: readonly OptionSpec[] = [
   { flags: '--page <n>', description: 'page to show, from 1 (default 1)' },
   { flags: '--limit <n>', description: 'items per page, 1 to 100 (default 20; 100 with --all)' },
-  { flags: '--all', description: 'every page, in order' },
+  { flags: '--all', description: 'every page, in order (fetched a few at a time; a failure mid-way exits non-zero)' },
 ];
 
 export interface PagingInput {
@@ -34,8 +34,90 @@ export function parsePaging(opts: Record<string, unknown>): PagingInput {
 
 export type PageFetcher<T> = (query: { page: number; limit: number }) => Promise<Page<T>>;
 
+/** Pages requested at once by `--all`: enough to keep the connection busy, few enough to stay polite and flat in memory. */
+export const PAGE_CONCURRENCY = 4;
+
+export interface PageProgress {
+  items: number;
+  total: number;
+}
+
 /**
- * Runs a list command: one page, or with --all every page, written as it arrives.
+ * Every page of a list, in order. Once the first page tells how many there are
+ * (`totalPages`, or `total` over the page size for withdrawals, which give only
+ * `meta.total`), up to `concurrency` pages are in flight and at most that many
+ * wait to be yielded, so memory does not grow with the list. Pages continue past
+ * the estimate while they come back full and `total` is not reached, and stop at
+ * an empty page.
+ */
+export async function* allPages<T>(
+  fetch: PageFetcher<T>,
+  limit: number,
+  onProgress?: (progress: PageProgress) => void,
+  concurrency = PAGE_CONCURRENCY,
+): AsyncGenerator<T[]> {
+  const first = await fetch({ page: 1, limit });
+  let total = first.total;
+  let seen = first.items.length;
+  onProgress?.({ items: seen, total });
+  yield first.items;
+  if (first.items.length === 0) return;
+  const knownPages = first.totalPages ?? Math.ceil(total / limit);
+  const pending = new Map<number, Promise<Page<T>>>();
+  const start = (page: number) => {
+    const promise = fetch({ page, limit });
+    // Failures are raised when the page's turn comes; this keeps an early one from being "unhandled".
+    promise.catch(() => undefined);
+    pending.set(page, promise);
+  };
+  let nextToStart = 2;
+  try {
+    for (let page = 2; ; page++) {
+      while (nextToStart <= knownPages && nextToStart < page + concurrency) start(nextToStart++);
+      if (!pending.has(page)) {
+        // Beyond the estimate: only when the list grew or lacks totalPages and is not complete yet.
+        if (first.totalPages !== undefined || seen >= total) return;
+        start(page);
+        nextToStart = page + 1;
+      }
+      const result = await pending.get(page)!;
+      pending.delete(page);
+      total = Math.max(total, result.total);
+      seen += result.items.length;
+      onProgress?.({ items: seen, total });
+      if (result.items.length > 0) yield result.items;
+      if (result.items.length < limit && page >= knownPages) return;
+      if (result.items.length === 0) return;
+    }
+  } finally {
+    pending.clear();
+  }
+}
+
+/** A one-line progress indicator on stderr, redrawn in place; only when stderr is a terminal. */
+export function progressLine(ctx: Context, noun: string): { update: (progress: PageProgress) => void; done: () => void } {
+  if (!ctx.io.stderrIsTTY) return { update: () => undefined, done: () => undefined };
+  let shown = false;
+  let last = 0;
+  return {
+    update: ({ items, total }) => {
+      const now = Date.now();
+      if (now - last < 100 && items < total) return;
+      last = now;
+      shown = true;
+      const percent = total > 0 ? Math.min(100, Math.floor((items / total) * 100)) : 100;
+      ctx.io.stderr.write(`\r\x1b[2K${noun}: ${items}/${total} (${percent}%)`);
+    },
+    done: () => {
+      if (shown) ctx.io.stderr.write('\r\x1b[2K');
+    },
+  };
+}
+
+/**
+ * Runs a list command: one page, or with --all every page, written in order as it
+ * arrives. On a failure mid-way the output is ended as cut short (a json array is
+ * left unclosed), stderr says how much was written, and the error's exit code stands.
  * `--fields` is checked against the view before the first request.
  */
 export async function runList<T>(ctx: Context, view: View, paging: PagingInput, fetch: PageFetcher<T>): Promise<void> {
@@ -46,18 +128,21 @@ export async function runList<T>(ctx: Context, view: View, paging: PagingInput, 
     await writer.end();
     return;
   }
-  const limit = paging.limit ?? 100;
+  const progress = progressLine(ctx, view.noun);
+  let total = 0;
   try {
-    for (let page = 1, seen = 0; ; page++) {
-      const result = await fetch({ page, limit });
-      await writer.write(result.items);
-      seen += result.items.length;
-      const done = result.totalPages !== undefined ? page >= result.totalPages : seen >= result.total;
-      if (done || result.items.length === 0) break;
+    for await (const items of allPages(fetch, paging.limit ?? 100, (p) => {
+      total = p.total;
+      progress.update(p);
+    })) {
+      await writer.write(items);
     }
   } catch (error) {
+    progress.done();
     await writer.abort();
+    await ctx.output.note(`the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`);
     throw error;
   }
+  progress.done();
   await writer.end();
 }

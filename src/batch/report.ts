@@ -1,0 +1,89 @@
+import type { View } from '../output/views.js';
+import { formatCents } from '../output/money.js';
+import type { BatchRow } from './rows.js';
+
+/**
+ * What happened to each row. `sent`, `already-done` (an earlier run) and
+ * `reconciled` (found by --reconcile) are paid; `failed` was refused or never
+ * reached the API (nothing moved; a rerun tries it again); `unknown` was sent and
+ * got no answer (settle it with --reconcile); `not-sent` was left after an
+ * interruption or an authentication failure.
+ */
+export type RowOutcome = 'sent' | 'already-done' | 'reconciled' | 'failed' | 'unknown' | 'not-sent' | 'planned';
+
+export interface ReportRow {
+  line: number;
+  outcome: RowOutcome;
+  withdrawalId: string | null;
+  status: string | null;
+  amount: number;
+  bankAccountId: number;
+  pixKey: string | null;
+  account: string | null;
+  error: string | null;
+  key: string;
+}
+
+export const PAID: readonly RowOutcome[] = ['sent', 'already-done', 'reconciled'];
+
+export const batchReportView: View = {
+  noun: 'rows',
+  fields: ['line', 'outcome', 'withdrawalId', 'status', 'amount', 'bankAccountId', 'pixKey', 'account', 'error', 'key'],
+  columns: [
+    { field: 'line' },
+    { field: 'outcome', kind: 'status' },
+    { field: 'withdrawalId' },
+    { field: 'amount', kind: 'cents' },
+    { field: 'bankAccountId', header: 'bank account' },
+    { field: 'pixKey' },
+    { field: 'error' },
+  ],
+  kinds: { amount: 'cents', outcome: 'status' },
+};
+
+export const reportRow = (row: Pick<BatchRow, 'line' | 'key' | 'account' | 'request'>, outcome: RowOutcome, extra: Partial<ReportRow> = {}): ReportRow => ({
+  line: row.line,
+  outcome,
+  withdrawalId: null,
+  status: null,
+  amount: row.request.amount,
+  bankAccountId: row.request.bankAccountId,
+  pixKey: row.request.withdrawalMethod === 'pix' ? row.request.pixKey : null,
+  account: row.account,
+  error: null,
+  key: row.key,
+  ...extra,
+});
+
+const accountName = (account: string | null) => (account ? `sub-account ${account}` : 'main account');
+
+/** Count, total and totals per account and bank account: what the confirmation shows before anything moves. */
+export function batchTotals(rows: readonly BatchRow[]): string[] {
+  const total = rows.reduce((sum, row) => sum + row.request.amount, 0);
+  const groups = new Map<string, { count: number; cents: number }>();
+  for (const row of rows) {
+    const name = `${accountName(row.account)} → bank account ${row.request.bankAccountId}`;
+    const group = groups.get(name) ?? { count: 0, cents: 0 };
+    group.count++;
+    group.cents += row.request.amount;
+    groups.set(name, group);
+  }
+  return [
+    `  withdrawals:  ${rows.length}`,
+    `  total:        ${formatCents(total)} (${total} cents)`,
+    '  per account:',
+    ...[...groups].map(([name, g]) => `    ${name}: ${g.count} withdrawal${g.count === 1 ? '' : 's'}, ${formatCents(g.cents)} (${g.cents} cents)`),
+  ];
+}
+
+/** The end-of-run summary on stderr: counts, then each failure with its reason, then each unknown row. */
+export function batchSummary(report: readonly ReportRow[]): string[] {
+  const count = (outcomes: readonly RowOutcome[]) => report.filter((r) => outcomes.includes(r.outcome)).length;
+  const lines = [
+    `batch: ${report.length} rows: ${count(PAID)} done (${count(['sent'])} now, ${count(['already-done'])} before, ${count(['reconciled'])} reconciled), ` +
+      `${count(['failed'])} failed, ${count(['unknown'])} unknown, ${count(['not-sent'])} not sent`,
+  ];
+  for (const row of report.filter((r) => r.outcome === 'failed')) lines.push(`  failed   line ${row.line}: ${row.error}`);
+  for (const row of report.filter((r) => r.outcome === 'unknown')) lines.push(`  unknown  line ${row.line}: ${row.error ?? 'sent, no answer recorded'}`);
+  return lines;
+}

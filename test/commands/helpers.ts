@@ -1,0 +1,58 @@
+import { expect } from 'vitest';
+import type { RunResult } from '../helpers/cli.js';
+import type { SandboxSession } from '../helpers/sandbox.js';
+
+/** Parses stdout of a successful `--json` run, failing with its stderr otherwise. */
+export function parsed<T = any>(result: RunResult): T {
+  expect(result.code, result.stderr).toBe(0);
+  return JSON.parse(result.stdout) as T;
+}
+
+export const json = async <T = any>(session: SandboxSession, args: string[]): Promise<T> => parsed<T>(await session.run([...args, '--json']));
+
+/** Sub-accounts found in subscription splits (the API has no list of them): these are APPROVED. */
+export async function splitReceivers(session: SandboxSession): Promise<string[]> {
+  const subs = await json<Array<{ splits: Array<{ subaccountId: string }> }>>(session, ['subs', 'list', '--limit', '100']);
+  return [...new Set(subs.flatMap((s) => s.splits.map((split) => split.subaccountId)))];
+}
+
+/** Balance of the context account, in cents. */
+export async function pixBalanceCents(session: SandboxSession, context: string[] = []): Promise<number> {
+  const balance = await json<{ disponiblePixBalance: number }>(session, ['balance', ...context]);
+  return Math.round(balance.disponiblePixBalance * 100);
+}
+
+export const withdrawalCount = async (session: SandboxSession, context: string[] = []) =>
+  (await json<unknown[]>(session, ['withdrawals', 'list', '--all', ...context])).length;
+
+/** A valid, unused CPF built from 9 digits (for PIX keys and documents that must pass check digits). */
+export function cpf(base9: string): string {
+  const digit = (digits: string, weight: number) => {
+    let sum = 0;
+    for (let i = 0; i < digits.length; i++) sum += Number(digits[i]) * (weight - i);
+    const rest = sum % 11;
+    return rest < 2 ? 0 : 11 - rest;
+  };
+  const first = base9 + digit(base9, 10);
+  return first + digit(first, 11);
+}
+
+/** Terminal text without its colour codes. */
+export const plain = (text: string) => text.replace(/\u001b\[[0-9;]*m/g, '');
+
+/** The flags of a complete PF sub-account, valid for every rule. */
+export function subaccountFlags(name: string, base9 = '529982247'): string[] {
+  const document = cpf(base9);
+  return [
+    '--name', name, '--partner-name', 'Ana', '--partner-last-name', 'Souza', '--partner-cpf', document, '--partner-email', 'ana.souza@example.com',
+    '--partner-birthdate', '1990-05-17', '--partner-contact-phone', '+55 11 91234-5678', '--partner-month-revenue', '15000.50',
+    '--address-zipcode', '01310-100', '--address-street', 'Av. Paulista', '--address-street-number', '1000', '--address-neighborhood', 'Bela Vista',
+    '--address-city', 'São Paulo', '--address-state', 'sp', '--bank-holder-name', 'Ana Souza', '--bank-document', document,
+    '--bank-code', '341', '--bank-routing-number', '0001', '--bank-account-number', '12345-6', '--bank-account-type', 'checking',
+  ];
+}
+
+/** Creates a PF sub-account through payctl and returns its id. */
+export async function createSubaccount(session: SandboxSession, name: string): Promise<string> {
+  return (await json<{ id: string }>(session, ['subaccounts', 'create', 'pf', ...subaccountFlags(name)])).id;
+}

@@ -1,0 +1,422 @@
+import { createHmac } from 'node:crypto';
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
+import { splitAllowanceCents, splitGrossCents } from '../../src/sandbox/fees.js';
+import { tally, trackFailures } from './tally.js';
+
+/**
+ * The sandbox under attack, over raw HTTP: another company's ids on every
+ * route, foreign and malformed x-subaccount-id, forged tokens, hostile bodies
+ * and query strings, and requests racing on one balance or subscription.
+ * Nothing crosses a tenant, no balance goes negative, no split sum passes its
+ * limit, and every refusal has the error shape — never a 500.
+ */
+
+interface Reply {
+  status: number;
+  body: any;
+  text: string;
+}
+
+let sandbox: RunningSandbox;
+let acme: string;
+let globex: string;
+trackFailures();
+
+async function call(method: string, path: string, options: { token?: string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Reply> {
+  const headers: Record<string, string> = { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers };
+  const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
+  if (payload !== undefined) headers['content-type'] ??= 'application/json';
+  const response = await fetch(`${sandbox.url}${path}`, { method, headers, body: payload });
+  const text = await response.text();
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch {
+    body = undefined;
+  }
+  return { status: response.status, body, text };
+}
+
+/** A refusal in the reference's error shape, not a 500, and carrying no stack. */
+function refusalProblem(reply: Reply, label: string, status?: number | number[], returnCode?: number): string | undefined {
+  const data = reply.body?.data;
+  const wanted = status === undefined ? undefined : [status].flat();
+  if (reply.status >= 500) return `${label}: HTTP ${reply.status} ${reply.text.slice(0, 200)}`;
+  if (reply.status < 400) return `${label}: accepted (HTTP ${reply.status}) ${reply.text.slice(0, 200)}`;
+  if (wanted && !wanted.includes(reply.status)) return `${label}: HTTP ${reply.status}, expected ${wanted.join(' or ')}: ${reply.text.slice(0, 200)}`;
+  if (!data || typeof data.message !== 'string' || !Number.isInteger(data.returnCode) || data.returnCode >= 0 || Object.keys(reply.body).length !== 1) {
+    return `${label}: not the error shape: ${reply.text.slice(0, 200)}`;
+  }
+  if (returnCode !== undefined && data.returnCode !== returnCode) return `${label}: returnCode ${data.returnCode}, expected ${returnCode}`;
+  if (/\n\s+at /.test(data.message)) return `${label}: stack trace in the message`;
+  return undefined;
+}
+
+async function login(clientId: string): Promise<string> {
+  const secret = sandbox.credentials.find((c) => c.clientId === clientId)!.clientSecret;
+  const reply = await call('POST', '/auth', { body: { clientId, clientSecret: secret } });
+  return reply.body.data.accessToken as string;
+}
+
+/** A company's ids, discovered through the API. */
+interface Ids {
+  customer: string;
+  card: string;
+  subscription: string;
+  split: string;
+  subaccount: string;
+  approvedSubaccount: string;
+  bankAccount: number;
+  withdrawal: string;
+}
+
+async function discover(token: string): Promise<Ids> {
+  const get = async (path: string) => (await call('GET', path, { token })).body.data;
+  const customers = await get('/customers?limit=5');
+  const subscriptions = await get('/subscriptions?limit=100');
+  const withSplit = subscriptions.find((s: any) => s.splits?.length > 0 && s.status === 'ACTIVE');
+  const full = await get(`/subscriptions/${withSplit.id}`);
+  const subaccounts = await get('/sandbox/subaccounts?limit=10');
+  const bankAccounts = await get('/bank_accounts');
+  const withdrawals = await get('/withdrawals?limit=5');
+  return {
+    customer: customers[0].id,
+    card: full.tokenizedCardId,
+    subscription: full.id,
+    split: full.splits[0].id,
+    subaccount: subaccounts[0].id,
+    approvedSubaccount: subaccounts.find((s: any) => s.status === 'APPROVED').id,
+    bankAccount: bankAccounts[0].id,
+    withdrawal: withdrawals[0].id,
+  };
+}
+
+/** Every company route, with the ids it acts on taken from `ids`. */
+function routes(ids: Ids, own: Ids) {
+  return [
+    { method: 'GET', path: `/cards/${ids.card}` },
+    { method: 'POST', path: '/cards/tokenize', body: { customerId: ids.customer, holderName: 'X', cardNumber: '4111111111111111', expirationMonth: '12', expirationYear: '2031', securityCode: '123' } },
+    { method: 'GET', path: `/customers/${ids.customer}` },
+    { method: 'PUT', path: `/customers/${ids.customer}`, body: { firstName: 'Mallory' } },
+    { method: 'GET', path: `/subscriptions/${ids.subscription}` },
+    { method: 'PUT', path: `/subscriptions/${ids.subscription}`, body: { title: 'pwned' } },
+    { method: 'DELETE', path: `/subscriptions/${ids.subscription}` },
+    { method: 'DELETE', path: `/subscriptions/${ids.subscription}/remove_split/${ids.split}` },
+    { method: 'POST', path: '/subscriptions/add_split', body: { subscriptionId: ids.subscription, subaccountId: ids.approvedSubaccount, splitType: 'amount', splitAmount: 100 } },
+    { method: 'POST', path: '/subscriptions/add_split', body: { subscriptionId: own.subscription, subaccountId: ids.approvedSubaccount, splitType: 'amount', splitAmount: 100 } },
+    { method: 'GET', path: `/bank_accounts/${ids.bankAccount}` },
+    { method: 'DELETE', path: `/bank_accounts/${ids.bankAccount}` },
+    { method: 'GET', path: `/withdrawals/${ids.withdrawal}` },
+    { method: 'POST', path: '/withdrawals/withdraw', body: { withdrawalMethod: 'pix', amount: 100, bankAccountId: ids.bankAccount, pixKeyType: 'EMAIL', pixKey: 'a@example.com' } },
+    { method: 'POST', path: `/sandbox/subaccounts/${ids.subaccount}/approve` },
+    { method: 'POST', path: `/sandbox/withdrawals/${ids.withdrawal}/settle`, body: { status: 'FAILED' } },
+  ] as Array<{ method: string; path: string; body?: unknown }>;
+}
+
+/** Routes that take x-subaccount-id. */
+const ACCOUNT_ROUTES = [
+  { method: 'GET', path: '/bank_accounts' },
+  { method: 'GET', path: '/withdrawals' },
+  { method: 'GET', path: '/withdrawals/balance' },
+  { method: 'POST', path: '/sandbox/balance', body: { pix: 100 } },
+  { method: 'POST', path: '/withdrawals/withdraw', body: { withdrawalMethod: 'pix', amount: 100, bankAccountId: 1, pixKeyType: 'EMAIL', pixKey: 'a@example.com' } },
+] as Array<{ method: string; path: string; body?: unknown }>;
+
+let acmeIds: Ids;
+let globexIds: Ids;
+
+/** Everything globex has that an attack could change, as globex sees it. */
+async function globexState(): Promise<string> {
+  const get = async (path: string) => (await call('GET', path, { token: globex })).text;
+  const parts = await Promise.all([
+    get('/customers?limit=100'), get('/subscriptions?limit=100'), get('/bank_accounts?limit=100'), get('/withdrawals?limit=100'),
+    get('/withdrawals/balance'), get('/sandbox/subaccounts?limit=100'), get(`/subscriptions/${globexIds.subscription}`), get(`/cards/${globexIds.card}`),
+  ]);
+  return parts.join('\n');
+}
+
+beforeAll(async () => {
+  sandbox = await startSandbox({ port: 0, customers: 60 });
+  [acme, globex] = await Promise.all([login('acme'), login('globex')]);
+  [acmeIds, globexIds] = await Promise.all([discover(acme), discover(globex)]);
+});
+afterAll(() => sandbox?.close());
+
+describe('tenancy', () => {
+  it("acme's token on every route with globex's ids: refused, nothing of globex's shown or changed", async () => {
+    const before = await globexState();
+    const secretIds = Object.values(globexIds).map(String).filter((id) => id.length > 8);
+    const problems: string[] = [];
+    const attacks = routes(globexIds, acmeIds);
+    for (const route of attacks) {
+      const reply = await call(route.method, route.path, { token: acme, body: route.body });
+      const label = `${route.method} ${route.path}`;
+      const problem = refusalProblem(reply, label, [400, 404]);
+      if (problem) problems.push(problem);
+      // An error message may echo the id the caller sent, but never globex's other data.
+      const echoed = route.path + JSON.stringify(route.body ?? {});
+      for (const id of secretIds) if (reply.text.includes(id) && !echoed.includes(id)) problems.push(`${label}: answer names globex's ${id}`);
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+    expect(await globexState()).toBe(before);
+    tally('attacks', attacks.length);
+  });
+
+  it("x-subaccount-id naming another company's sub-account: 403 on every account route; malformed ones: 400", async () => {
+    const problems: string[] = [];
+    const malformed = ['not-a-uuid', ' ', `${globexIds.subaccount}x`, 'x'.repeat(5000), "' OR 1=1 --", `${globexIds.subaccount},${acmeIds.subaccount}`];
+    let count = 0;
+    for (const route of ACCOUNT_ROUTES) {
+      const foreign = await call(route.method, route.path, { token: acme, body: route.body, headers: { 'x-subaccount-id': globexIds.subaccount } });
+      problems.push(refusalProblem(foreign, `${route.method} ${route.path} foreign sub-account`, 403, -7403) ?? '');
+      for (const value of malformed) {
+        const reply = await call(route.method, route.path, { token: acme, body: route.body, headers: { 'x-subaccount-id': value } });
+        problems.push(refusalProblem(reply, `${route.method} ${route.path} x-subaccount-id ${JSON.stringify(value.slice(0, 40))}`, 400) ?? '');
+      }
+      count += 1 + malformed.length;
+    }
+    expect(problems.filter(Boolean), problems.filter(Boolean).join('\n')).toEqual([]);
+    tally('attacks', count);
+  });
+});
+
+describe('tokens', () => {
+  const b64 = (value: object) => Buffer.from(JSON.stringify(value)).toString('base64url');
+  const hs256 = (header: object, payload: object, key: string | Buffer) => {
+    const body = `${b64(header)}.${b64(payload)}`;
+    return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
+  };
+
+  it('forged, expired, alg:none, wrong-key, tampered and foreign-sandbox tokens: 401 on every route', async () => {
+    const [, payloadPart, signature] = acme.split('.') as [string, string, string];
+    const claims = JSON.parse(Buffer.from(payloadPart, 'base64url').toString()) as { sub: string; exp: number; iat: number; iss: string };
+    const globexSub = JSON.parse(Buffer.from(globex.split('.')[1]!, 'base64url').toString()).sub as string;
+    const shortLived = await startSandbox({ port: 0, customers: 1, tokenTtlSeconds: 1 });
+    const otherSecret = shortLived.credentials.find((c) => c.clientId === 'acme')!.clientSecret;
+    const foreign = (await (await fetch(`${shortLived.url}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'acme', clientSecret: otherSecret }) })).json()).data.accessToken as string;
+    await new Promise((resolve) => setTimeout(resolve, 2100));
+    await shortLived.close();
+    const now = Math.floor(Date.now() / 1000);
+    const tokens: Record<string, string> = {
+      'alg none': `${b64({ alg: 'none', typ: 'JWT' })}.${payloadPart}.`,
+      'alg none, signature kept': `${b64({ alg: 'none', typ: 'JWT' })}.${payloadPart}.${signature}`,
+      'wrong key': hs256({ alg: 'HS256', typ: 'JWT' }, claims, 'secret'),
+      'client secret as key': hs256({ alg: 'HS256', typ: 'JWT' }, claims, sandbox.credentials.find((c) => c.clientId === 'acme')!.clientSecret),
+      'tampered payload (globex sub, acme signature)': `${acme.split('.')[0]}.${b64({ ...claims, sub: globexSub })}.${signature}`,
+      'expired claims, acme signature': `${acme.split('.')[0]}.${b64({ ...claims, exp: now - 10 })}.${signature}`,
+      'expired (another sandbox, 1 s lifetime)': foreign,
+      'alg HS512 header': `${b64({ alg: 'HS512', typ: 'JWT' })}.${payloadPart}.${signature}`,
+      'two parts': `${acme.split('.')[0]}.${payloadPart}`,
+      empty: '',
+      garbage: '%%%.@@@.###',
+    };
+    const attacks = [...routes(acmeIds, acmeIds), ...ACCOUNT_ROUTES, { method: 'GET', path: '/customers' }, { method: 'GET', path: '/subscriptions' }, { method: 'POST', path: '/sandbox/reset' }];
+    const problems: string[] = [];
+    const before = await call('GET', '/withdrawals/balance', { token: acme });
+    await Promise.all(
+      Object.entries(tokens).flatMap(([name, token]) =>
+        attacks.map(async (route) => {
+          const reply = await call(route.method, route.path, { body: route.body, headers: { authorization: `Bearer ${token}` } });
+          const problem = refusalProblem(reply, `${name}: ${route.method} ${route.path}`, 401);
+          if (problem) problems.push(problem);
+        }),
+      ),
+    );
+    for (const header of ['Basic YWNtZTphY21lLXNhbmRib3gtc2VjcmV0', acme, `bearer  ${acme}x`, `Bearer ${acme} ${acme}`]) {
+      const reply = await call('GET', '/withdrawals/balance', { headers: { authorization: header } });
+      const problem = refusalProblem(reply, `authorization "${header.slice(0, 20)}…"`, 401);
+      if (problem) problems.push(problem);
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+    expect((await call('GET', '/withdrawals/balance', { token: acme })).text).toBe(before.text);
+    tally('attacks', Object.keys(tokens).length * attacks.length + 4);
+  }, 30_000);
+});
+
+describe('hostile bodies and query strings', () => {
+  const BODY_ROUTES = () => [
+    { method: 'PUT', path: `/customers/${acmeIds.customer}` },
+    { method: 'POST', path: '/withdrawals/withdraw' },
+    { method: 'POST', path: '/subscriptions/add_split' },
+    { method: 'PUT', path: `/subscriptions/${acmeIds.subscription}` },
+    { method: 'POST', path: '/cards/tokenize' },
+    { method: 'POST', path: '/sandbox/balance' },
+    { method: 'POST', path: '/subaccounts/pf' },
+    { method: 'POST', path: '/auth' },
+  ];
+
+  it('oversized, deeply nested, malformed UTF-8, non-JSON and wrongly typed bodies: refused with the error shape, never a 500', async () => {
+    const bodies: Record<string, { raw: string | Buffer; headers?: Record<string, string>; status?: number[] }> = {
+      'over 1 MiB': { raw: JSON.stringify({ firstName: 'a'.repeat(1024 * 1024 + 10) }), status: [413] },
+      'nested 100 000 deep (arrays)': { raw: `${'['.repeat(100_000)}${']'.repeat(100_000)}` },
+      'nested 50 000 deep (objects)': { raw: `${'{"a":'.repeat(50_000)}1${'}'.repeat(50_000)}` },
+      'nested in a field': { raw: JSON.stringify({ firstName: JSON.parse(`${'['.repeat(2000)}${']'.repeat(2000)}`) }) },
+      'malformed UTF-8': { raw: Buffer.concat([Buffer.from('{"firstName":"'), Buffer.from([0xff, 0xfe, 0xc3, 0x28]), Buffer.from('"}')]) },
+      'truncated JSON': { raw: '{"firstName":"An' },
+      'not JSON': { raw: 'firstName=Ana' },
+      'JSON null': { raw: 'null' },
+      'JSON array': { raw: '[]' },
+      'JSON string': { raw: '"x"' },
+      'text/plain content type': { raw: '{"firstName":"Ana"}', headers: { 'content-type': 'text/plain' } },
+      'wrong types': { raw: JSON.stringify({ firstName: 1, amount: '100', bankAccountId: { $gt: 0 }, splitAmount: -1, pix: 1e308, withdrawalMethod: ['pix'] }) },
+      'NaN-like numbers': { raw: '{"amount":1e400,"pix":-0,"splitAmount":0.5}' },
+    };
+    const problems: string[] = [];
+    let count = 0;
+    for (const route of BODY_ROUTES()) {
+      for (const [name, body] of Object.entries(bodies)) {
+        const reply = await call(route.method, route.path, { token: acme, raw: body.raw, headers: body.headers });
+        count++;
+        // Some of these are valid for some routes (a wrongly typed field the route ignores is still refused: bodies are strict).
+        const problem = refusalProblem(reply, `${name} → ${route.method} ${route.path}`, body.status);
+        if (problem) problems.push(problem);
+      }
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+    tally('attacks', count);
+  }, 30_000);
+
+  it('__proto__ and constructor keys neither pollute nor slip through', async () => {
+    const evil = [
+      '{"__proto__":{"polluted":"yes"},"firstName":"Ana"}',
+      '{"constructor":{"prototype":{"polluted":"yes"}},"firstName":"Ana"}',
+      '{"address":{"__proto__":{"polluted":"yes"}}}',
+      '{"pix":100,"__proto__":{"pix":99999999}}',
+      '{"withdrawalMethod":"pix","amount":100,"bankAccountId":1,"pixKeyType":"EMAIL","pixKey":"a@example.com","__proto__":{"amount":1}}',
+    ];
+    const problems: string[] = [];
+    let count = 0;
+    const balanceBefore = (await call('GET', '/withdrawals/balance', { token: acme })).text;
+    for (const route of BODY_ROUTES()) {
+      for (const raw of evil) {
+        const reply = await call(route.method, route.path, { token: acme, raw });
+        count++;
+        if (reply.status >= 500) problems.push(`${route.method} ${route.path} ${raw}: HTTP ${reply.status}`);
+        if (reply.status >= 400) {
+          const problem = refusalProblem(reply, `${route.method} ${route.path} ${raw}`);
+          if (problem) problems.push(problem);
+        }
+        if (reply.text.includes('polluted') || reply.text.includes('99999999')) problems.push(`${route.method} ${route.path}: the hostile key came back: ${reply.text.slice(0, 200)}`);
+      }
+    }
+    const probe: Record<string, unknown> = {};
+    expect(probe.polluted, 'Object.prototype was polluted').toBeUndefined();
+    expect(({} as any).pix).toBeUndefined();
+    expect(problems, problems.join('\n')).toEqual([]);
+    expect((await call('GET', '/withdrawals/balance', { token: acme })).text).toBe(balanceBefore);
+    tally('attacks', count);
+  }, 30_000);
+
+  it('repeated, array, out-of-range and unknown query parameters: 400 with the error shape', async () => {
+    const queries = [
+      'page=1&page=2', 'limit=5&limit=6', 'page[]=1', 'page[0]=1', 'limit[$gt]=1', 'limit=0', 'limit=101', 'page=0', 'page=-1', 'page=1.5', 'page=1e2',
+      'limit=abc', 'page=%00', 'page=', 'limit=99999999999999999999', 'unknown=1', '__proto__=1', 'constructor=x', 'status=ACTIVE&status=DELETED',
+      'status=pwned', 'amount=-1', 'startDate=2024-02-30', 'frequency=1.5', 'subaccountId=not-a-uuid',
+    ];
+    const lists = ['/customers', '/subscriptions', '/bank_accounts', '/withdrawals', '/sandbox/subaccounts'];
+    const subscriptionOnly = /^(status|amount|startDate|frequency|subaccountId)=/;
+    const problems: string[] = [];
+    let count = 0;
+    for (const list of lists) {
+      for (const query of queries) {
+        if (subscriptionOnly.test(query) && list !== '/subscriptions' && !/&/.test(query)) continue;
+        const reply = await call('GET', `${list}?${query}`, { token: acme });
+        count++;
+        const problem = refusalProblem(reply, `GET ${list}?${query}`, 400);
+        if (problem) problems.push(problem);
+      }
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+    tally('attacks', count);
+  });
+
+  it('bytes that are not HTTP, and a request that stops half-way, leave the sandbox answering', async () => {
+    const { port } = new URL(sandbox.url);
+    const send = (bytes: Buffer | string) =>
+      new Promise<string>((resolve) => {
+        const socket = net.connect(Number(port), '127.0.0.1', () => socket.end(bytes));
+        let text = '';
+        socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
+        socket.on('close', () => resolve(text));
+        socket.on('error', () => resolve(text));
+        socket.setTimeout(3000, () => socket.destroy());
+      });
+    const answers = await Promise.all([
+      send(Buffer.from([0x16, 0x03, 0x01, 0x00, 0xff, 0x01])),
+      send('GET /customers HTTP/1.1\r\nHost: x\r\nContent-Length: -1\r\n\r\n'),
+      send(`PUT /customers/${acmeIds.customer} HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${acme}\r\nContent-Type: application/json\r\nContent-Length: 100\r\n\r\n{"firstName":`),
+      send(`GET /customers?\u00ff\u00fe HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${acme}\r\n\r\n`),
+    ]);
+    expect(answers.some((answer) => / 500 /.test(answer.split('\r\n')[0] ?? ''))).toBe(false);
+    const after = await call('GET', '/withdrawals/balance', { token: acme });
+    expect(after.status).toBe(200);
+    tally('attacks', answers.length);
+  });
+});
+
+describe('races', () => {
+  const cents = (reais: number) => Math.round(reais * 100);
+
+  it('40 concurrent withdrawals on one balance: exactly those that fit succeed, no balance goes negative, nothing is lost', async () => {
+    const account = { 'x-subaccount-id': acmeIds.approvedSubaccount };
+    const banks = (await call('GET', '/bank_accounts', { token: acme, headers: account })).body.data;
+    const balance0 = (await call('GET', '/withdrawals/balance', { token: acme, headers: account })).body.data;
+    // An amount of which about 7 fit in the balance, then 40 raced for it.
+    const credit = 10_000;
+    expect((await call('POST', '/sandbox/balance', { token: acme, headers: account, body: { pix: credit } })).status).toBeLessThan(300);
+    const available = cents(balance0.disponiblePixBalance) + credit;
+    const amount = Math.max(100, Math.floor(available / 7.5));
+    const fit = Math.floor(available / amount);
+    expect(fit).toBeLessThan(40);
+    const body = { withdrawalMethod: 'pix', amount, bankAccountId: banks[0].id, pixKeyType: 'EMAIL', pixKey: 'race@example.com' };
+    const replies = await Promise.all(Array.from({ length: 40 }, () => call('POST', '/withdrawals/withdraw', { token: acme, headers: account, body })));
+    const accepted = replies.filter((reply) => reply.status < 300);
+    const refused = replies.filter((reply) => reply.status >= 300);
+    expect(accepted.length).toBe(fit);
+    expect(refused.map((reply) => refusalProblem(reply, 'refused withdrawal', 422, -7102)).filter(Boolean)).toEqual([]);
+    const balance1 = (await call('GET', '/withdrawals/balance', { token: acme, headers: account })).body.data;
+    expect(cents(balance1.disponiblePixBalance)).toBe(available - fit * amount);
+    expect(cents(balance1.disponiblePixBalance)).toBeGreaterThanOrEqual(0);
+    expect(cents(balance1.withdrawalsInProcessingBalance)).toBe(cents(balance0.withdrawalsInProcessingBalance) + fit * amount);
+
+    // Settle one withdrawal 20 times at once, half COMPLETED and half FAILED: exactly one wins.
+    const target = accepted[0]!.body.data.id as string;
+    const settles = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => call('POST', `/sandbox/withdrawals/${target}/settle`, { token: acme, headers: account, body: { status: i % 2 ? 'FAILED' : 'COMPLETED' } })),
+    );
+    expect(settles.filter((reply) => reply.status < 300)).toHaveLength(1);
+    expect(settles.filter((reply) => reply.status >= 300).map((reply) => refusalProblem(reply, 'second settle', 409, -7104)).filter(Boolean)).toEqual([]);
+    const balance2 = (await call('GET', '/withdrawals/balance', { token: acme, headers: account })).body.data;
+    const won = settles.find((reply) => reply.status < 300)!.body.data.status as string;
+    expect(cents(balance2.withdrawalsInProcessingBalance)).toBe(cents(balance1.withdrawalsInProcessingBalance) - amount);
+    expect(cents(balance2.disponiblePixBalance)).toBe(cents(balance1.disponiblePixBalance) + (won === 'FAILED' ? amount : 0));
+    tally('attacks', 60);
+  }, 30_000);
+
+  it('30 concurrent split additions on one subscription: the split sum never passes what is left after the fee', async () => {
+    const subscriptions = (await call('GET', '/subscriptions?status=ACTIVE&limit=100', { token: acme })).body.data;
+    const target = subscriptions.find((s: any) => s.splits.length === 0) ?? subscriptions[0];
+    const before = (await call('GET', `/subscriptions/${target.id}`, { token: acme })).body.data;
+    const allowance = splitAllowanceCents(before.amount);
+    const used = before.splits.reduce((sum: number, split: any) => sum + splitGrossCents(split, before.amount), 0);
+    const each = Math.max(1, Math.floor((allowance - used) / 5) + 1);
+    const attempts = Array.from({ length: 30 }, (_, i) =>
+      call('POST', '/subscriptions/add_split', {
+        token: acme,
+        body: i % 3 === 2
+          ? { subscriptionId: target.id, subaccountId: acmeIds.approvedSubaccount, splitType: 'percentage', splitPercentage: 19.99 }
+          : { subscriptionId: target.id, subaccountId: acmeIds.approvedSubaccount, splitType: 'amount', splitAmount: each },
+      }),
+    );
+    const replies = await Promise.all(attempts);
+    expect(replies.filter((reply) => reply.status >= 300).map((reply) => refusalProblem(reply, 'split over the limit', 422, -7604)).filter(Boolean)).toEqual([]);
+    const after = (await call('GET', `/subscriptions/${target.id}`, { token: acme })).body.data;
+    const total = after.splits.reduce((sum: number, split: any) => sum + splitGrossCents(split, after.amount), 0);
+    expect(total).toBeLessThanOrEqual(allowance);
+    expect(after.splits.length - before.splits.length).toBe(replies.filter((reply) => reply.status < 300).length);
+    expect(replies.some((reply) => reply.status >= 300)).toBe(true);
+    tally('attacks', 30);
+  });
+});

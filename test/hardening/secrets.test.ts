@@ -1,0 +1,254 @@
+import { spawn } from 'node:child_process';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { STACK_LINE, inPool, normalAnswer } from './commands.js';
+import { tally, trackFailures } from './tally.js';
+
+/**
+ * Secrets (token, client secret, card number, security code) never reach
+ * stdout, stderr, files other than config.json (the token only) or the
+ * process's argv: with --debug, in every output format, on success and with
+ * errors forced by a server that echoes what it received. And the config:
+ * private whatever the umask, a broken file reported with its fix and never
+ * overwritten, concurrent changes never lost.
+ */
+
+const hour = () => Math.floor(Date.now() / 1000) + 3600;
+const TOKEN = fakeJwt(hour()).replace('signature', 'storedTokenSig0x7f3a');
+const SERVER_TOKEN = fakeJwt(hour() + 60).replace('signature', 'issuedTokenSig0x5c1e');
+const CLIENT_SECRET = 'cs_live_Q3v9ZrT8wXk2';
+const CARD_NUMBER = '4556737586899855';
+const SECURITY_CODE = '7391';
+const SECRETS = { token: TOKEN, 'issued token': SERVER_TOKEN, 'client secret': CLIENT_SECRET, 'card number': CARD_NUMBER, 'security code': SECURITY_CODE };
+
+const FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+type Mode = 'ok' | 'echo-error' | 'hang';
+
+interface SecretCommand {
+  name: string;
+  argv: (dir: string) => string[];
+  input?: string;
+  /** The profile holds TOKEN before the run. */
+  loggedIn: boolean;
+  /** Output formats the command takes (default: all). */
+  formats?: readonly string[];
+}
+
+const SECRET_COMMANDS: SecretCommand[] = [
+  { name: 'auth login', argv: () => ['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], input: `${CLIENT_SECRET}\n`, loggedIn: false },
+  { name: 'auth token', argv: () => ['auth', 'token', '--stdin'], input: `${TOKEN}\n`, loggedIn: false },
+  {
+    name: 'cards tokenize',
+    argv: () => ['cards', 'tokenize', '--customer', '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c', '--holder-name', 'ANA SILVA', '--exp-month', '12', '--exp-year', '2031', '--card-stdin'],
+    input: `${CARD_NUMBER}\n${SECURITY_CODE}\n`,
+    loggedIn: true,
+  },
+  {
+    name: 'api POST /cards/tokenize',
+    argv: (dir) => {
+      const file = path.join(dir, 'card.json');
+      writeFileSync(file, JSON.stringify({ customerId: '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c', holderName: 'ANA', cardNumber: CARD_NUMBER, expirationMonth: '12', expirationYear: '2031', securityCode: SECURITY_CODE }));
+      return ['api', 'POST', '/cards/tokenize', '--data', `@${file}`];
+    },
+    loggedIn: true,
+    formats: ['json', 'ndjson'],
+  },
+  { name: 'balance', argv: () => ['balance'], loggedIn: true },
+  { name: 'withdraw pix', argv: () => ['withdraw', 'pix', '--amount', '1500', '--bank-account', '7', '--pix-key-type', 'email', '--pix-key', 'ana@example.com', '--yes'], loggedIn: true },
+];
+
+let api: FakeApi;
+const modes = new Map<string, Mode>();
+let caseCounter = 0;
+trackFailures();
+
+beforeAll(async () => {
+  api = await startFakeApi((request, res) => {
+    const match = /^\/s\/([^/]+)(\/.*)$/.exec(request.url);
+    const mode = match ? modes.get(match[1]!) : undefined;
+    const inner = { ...request, url: match?.[2] ?? request.url };
+    if (mode === 'hang') return;
+    if (mode === 'echo-error') {
+      // A hostile or careless server that repeats the request, secrets and all, in its error message.
+      return sendJson(res, 400, { data: { message: `rejected ${inner.body} with ${request.headers.authorization ?? 'no token'}`, returnCode: -7001 } });
+    }
+    if (inner.url === '/auth') return sendJson(res, 200, { data: { accessToken: SERVER_TOKEN, tokenType: 'Bearer', expiresIn: 3600 }, message: 'ok' });
+    const answer = normalAnswer(inner);
+    return sendJson(res, answer.status, answer.body);
+  });
+});
+afterAll(() => api?.close());
+
+function prepareCase(command: SecretCommand, mode: Mode) {
+  const id = `s${++caseCounter}`;
+  modes.set(id, mode);
+  const dir = mkdtempSync(path.join(tmpdir(), 'payctl-secrets-'));
+  const configDir = path.join(dir, 'config');
+  if (command.loggedIn) {
+    mkdirSync(configDir, { mode: 0o700 });
+    writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: 'http://127.0.0.1:9', env: 'local', token: TOKEN } } }), { mode: 0o600 });
+  }
+  return { dir, configDir, env: { PAYCTL_CONFIG_DIR: configDir, PAYCTL_BASE_URL: `${api.url}/s/${id}` } };
+}
+
+/** Where a secret turned up: the channel and the secret's name. */
+function findSecrets(channel: string, text: string, allowed: string[] = []): string[] {
+  return Object.entries(SECRETS)
+    .filter(([name, value]) => !allowed.includes(name) && (name === 'security code' ? new RegExp(`(?<!\\d)${value}(?!\\d)`).test(text) : text.includes(value)))
+    .map(([name]) => `${name} in ${channel}`);
+}
+
+function filesUnder(dir: string): string[] {
+  if (!existsSync(dir)) return [];
+  return readdirSync(dir, { recursive: true, withFileTypes: true })
+    .filter((entry) => entry.isFile())
+    .map((entry) => path.join(entry.parentPath ?? (entry as unknown as { path: string }).path, entry.name));
+}
+
+describe('secrets never leak', () => {
+  const cases = SECRET_COMMANDS.flatMap((command) => (command.formats ?? FORMATS).flatMap((format) => (['ok', 'echo-error'] as const).map((mode) => ({ command, format, mode }))));
+
+  it(`${cases.length} runs (every secret-handling command × every format × success and echoed errors, all with --debug): no secret on stdout, stderr or in files but the token in config.json`, async () => {
+    const leaks = (
+      await inPool(cases, 4, async ({ command, format, mode }) => {
+        const { dir, configDir, env } = prepareCase(command, mode);
+        const result = await runCli([...command.argv(dir), '--debug', '-o', format, '--timeout', '5'], { env, input: command.input });
+        const found = [...findSecrets('stdout', result.stdout), ...findSecrets('stderr', result.stderr)];
+        for (const file of filesUnder(configDir)) {
+          const allowed = path.basename(file) === 'config.json' ? ['token', 'issued token'] : [];
+          found.push(...findSecrets(file, readFileSync(file, 'utf8'), allowed));
+        }
+        if (STACK_LINE.test(result.stderr)) found.push('stack trace on stderr');
+        const expectedExit = mode === 'ok' ? 0 : 1;
+        if (result.code !== expectedExit && !(command.name === 'auth token' && mode === 'echo-error')) found.push(`exit ${result.code}, expected ${expectedExit}`);
+        return found.map((leak) => `${command.name} -o ${format} (${mode}): ${leak}\n  stderr: ${result.stderr.slice(0, 600)}`);
+      })
+    ).flat();
+    expect(leaks, leaks.join('\n')).toEqual([]);
+    tally('secretChecks', cases.length);
+  }, 120_000);
+
+  it('no secret in the argv of a running payctl (read from /proc while it waits on a server that never answers)', async () => {
+    const problems = (
+      await inPool(SECRET_COMMANDS, 3, async (command) => {
+        const { dir, env } = prepareCase(command, 'hang');
+        const child = spawn(process.execPath, [BIN, ...command.argv(dir), '--debug', '--timeout', '3'], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+        child.stdin.end(command.input ?? '');
+        const arrived = api.requests.length;
+        let cmdline = '';
+        const deadline = Date.now() + 10_000;
+        // auth token sends nothing: its argv is read while it runs, before it exits.
+        while (Date.now() < deadline && child.exitCode === null) {
+          if (existsSync(`/proc/${child.pid}/cmdline`)) cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
+          if (api.requests.length > arrived || command.name === 'auth token') break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await new Promise((resolve) => (child.exitCode === null ? child.on('close', resolve) : resolve(undefined)));
+        return [...(cmdline.includes(BIN) ? [] : [`could not read the argv of ${command.name}`]), ...findSecrets(`argv of ${command.name}`, cmdline)];
+      })
+    ).flat();
+    expect(problems).toEqual([]);
+    tally('secretChecks', SECRET_COMMANDS.length);
+  }, 60_000);
+});
+
+describe('config file safety', () => {
+  const sh = (script: string, env: Record<string, string>, input = '') =>
+    new Promise<{ code: number; stderr: string }>((resolve) => {
+      const child = spawn('sh', ['-c', script], { env: cleanEnv(env), stdio: ['pipe', 'ignore', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.on('close', (code) => resolve({ code: code ?? -1, stderr }));
+      child.stdin.end(input);
+    });
+  const mode = (file: string) => (statSync(file).mode & 0o777).toString(8);
+
+  it('the folder is 0700 and the file 0600 under umask 000, for a new folder and for a loose one made by hand', async () => {
+    const root = mkdtempSync(path.join(tmpdir(), 'payctl-umask-'));
+    const fresh = path.join(root, 'a', 'b', 'payctl');
+    const run = (dir: string, args: string, input = '') => sh(`umask 000; exec '${process.execPath}' '${BIN}' ${args}`, { PAYCTL_CONFIG_DIR: dir }, input);
+    expect((await run(fresh, 'profiles add p1 --base-url http://127.0.0.1:4010')).code).toBe(0);
+    expect([mode(fresh), mode(path.join(fresh, 'config.json'))]).toEqual(['700', '600']);
+    expect((await run(fresh, 'auth token --stdin --profile p1', `${TOKEN}\n`)).code).toBe(0);
+    expect([mode(fresh), mode(path.join(fresh, 'config.json'))]).toEqual(['700', '600']);
+
+    const loose = path.join(root, 'loose');
+    mkdirSync(loose, { mode: 0o777 });
+    chmodSync(loose, 0o777);
+    writeFileSync(path.join(loose, 'config.json'), '{"profiles":{}}');
+    chmodSync(path.join(loose, 'config.json'), 0o666);
+    expect((await run(loose, 'auth token --stdin', `${TOKEN}\n`)).code).toBe(0);
+    expect([mode(loose), mode(path.join(loose, 'config.json'))]).toEqual(['700', '600']);
+    expect(readdirSync(loose).filter((name) => name !== 'config.json')).toEqual([]);
+    tally('secretChecks', 3);
+  });
+
+  const BROKEN: Record<string, string> = {
+    'half-written': '{"currentProfile":"prod","profiles":{"prod":{"baseUrl":"https://api.exa',
+    'not an object': '[1,2,3]',
+    'profiles not an object': '{"profiles":[]}',
+    'a null profile': '{"profiles":{"default":null}}',
+    'binary garbage': '\u0000\u00ff\u00fe{{{',
+  };
+
+  it.each(Object.entries(BROKEN))('a config file that is %s: exit 2 naming the file and the fix, nothing sent, the file left as it was', async (_, text) => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'payctl-broken-'));
+    const file = path.join(dir, 'config.json');
+    writeFileSync(file, text, { mode: 0o600 });
+    const sent = api.requests.length;
+    for (const args of [['profiles', 'list'], ['balance'], ['profiles', 'add', 'x', '--base-url', 'http://127.0.0.1:4010'], ['auth', 'token', '--stdin']]) {
+      const result = await runCli(args, { env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: TOKEN }, input: `${TOKEN}\n` });
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toContain(file);
+      expect(result.stderr).toMatch(/hint: .*mv '/);
+      expect(result.stderr).not.toMatch(STACK_LINE);
+      expect(result.stderr).not.toContain(TOKEN);
+    }
+    expect(api.requests.length).toBe(sent);
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    tally('secretChecks', 4);
+  });
+
+  it('a profile named like an Object property ("constructor", "toString") does not exist until it is added', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'payctl-proto-'));
+    const env = { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: TOKEN };
+    const sent = api.requests.length;
+    for (const name of ['constructor', 'toString', '__proto__']) {
+      const result = await runCli(['balance', '--profile', name], { env });
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/does not exist/);
+    }
+    expect(api.requests.length).toBe(sent);
+    expect((await runCli(['profiles', 'add', 'constructor', '--base-url', 'http://127.0.0.1:4010'], { env })).code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles).toEqual({ constructor: { baseUrl: 'http://127.0.0.1:4010', env: 'local' } });
+    tally('secretChecks', 4);
+  });
+
+  it('concurrent payctl processes adding profiles, storing tokens and switching profiles lose no change', async () => {
+    const dir = mkdtempSync(path.join(tmpdir(), 'payctl-race-'));
+    const env = { PAYCTL_CONFIG_DIR: dir };
+    const N = 8;
+    const names = Array.from({ length: N }, (_, i) => `p${i}`);
+    const tokens = names.map((_, i) => fakeJwt(hour() + i).replace('signature', `race${i}`));
+    const added = await Promise.all(names.map((name, i) => runCli(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${5000 + i}`], { env })));
+    expect(added.map((r) => r.code), added.map((r) => r.stderr).join('')).toEqual(names.map(() => 0));
+    // Tokens for the first profiles while more profiles are added and the current one changes, all at once.
+    const mixed = await Promise.all([
+      ...names.map((name, i) => runCli(['auth', 'token', '--stdin', '--profile', name], { env, input: `${tokens[i]}\n` })),
+      ...names.map((name) => runCli(['profiles', 'add', `q${name}`, '--base-url', 'https://api.example.com'], { env })),
+      runCli(['profiles', 'use', 'p3'], { env }),
+    ]);
+    expect(mixed.map((r) => r.code), mixed.map((r) => r.stderr).join('')).toEqual(mixed.map(() => 0));
+    const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')) as { currentProfile: string; profiles: Record<string, { token?: string; baseUrl: string }> };
+    expect(Object.keys(config.profiles).sort()).toEqual([...names, ...names.map((n) => `q${n}`)].sort());
+    expect(names.map((name) => config.profiles[name]!.token)).toEqual(tokens);
+    expect(names.map((name) => config.profiles[name]!.baseUrl)).toEqual(names.map((_, i) => `http://127.0.0.1:${5000 + i}`));
+    expect(config.currentProfile).toBe('p3');
+    expect(existsSync(path.join(dir, 'config.lock'))).toBe(false);
+    tally('secretChecks', 3 * N + 1);
+  }, 60_000);
+});

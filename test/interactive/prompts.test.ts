@@ -1,0 +1,85 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCliInTerminal } from '../helpers/cli.js';
+import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { cpf, json, plain } from '../commands/helpers.js';
+
+/**
+ * The real binary in a pseudo-terminal (util-linux `script`), with stderr on the
+ * terminal too, so the screen holds what a person sees; answers are typed as keys.
+ */
+let s: SandboxSession;
+beforeAll(async () => {
+  s = await startSandboxSession('acme');
+});
+afterAll(() => s?.close());
+
+const bold = (text: string) => `\u001b[1m${text}\u001b[22m`;
+
+describe.concurrent('interactive', () => {
+  it('withdraw pix with no flags: pick a bank account, type amount and key, see the summary, confirm', async () => {
+    const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
+    const key = cpf('390533447');
+    const screen = await runCliInTerminal(['withdraw', 'pix'], {
+      env: s.env,
+      stderrOnTerminal: true,
+      steps: [
+        { after: 'Bank account (main account)', send: '\r' },
+        { after: 'Amount in cents', send: '2500\r' },
+        { after: bold('PIX key type'), send: '\r' }, // DOCUMENT_CPF, first of the pick list
+        { after: bold('PIX key'), send: `${key}\r` },
+        { after: 'Withdraw R$ 25,00 now?', send: 'y\r' },
+      ],
+    });
+    const text = plain(screen.stdout);
+    expect(screen.code, text).toBe(0);
+    expect(text).toContain('About to withdraw by PIX:');
+    expect(text).toMatch(/amount: +R\$ 25,00 \(2500 cents\)/);
+    expect(text).toMatch(/draws on: +pix balance available R\$ /);
+    expect(text).toContain(`bank account ${firstAccount!.id}:`);
+    expect(text).toContain(`PIX key:      DOCUMENT_CPF ${key}`);
+    expect(text).toMatch(/profile: +default \(local/);
+    expect(text).toMatch(/status\s+PENDING/);
+    const recent = await json<Array<{ amount: number; pixKey: string; bankAccountId: number }>>(s, ['withdrawals', 'list', '--limit', '5']);
+    expect(recent).toContainEqual(expect.objectContaining({ amount: 2500, pixKey: key, bankAccountId: firstAccount!.id }));
+  });
+
+  it('withdraw pix answered No sends nothing (exit 2)', async () => {
+    const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
+    const screen = await runCliInTerminal(['withdraw', 'card', '--bank-account', String(firstAccount!.id), '--amount', '777'], {
+      env: s.env,
+      stderrOnTerminal: true,
+      steps: [{ after: 'Withdraw R$ 7,77 now?', send: '\r' }], // default No
+    });
+    expect(screen.code).toBe(2);
+    expect(plain(screen.stdout)).toContain('not confirmed: nothing was sent');
+    const all = await json<Array<{ amount: number }>>(s, ['withdrawals', 'list', '--all']);
+    expect(all.length).toBeGreaterThan(0);
+    expect(all.filter((w) => w.amount === 777)).toEqual([]);
+  });
+
+  it('cards tokenize with masked input: the typed digits never reach the screen', async () => {
+    const number = '5555555555554444';
+    const code = '987';
+    const screen = await runCliInTerminal(['cards', 'tokenize'], {
+      env: s.env,
+      stderrOnTerminal: true,
+      steps: [
+        { after: bold('Customer'), send: '\r' },
+        { after: 'Holder name', send: 'ANA SOUZA\r' },
+        { after: bold('Card number'), send: `${number}\r` },
+        { after: 'Expiration month', send: '08\r' },
+        { after: 'Expiration year', send: '2031\r' },
+        { after: bold('Security code'), send: `${code}\r` },
+      ],
+    });
+    const text = plain(screen.stdout);
+    expect(screen.code, text).toBe(0);
+    expect(text).toMatch(/Card number \*{16}/);
+    expect(text).toMatch(/Security code \*{3}/);
+    expect(text).not.toContain(number);
+    expect(text).not.toContain(number.slice(4, 12));
+    expect(text).not.toMatch(/Security code[^\n]*987/);
+    expect(text).toMatch(/cardBrand\s+Mastercard/);
+    expect(text).toMatch(/last4Digits\s+4444/);
+  });
+});

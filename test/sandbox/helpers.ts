@@ -1,0 +1,155 @@
+/**
+ * Talks to an in-process sandbox over real HTTP and checks every answer against
+ * the OpenAPI document: a 2xx body against its operation's response schema, any
+ * other body against the error shape, and never a 500. So every call of every
+ * test checks shapes.
+ */
+import { expect } from 'vitest';
+import { apiDocument, componentSchemaRef, createApiAjv } from '../../src/sandbox/openapi.js';
+import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+
+export interface ApiResponse<T = any> {
+  status: number;
+  headers: Headers;
+  body: T;
+}
+
+type ResponseRef = { $ref?: string; content?: { 'application/json': { schema: { $ref: string } } } };
+type OperationDoc = { operationId: string; responses: Record<string, ResponseRef> };
+
+const ajv = createApiAjv();
+const documentPaths = apiDocument.paths as unknown as Record<string, Record<string, OperationDoc>>;
+const documentResponses = (apiDocument as unknown as { components: { responses: Record<string, ResponseRef> } }).components.responses;
+
+/** Path templates as regular expressions, literal-heavy first (so /withdrawals/balance beats /withdrawals/{id}). */
+const templates = Object.keys(documentPaths)
+  .map((template) => ({ template, pattern: new RegExp(`^${template.replace(/\{[^}]+\}/g, '[^/]+')}$`), params: (template.match(/\{/g) ?? []).length }))
+  .sort((a, b) => a.params - b.params);
+
+function operationFor(method: string, path: string): OperationDoc | undefined {
+  const pathname = path.split('?')[0]!;
+  const match = templates.find(({ pattern }) => pattern.test(pathname));
+  return match && documentPaths[match.template]![method.toLowerCase()];
+}
+
+function schemaNameOf(response: ResponseRef): string {
+  const resolved = response.$ref ? documentResponses[response.$ref.split('/').pop()!]! : response;
+  return resolved.content!['application/json'].schema.$ref.split('/').pop()!;
+}
+
+/** Asserts that `body` is what the document promises for this call and status. */
+export function expectDocumentedResponse(method: string, path: string, status: number, body: unknown): void {
+  const operation = operationFor(method, path);
+  let schemaName = 'ApiErrorBody';
+  if (operation && status < 300) {
+    const response = operation.responses[String(status)];
+    expect(response, `${method} ${path}: status ${status} is not documented`).toBeDefined();
+    schemaName = schemaNameOf(response!);
+  }
+  const validate = ajv.getSchema(componentSchemaRef(schemaName))!;
+  const valid = validate(body);
+  expect(valid, `${method} ${path} → ${status} does not match ${schemaName}: ${JSON.stringify(validate.errors?.[0])}\n${JSON.stringify(body).slice(0, 500)}`).toBe(true);
+}
+
+export interface CallOptions {
+  body?: unknown;
+  /** sent as is instead of JSON-encoding `body` */
+  rawBody?: string | Buffer;
+  headers?: Record<string, string>;
+  /** overrides the client's token; null sends none */
+  token?: string | null;
+  subaccount?: string;
+}
+
+export class Client {
+  constructor(
+    readonly baseUrl: string,
+    readonly token: string | null,
+  ) {}
+
+  async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+    const token = options.token === undefined ? this.token : options.token;
+    const headers: Record<string, string> = { ...options.headers };
+    if (token) headers.authorization = `Bearer ${token}`;
+    if (options.subaccount) headers['x-subaccount-id'] = options.subaccount;
+    let body: string | Uint8Array<ArrayBuffer> | undefined = options.rawBody === undefined || typeof options.rawBody === 'string' ? options.rawBody : new Uint8Array(options.rawBody);
+    if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
+    if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
+    const response = await fetch(this.baseUrl + path, { method, headers, body });
+    const text = await response.text();
+    expect(response.status, `${method} ${path} answered 500: ${text}`).not.toBe(500);
+    expect(response.headers.get('content-type'), `${method} ${path}`).toMatch(/^application\/json/);
+    const parsed = JSON.parse(text) as T;
+    expectDocumentedResponse(method, path, response.status, parsed);
+    return { status: response.status, headers: response.headers, body: parsed };
+  }
+
+  get = <T = any>(path: string, options?: CallOptions) => this.call<T>('GET', path, options);
+  post = <T = any>(path: string, body?: unknown, options: CallOptions = {}) => this.call<T>('POST', path, { ...options, body });
+  put = <T = any>(path: string, body?: unknown, options: CallOptions = {}) => this.call<T>('PUT', path, { ...options, body });
+  delete = <T = any>(path: string, options?: CallOptions) => this.call<T>('DELETE', path, options);
+}
+
+/** Asserts the reference's error shape with this status and return code. */
+export function expectError(response: ApiResponse, status: number, returnCode: number): void {
+  expect({ status: response.status, returnCode: response.body?.data?.returnCode }, JSON.stringify(response.body)).toEqual({ status, returnCode });
+  expect(typeof response.body.data.message).toBe('string');
+  expect(Object.keys(response.body)).toEqual(['data']);
+}
+
+export async function login(sandbox: RunningSandbox, clientId: 'acme' | 'globex'): Promise<Client> {
+  const secret = sandbox.credentials.find((credential) => credential.clientId === clientId)!.clientSecret;
+  const response = await new Client(sandbox.url, null).post('/auth', { clientId, clientSecret: secret });
+  expect(response.status).toBe(200);
+  return new Client(sandbox.url, response.body.data.accessToken);
+}
+
+/** Well-known seeded ids of a company, discovered through the API. */
+export interface Fixtures {
+  subaccounts: { approved: string[]; pending: string };
+  customers: any[];
+  /** a customer without an address yet */
+  customerWithoutAddress: any;
+  subscriptions: any[];
+  mainBankAccounts: any[];
+  subaccountBankAccounts: any[];
+  withdrawals: any[];
+}
+
+export async function discover(client: Client): Promise<Fixtures> {
+  const subaccounts = (await client.get('/sandbox/subaccounts?limit=100')).body.data as Array<{ id: string; status: string }>;
+  const approved = subaccounts.filter((subaccount) => subaccount.status === 'APPROVED').map((subaccount) => subaccount.id);
+  const customers = (await client.get('/customers?limit=100')).body.data as any[];
+  const subscriptions = (await client.get('/subscriptions?limit=100')).body.data as any[];
+  return {
+    subaccounts: { approved, pending: subaccounts.find((subaccount) => subaccount.status === 'PENDING')!.id },
+    customers,
+    customerWithoutAddress: customers.find((customer) => customer.address === null),
+    subscriptions,
+    mainBankAccounts: (await client.get('/bank_accounts')).body.data,
+    subaccountBankAccounts: (await client.get('/bank_accounts', { subaccount: approved[0] })).body.data,
+    withdrawals: (await client.get('/withdrawals?limit=100')).body.data,
+  };
+}
+
+export interface Session {
+  sandbox: RunningSandbox;
+  acme: Client;
+  globex: Client;
+  anonymous: Client;
+}
+
+export async function startSession(options: SandboxOptions = {}): Promise<Session> {
+  const sandbox = await startSandbox({ port: 0, ...options });
+  return { sandbox, acme: await login(sandbox, 'acme'), globex: await login(sandbox, 'globex'), anonymous: new Client(sandbox.url, null) };
+}
+
+/** Valid test values. */
+export const VALID = {
+  cpf: '52998224725',
+  cnpj: '11222333000181',
+  visa: '4111111111111111',
+  email: 'pix@example.com',
+  phone: '+5511987654321',
+  randomKey: '123e4567-e89b-42d3-a456-426614174000',
+};

@@ -1,0 +1,97 @@
+import { createHmac } from 'node:crypto';
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expectDocumentedResponse, startSession, VALID, type Session } from './helpers.js';
+
+interface Delivery {
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/** A receiver on 127.0.0.1 answering the given statuses in turn (then 200). */
+async function receiver(statuses: number[]) {
+  const deliveries: Delivery[] = [];
+  let notify: () => void = () => {};
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      deliveries.push({ headers: req.headers, body, at: Date.now() });
+      res.statusCode = statuses.shift() ?? 200;
+      res.end();
+      notify();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/withdrawals`,
+    deliveries,
+    async waitFor(count: number) {
+      while (deliveries.length < count) await new Promise<void>((resolve) => (notify = resolve));
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+describe('sandbox: withdrawal postbacks', () => {
+  let session: Session;
+  beforeAll(async () => {
+    session = await startSession({ postbackRetryDelaysMs: [50, 100] });
+  });
+  afterAll(() => session.sandbox.close());
+
+  const withdrawTo = async (postbackUrl: string) => {
+    const bankAccountId = (await session.acme.get('/bank_accounts')).body.data[0].id;
+    return (await session.acme.post('/withdrawals/withdraw', { withdrawalMethod: 'pix', amount: 700, bankAccountId, pixKeyType: 'EMAIL', pixKey: VALID.email, postbackUrl })).body.data;
+  };
+
+  it('POSTs the signed status change when a withdrawal settles, retrying after a 500', async () => {
+    const hook = await receiver([500]);
+    try {
+      const withdrawal = await withdrawTo(hook.url);
+      await new Promise((resolve) => setTimeout(resolve, 100));
+      expect(hook.deliveries).toHaveLength(0); // creation sends nothing
+      const settled = await session.acme.post(`/sandbox/withdrawals/${withdrawal.id}/settle`, { status: 'COMPLETED' });
+      await hook.waitFor(2);
+      const [failed, retried] = hook.deliveries as [Delivery, Delivery];
+      expect(retried.body).toBe(failed.body);
+      expect(retried.at - failed.at).toBeGreaterThanOrEqual(45);
+      const payload = JSON.parse(retried.body);
+      expect(payload).toEqual({ event: 'withdrawal.status_changed', data: settled.body.data });
+      expect(payload.data.status).toBe('COMPLETED');
+      expectDocumentedResponse('GET', `/withdrawals/${withdrawal.id}`, 200, { data: payload.data, message: '' });
+      const expected = `sha256=${createHmac('sha256', 'acme-sandbox-secret').update(retried.body).digest('hex')}`;
+      expect(retried.headers['x-payctl-signature']).toBe(expected);
+      expect(retried.headers['content-type']).toBe('application/json');
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('gives up after the configured retries, and never delays the API answer', async () => {
+    const hook = await receiver([503, 503, 503, 503]);
+    try {
+      const withdrawal = await withdrawTo(hook.url);
+      const started = Date.now();
+      const settled = await session.acme.post(`/sandbox/withdrawals/${withdrawal.id}/settle`, { status: 'FAILED' });
+      expect(settled.status).toBe(200);
+      expect(Date.now() - started).toBeLessThan(500);
+      await hook.waitFor(3);
+      await new Promise((resolve) => setTimeout(resolve, 300));
+      expect(hook.deliveries).toHaveLength(3);
+      expect(JSON.parse(hook.deliveries[0]!.body).data.status).toBe('FAILED');
+    } finally {
+      await hook.close();
+    }
+  });
+
+  it('answers at once even when the receiver is unreachable', async () => {
+    const hook = await receiver([]);
+    await hook.close();
+    const withdrawal = await withdrawTo(hook.url);
+    expect((await session.acme.post(`/sandbox/withdrawals/${withdrawal.id}/settle`, { status: 'COMPLETED' })).status).toBe(200);
+  });
+});

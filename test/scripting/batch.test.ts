@@ -1,0 +1,205 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
+import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+
+let session: SandboxSession;
+let bankAccountId: string;
+
+beforeAll(async () => {
+  session = await startSandboxSession('acme');
+  const credit = await session.run(['api', 'POST', '/sandbox/balance', '--main-account', '--data', JSON.stringify({ pix: 500_000_000, card: 500_000_000 })]);
+  expect(credit.code, credit.stderr).toBe(0);
+  bankAccountId = (await session.run(['bank-accounts', 'list', '--main-account', '--fields', 'id', '-o', 'tsv'])).stdout.split('\n')[0]!;
+  expect(bankAccountId).toMatch(/^\d+$/);
+});
+afterAll(() => session?.close());
+
+interface Withdrawal {
+  id: string;
+  amount: number;
+  pixKey: string | null;
+  bankAccountId: number;
+  withdrawalPaymentType: string;
+}
+
+const withdrawals = async (): Promise<Withdrawal[]> => {
+  const result = await session.run(['withdrawals', 'list', '--all', '--main-account', '-o', 'ndjson'], { timeoutMs: 60_000 });
+  expect(result.code, result.stderr).toBe(0);
+  return result.stdout.trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Withdrawal);
+};
+
+const csvFile = (name: string, lines: string[]) => {
+  const file = path.join(tempConfigDir(), name);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+};
+
+/** Starts a batch and SIGKILLs it after `afterMs`; resolves when it is gone. */
+function runAndKill(args: string[], afterMs: number): Promise<void> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(session.env), stdio: 'ignore' });
+    const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
+    child.on('close', () => {
+      clearTimeout(timer);
+      resolve();
+    });
+  });
+}
+
+describe('withdraw pix --from-csv', () => {
+  it('pays each of 500 rows exactly once across runs killed at random points, reporting unknown rows until reconciled', async () => {
+    const rows = Array.from({ length: 500 }, (_, i) => `${10_000 + i},${bankAccountId},email,batch-row-${i}@example.com`);
+    const file = csvFile('payouts.csv', ['amount,bank_account_id,pix_key_type,pix_key', ...rows]);
+    const journal = `${file}.journal`;
+    const args = ['withdraw', 'pix', '--from-csv', file, '--yes', '--main-account', '--concurrency', '8', '-o', 'json'];
+    const delays = Array.from({ length: 4 }, () => 300 + Math.floor(Math.random() * 1200));
+    for (const delay of delays) await runAndKill(args, delay);
+    expect(existsSync(journal), `journal after kills at ${delays.join(', ')} ms`).toBe(true);
+
+    const journalLines = readFileSync(journal, 'utf8').trim().split('\n').filter((l) => l.startsWith('{') && l.endsWith('}')).map((l) => JSON.parse(l) as { type: string; key: string });
+    const settled = new Set(journalLines.filter((r) => r.type === 'done' || r.type === 'failed').map((r) => r.key));
+    const unknownCount = new Set(journalLines.filter((r) => r.type === 'intent' && !settled.has(r.key)).map((r) => r.key)).size;
+
+    // A plain rerun pays what is left but refuses rows whose outcome is unknown.
+    const rerun = await session.run(args, { timeoutMs: 120_000 });
+    const rerunReport = JSON.parse(rerun.stdout) as Array<{ outcome: string }>;
+    expect(rerunReport.filter((r) => r.outcome === 'unknown')).toHaveLength(unknownCount);
+    if (unknownCount > 0) {
+      expect(rerun.code).toBe(5);
+      expect(rerun.stderr).toContain('--reconcile');
+    } else {
+      expect(rerun.code, rerun.stderr).toBe(0);
+    }
+
+    const reconciled = await session.run([...args, '--reconcile'], { timeoutMs: 120_000 });
+    expect(reconciled.code, reconciled.stderr).toBe(0);
+    const report = JSON.parse(reconciled.stdout) as Array<{ line: number; outcome: string; withdrawalId: string }>;
+    expect(report).toHaveLength(500);
+    expect(report.every((r) => ['already-done', 'reconciled', 'sent'].includes(r.outcome))).toBe(true);
+    expect(new Set(report.map((r) => r.withdrawalId)).size).toBe(500);
+
+    const paid = (await withdrawals()).filter((w) => w.pixKey?.startsWith('batch-row-'));
+    for (let i = 0; i < 500; i++) {
+      const matches = paid.filter((w) => w.pixKey === `batch-row-${i}@example.com` && w.amount === 10_000 + i);
+      expect(matches, `row ${i} (kills at ${delays.join(', ')} ms)`).toHaveLength(1);
+    }
+    expect(paid).toHaveLength(500);
+
+    // Once everything is done, a rerun sends nothing.
+    const again = await session.run(args);
+    expect(again.code).toBe(0);
+    expect((JSON.parse(again.stdout) as Array<{ outcome: string }>).every((r) => r.outcome === 'already-done')).toBe(true);
+  }, 240_000);
+
+  it('checks every row before sending any, naming each bad line', async () => {
+    const before = (await withdrawals()).length;
+    const file = csvFile('bad.csv', [
+      'amount,bank_account_id,pix_key_type,pix_key,postback_url',
+      `1000,${bankAccountId},email,ok@example.com,`,
+      `12.50,${bankAccountId},email,ok@example.com,`,
+      `1000,${bankAccountId},cpf,111.111.111-11,`,
+      `1000,,email,ok@example.com,`,
+      `1000,${bankAccountId},email,ok@example.com,ftp://nope`,
+    ]);
+    const result = await session.run(['withdraw', 'pix', '--from-csv', file, '--yes']);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('line 3: amount "12.50" is invalid');
+    expect(result.stderr).toContain('line 4: pix_key');
+    expect(result.stderr).toContain('line 5: missing bank_account_id');
+    expect(result.stderr).toContain('line 6: postback_url');
+    expect(result.stderr).not.toContain('line 2');
+    expect((await withdrawals()).length).toBe(before);
+  });
+
+  it('shows count, total and per-account totals, and without a terminal or --yes refuses', async () => {
+    const file = csvFile('confirm.csv', ['amount,bank_account_id', `1500,${bankAccountId}`, `2500,${bankAccountId}`]);
+    const refused = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account']);
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toContain('refused without confirmation');
+    expect(existsSync(`${file}.journal`)).toBe(false);
+
+    const dryRun = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account', '--dry-run', '-o', 'csv']);
+    expect(dryRun.code, dryRun.stderr).toBe(0);
+    expect(dryRun.stderr).toContain('withdrawals:  2');
+    expect(dryRun.stderr).toContain('R$ 40,00 (4000 cents)');
+    expect(dryRun.stderr).toContain(`main account → bank account ${bankAccountId}: 2 withdrawals, R$ 40,00 (4000 cents)`);
+    expect(dryRun.stdout.split('\n')[1]).toMatch(/^2,planned,/);
+
+    const sent = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account', '--yes', '-o', 'csv']);
+    expect(sent.code, sent.stderr).toBe(0);
+    expect(sent.stdout.split('\n').slice(1, 3).every((line) => line.includes(',sent,'))).toBe(true);
+    expect(sent.stderr).toContain('2 done (2 now');
+  });
+
+  it('exits 1 with the reasons when rows are refused, and a rerun tries only those', async () => {
+    const file = csvFile('refused.csv', ['amount,bank_account_id', `1700,${bankAccountId}`, '1700,999999']);
+    const first = await session.run(['withdraw', 'boleto', '--from-csv', file, '--main-account', '--yes', '--allow-duplicate']);
+    expect(first.code).toBe(1);
+    expect(first.stderr).toMatch(/failed\s+line 3: .*returnCode -7100/);
+    const second = await session.run(['withdraw', 'boleto', '--from-csv', file, '--main-account', '--yes', '-o', 'json']);
+    expect(second.code).toBe(1);
+    const outcomes = (JSON.parse(second.stdout) as Array<{ outcome: string }>).map((r) => r.outcome);
+    expect(outcomes).toEqual(['already-done', 'failed']);
+  });
+});
+
+describe('withdraw --from-csv with an answer that never comes', () => {
+  it('records the row as unknown, refuses it on rerun, and --reconcile settles it from withdrawals list without sending again', async () => {
+    const created = { id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e10', amount: 4321, liquidAmount: 4300, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: 'lost@example.com', bankAccountId: 7, postbackUrl: null, createdAt: '', updatedAt: '' };
+    let listed: unknown[] = [];
+    const api = await startFakeApi((request, response) => {
+      if (request.method === 'POST') {
+        created.createdAt = created.updatedAt = new Date().toISOString();
+        listed = [created];
+        response.socket?.destroy();
+        return;
+      }
+      sendJson(response, 200, { data: listed, meta: { total: listed.length }, message: 'ok' });
+    });
+    try {
+      const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) };
+      const file = csvFile('lost.csv', ['amount,bank_account_id,pix_key_type,pix_key', '4321,7,email,lost@example.com']);
+      const args = ['withdraw', 'pix', '--from-csv', file, '--yes', '-o', 'json'];
+      const first = await runCli(args, { env });
+      expect(first.code).toBe(5);
+      expect(JSON.parse(first.stdout)[0].outcome).toBe('unknown');
+      const rerun = await runCli(args, { env });
+      expect(rerun.code).toBe(5);
+      expect(rerun.stderr).toContain('unknown  line 2');
+      expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+      const reconciled = await runCli([...args, '--reconcile'], { env });
+      expect(reconciled.code, reconciled.stderr).toBe(0);
+      expect(JSON.parse(reconciled.stdout)[0]).toMatchObject({ outcome: 'reconciled', withdrawalId: created.id });
+      expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    } finally {
+      await api.close();
+    }
+  });
+});
+
+describe('duplicate guard for a single withdrawal', () => {
+  it('refuses the same amount, method and key within 10 minutes without a terminal, unless --allow-duplicate', async () => {
+    const pix = ['withdraw', 'pix', '--main-account', '--bank-account', bankAccountId, '--pix-key-type', 'email', '--pix-key', 'twice@example.com', '--yes'];
+    const first = await session.run([...pix, '--amount', '31415']);
+    expect(first.code, first.stderr).toBe(0);
+    const second = await session.run([...pix, '--amount', '31415']);
+    expect(second.code).toBe(2);
+    expect(second.stderr).toContain('possible duplicate');
+    expect(second.stderr).toContain('--allow-duplicate');
+    expect((await session.run([...pix, '--amount', '31416'])).code).toBe(0);
+    const allowed = await session.run([...pix, '--amount', '31415', '--allow-duplicate']);
+    expect(allowed.code, allowed.stderr).toBe(0);
+    const twins = (await withdrawals()).filter((w) => w.pixKey === 'twice@example.com' && w.amount === 31415);
+    expect(twins).toHaveLength(2);
+
+    const card = ['withdraw', 'card', '--main-account', '--bank-account', bankAccountId, '--amount', '27182', '--yes'];
+    expect((await session.run(card)).code).toBe(0);
+    const cardAgain = await session.run(card);
+    expect(cardAgain.code).toBe(2);
+    expect(cardAgain.stderr).toContain('same bank account');
+  });
+});
