@@ -1,11 +1,55 @@
-// Bundles payctl into dist/: one small entry chunk (commander and the command
-// tree) and one chunk per command and library, loaded with import() only when
-// needed, so `payctl --version` opens few files and parses little.
+// Builds dist/ for a fast start. On Node 20 the ES module loader alone costs
+// several milliseconds (it reads files through fs/promises, which loads the whole
+// streams stack) and every module file adds to it, so payctl is bundled as
+// CommonJS: its own code is one file, dist/cli.cjs, in which each command's code
+// runs only when that command does (and so do the requires of the Node built-ins
+// it uses). The libraries only some runs need (ky, chalk, cli-table3, conf,
+// inquirer) and the sandbox are bundled apart, into dist/vendor/ and
+// dist/sandbox.cjs, and required on first use: `payctl --help` reads two files.
 import { build } from 'esbuild';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+/** Bundles loaded on demand: the package each re-exports, by bundle name. */
+const VENDOR = {
+  ky: 'ky',
+  chalk: 'chalk',
+  'cli-table3': 'cli-table3',
+  conf: 'conf',
+  inquirer: '@inquirer/prompts',
+};
+const BUNDLE_OF = Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [pkg, `./vendor/${bundle}.cjs`]));
+
+const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.12',
+  minify: true,
+  sourcemap: 'linked',
+  define: { __PAYCTL_VERSION__: JSON.stringify(version) },
+  logLevel: 'warning',
+};
+
+/**
+ * In dist/cli.cjs, `import('ky')` and the like become a require of the library's
+ * own bundle, made when the import runs: most runs never load them.
+ */
+const requireApart = {
+  name: 'require-apart',
+  setup(builder) {
+    builder.onResolve({ filter: /^(ky|chalk|cli-table3|conf|@inquirer\/prompts)$/ }, (args) => ({ path: BUNDLE_OF[args.path], namespace: 'apart' }));
+    builder.onResolve({ filter: /\/sandbox\/server\.js$/ }, () => ({ path: './sandbox.cjs', namespace: 'apart' }));
+    builder.onResolve({ filter: /\.cjs$/, namespace: 'apart' }, (args) => ({ path: args.path, external: true }));
+    // An ES module re-exporting the bundle, so its `default` is the library's own default export.
+    builder.onLoad({ filter: /.*/, namespace: 'apart' }, (args) => ({
+      contents: `export * from ${JSON.stringify(args.path)}; export { default } from ${JSON.stringify(args.path)};`,
+      loader: 'js',
+    }));
+  },
+};
 
 /**
  * commander requires node:child_process at load time for executable subcommands,
@@ -27,29 +71,20 @@ const lazyChildProcess = {
 
 const dist = 'dist';
 const staging = mkdtempSync('dist-build-');
-await build({
-  entryPoints: { cli: 'src/cli.ts' },
-  outdir: staging,
-  bundle: true,
-  splitting: true,
-  format: 'esm',
-  platform: 'node',
-  target: 'node20.12',
-  minify: true,
-  sourcemap: 'linked',
-  chunkNames: 'chunks/[name]-[hash]',
-  define: { __PAYCTL_VERSION__: JSON.stringify(version) },
-  // Bundled CommonJS (cli-table3) calls require() for Node's built-ins.
-  banner: { js: "import { createRequire as __payctlRequire } from 'node:module'; const require = __payctlRequire(import.meta.url);" },
-  plugins: [lazyChildProcess],
-  logLevel: 'warning',
-});
+await Promise.all([
+  build({ ...common, entryPoints: { cli: 'src/cli.ts' }, outdir: staging, outExtension: { '.js': '.cjs' }, plugins: [requireApart, lazyChildProcess] }),
+  build({
+    ...common,
+    entryPoints: { ...Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [`vendor/${bundle}`, pkg])), sandbox: 'src/sandbox/server.ts' },
+    outdir: staging,
+    outExtension: { '.js': '.cjs' },
+  }),
+]);
 
 /**
- * Moves the new files in one by one (each rename is atomic), chunks before the
- * entry, so a payctl already running keeps finding the chunks it imports; chunk
- * names carry content hashes, so old and new never clash. Files of earlier builds
- * are removed once they are ten minutes old.
+ * Moves the new files in one by one (each rename is atomic), the entry last, so
+ * a payctl already running keeps finding the files it loads. Files of earlier
+ * builds are removed once they are ten minutes old.
  */
 const fresh = new Set();
 const files = readdirSync(staging, { recursive: true }).map(String).filter((file) => statSync(path.join(staging, file)).isFile());

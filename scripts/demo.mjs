@@ -14,7 +14,8 @@ const bin = path.join(root, 'bin/payctl.js');
 const configDir = mkdtempSync(path.join(tmpdir(), 'payctl-demo-'));
 const bold = process.stdout.isTTY && !process.env.NO_COLOR ? (text) => `\u001b[1m${text}\u001b[22m` : (text) => text;
 
-const sandbox = spawn(process.execPath, [bin, 'sandbox', 'start', '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+// The sandbox logs each request on stderr; the demo shows payctl's side only.
+const sandbox = spawn(process.execPath, [bin, 'sandbox', 'start', '--port', '0'], { stdio: ['ignore', 'pipe', 'ignore'] });
 const cleanUp = () => {
   sandbox.kill('SIGINT');
   rmSync(configDir, { recursive: true, force: true });
@@ -81,4 +82,4 @@ step(['balance']);
 console.log(`\n${bold('$ kill %1   # stops the sandbox')}`);
 cleanUp();
 process.removeListener('exit', cleanUp);
-console.log('sandbox stopped; that was payctl. Next: payctl --help, and README.md');
+console.log('That was payctl. Next: payctl --help, and README.md');

@@ -1,9 +1,10 @@
+import { isatty } from 'node:tty';
 import { Command, CommanderError, Option } from 'commander';
 import { Context, type Flags, type IO } from './context.js';
 import { DryRunComplete, EXIT_CODE_TABLE, ExitCode, PayctlError } from './errors.js';
-import { OUTPUT_FORMATS } from './output/format.js';
 import { COMMAND_TREE } from './commands/tree.js';
 import type { CommandSpec, OptionSpec } from './commands/spec.js';
+import { GLOBAL_OPTIONS, optionsOf } from './commands/options.js';
 import { VERSION } from './version.js';
 
 const ENVIRONMENT_HELP = `Environment:
@@ -18,52 +19,25 @@ const ENVIRONMENT_HELP = `Environment:
 
 const EXIT_HELP = `Exit codes:\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padEnd(4)}${meaning}`).join('\n')}`;
 
-export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
-  { flags: '--profile <name>', description: 'profile to use', complete: 'profiles' },
-  { flags: '--base-url <url>', description: 'API base URL, overriding the profile' },
-  { flags: '-o, --output <format>', description: 'output format', choices: OUTPUT_FORMATS },
-  { flags: '--json', description: 'same as --output json' },
-  { flags: '--fields <list>', description: 'comma-separated fields or dot paths to show, in order' },
-  { flags: '--no-input', description: 'never prompt; fail naming the missing flags' },
-  { flags: '--no-color', description: 'no colour in tables' },
-  { flags: '--debug', description: 'log requests and responses (redacted) to stderr' },
-  { flags: '--timeout <seconds>', description: 'request timeout (default 30)' },
-];
-
-/** Options that commands gain from their traits. */
-export const TRAIT_OPTIONS = {
-  accountContext: [
-    { flags: '--subaccount <id>', description: "run in this sub-account (default: the profile's active one)" },
-    { flags: '--main-account', description: "run in the main account, ignoring the profile's active sub-account" },
-  ],
-  changesData: [{ flags: '--dry-run', description: 'print the request that would be sent and send nothing' }],
-  confirms: [{ flags: '-y, --yes', description: 'do not ask for confirmation' }],
-} satisfies Record<string, readonly OptionSpec[]>;
-
-export function optionsOf(spec: CommandSpec): OptionSpec[] {
-  return [
-    ...(spec.options ?? []),
-    ...(spec.accountContext ? TRAIT_OPTIONS.accountContext : []),
-    ...(spec.confirms ? TRAIT_OPTIONS.confirms : []),
-    ...(spec.changesData ? TRAIT_OPTIONS.changesData : []),
-  ];
-}
-
 export function processIO(): IO {
   return {
-    stdin: process.stdin,
+    // process.stdin is made on first use: setting it up costs a few milliseconds
+    // (a file or pipe stream), and most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
     stdout: process.stdout,
     stderr: process.stderr,
-    stdinIsTTY: Boolean(process.stdin.isTTY),
-    stdoutIsTTY: Boolean(process.stdout.isTTY),
-    stderrIsTTY: Boolean(process.stderr.isTTY),
+    stdinIsTTY: isatty(0),
+    stdoutIsTTY: isatty(1),
+    stderrIsTTY: isatty(2),
   };
 }
 
 /** Runs payctl with these arguments and returns the exit code; never calls process.exit. */
 export async function main(argv: readonly string[], io: IO = processIO(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
   let context: Context | undefined;
-  const program = buildProgram(io, (ctx) => (context = ctx), env);
+  const program = buildProgram(commandPath(argv), io, (ctx) => (context = ctx), env);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.ok;
@@ -79,7 +53,25 @@ export async function main(argv: readonly string[], io: IO = processIO(), env: N
   }
 }
 
-function buildProgram(io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): Command {
+/** Global options that take a value: their value is not a command name. */
+const VALUE_OPTIONS = new Set(GLOBAL_OPTIONS.filter((o) => o.flags.includes('<')).flatMap((o) => o.flags.split(/[ ,]+/).filter((f) => f.startsWith('-'))));
+
+/** The positional words of the command line: the command, its subcommand, then arguments. */
+function commandPath(argv: readonly string[]): string[] {
+  const words: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i]!;
+    if (arg === '--') break;
+    if (arg.startsWith('-')) {
+      if (VALUE_OPTIONS.has(arg)) i++;
+      continue;
+    }
+    words.push(arg);
+  }
+  return words;
+}
+
+function buildProgram(path: readonly string[], io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): Command {
   const program = new Command('payctl')
     .description('Manage cards, customers, sub-accounts, subscriptions, bank accounts, withdrawals and balances of the payment platform.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -94,20 +86,24 @@ function buildProgram(io: IO, onContext: (ctx: Context) => void, env: NodeJS.Pro
     })
     .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_HELP}\n\nRun 'payctl COMMAND --help' for a command's flags and examples.`);
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
-  for (const spec of COMMAND_TREE) addCommand(program, spec, io, onContext, env);
+  for (const spec of COMMAND_TREE) addCommand(program, spec, path, io, onContext, env);
   return program;
 }
 
-function addCommand(parent: Command, spec: CommandSpec, io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): void {
+function addCommand(parent: Command, spec: CommandSpec, path: readonly string[], io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): void {
   const command = parent.command(spec.name).summary(spec.summary).description(spec.description ?? spec.summary);
   for (const arg of spec.args ?? []) {
     const argument = command.createArgument(arg.optional ? `[${arg.name}]` : `<${arg.name}>`, arg.description);
     if (arg.choices) argument.choices(arg.choices);
     command.addArgument(argument);
   }
+  // Only the command being run is wired in full (its options, examples and
+  // subcommands); the others are listed by name for help and suggestions.
+  // Wiring every option of every command costs commander about 15 ms a run.
+  if (path[0] !== spec.name) return;
   for (const option of optionsOf(spec)) command.addOption(toOption(option));
   if (spec.examples?.length) command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
-  for (const sub of spec.subcommands ?? []) addCommand(command, sub, io, onContext, env);
+  for (const sub of spec.subcommands ?? []) addCommand(command, sub, path.slice(1), io, onContext, env);
   const load = spec.load;
   if (load) {
     command.action(async (...actionArgs: unknown[]) => {

@@ -1,5 +1,5 @@
 import { COMMAND_TREE } from '../commands/tree.js';
-import { GLOBAL_OPTIONS, optionsOf } from '../main.js';
+import { GLOBAL_OPTIONS, optionsOf } from '../commands/options.js';
 import { buildModel } from './model.js';
 import { completionScript, type Shell } from './scripts.js';
 

@@ -1,4 +1,4 @@
-import ky, { HTTPError, type KyInstance } from 'ky';
+import type { HTTPError, KyInstance, Options as KyOptions, RetryOptions } from 'ky';
 import { ExitCode, PayctlError, DryRunComplete } from '../errors.js';
 import { maskSecrets, redactHeaders } from '../redact.js';
 import { VERSION } from '../version.js';
@@ -48,21 +48,17 @@ export interface ApiClient {
 
 const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
 
-export function createApiClient(options: ApiClientOptions): ApiClient {
+/** Waits longer than this are cut short, per the contract (ky's `maxRetryAfter`). */
+const MAX_RETRY_AFTER_MS = 10_000;
+
+/** ky is loaded on the first request, not at start-up: its import builds a WHATWG Request, which loads undici. */
+export async function createApiClient(options: ApiClientOptions): Promise<ApiClient> {
+  const { default: ky } = await import('ky');
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const debug = options.debug;
   const http: KyInstance = ky.create({
     prefixUrl: baseUrl,
     timeout: false,
-    retry: {
-      limit: 2,
-      methods: ['get'],
-      statusCodes: RETRY_STATUS_CODES,
-      afterStatusCodes: [429, 503],
-      maxRetryAfter: 10_000,
-      backoffLimit: 4_000,
-      jitter: true,
-    },
     fetch: (debug ? loggedFetch(debug) : nodeFetch) as typeof fetch,
     hooks: debug
       ? { beforeRetry: [({ retryCount, error }) => debug(`retry ${retryCount} after ${describeRetryCause(error)}`)] }
@@ -90,7 +86,8 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
         });
         throw new DryRunComplete();
       }
-      const perRequest: NodeFetchOptions = { deadline: Date.now() + options.timeoutMs };
+      const deadline = Date.now() + options.timeoutMs;
+      const perRequest: NodeFetchOptions = { deadline };
       let response: Response;
       try {
         response = await http(request.path.replace(/^\/+/, ''), {
@@ -98,16 +95,54 @@ export function createApiClient(options: ApiClientOptions): ApiClient {
           headers,
           searchParams,
           json: request.body,
+          retry: retryPolicy(deadline),
           ...perRequest,
-        } as Parameters<KyInstance>[1]);
+        } as KyOptions);
       } catch (error) {
-        if (error instanceof HTTPError) throw await errorFromResponse(error.response, request.method);
+        if (isHttpError(error)) throw await errorFromResponse(error.response, request.method);
         throw errorFromTransport(error, request.method);
       }
       return parseEnvelope<T>(await readBody(response, request.method), response.status, request.method);
     },
   };
 }
+
+/**
+ * The contract's retry policy: only GET, at most 2 retries on network errors,
+ * 408, 429 and 5xx, jittered backoff, `Retry-After` honoured up to 10 s. A wait
+ * that would outlast the request's deadline is not taken, so the real answer
+ * (429, 503) is reported instead of a timeout; an unreadable `Retry-After`
+ * falls back to the backoff instead of waiting the maximum.
+ */
+function retryPolicy(deadline: number): RetryOptions {
+  return {
+    limit: 2,
+    methods: ['get'],
+    statusCodes: RETRY_STATUS_CODES,
+    afterStatusCodes: [429, 503],
+    maxRetryAfter: MAX_RETRY_AFTER_MS,
+    backoffLimit: 4_000,
+    jitter: true,
+    shouldRetry: ({ error }) => {
+      if (!isHttpError(error) || !RETRY_STATUS_CODES.includes(error.response.status)) return undefined;
+      const header = error.response.headers.get('retry-after');
+      if (header === null) return undefined;
+      const wait = retryAfterMs(header);
+      if (wait === undefined) return true;
+      return Date.now() + Math.min(wait, MAX_RETRY_AFTER_MS) < deadline ? undefined : false;
+    },
+  };
+}
+
+/** `Retry-After` as seconds or an HTTP date, in milliseconds from now; undefined when unreadable. */
+function retryAfterMs(header: string): number | undefined {
+  if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
+  const date = Date.parse(header);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+}
+
+const isHttpError = (error: unknown): error is HTTPError =>
+  error instanceof Error && error.name === 'HTTPError' && 'response' in error;
 
 /** Whether a failed request of this method can have changed anything on the server. */
 const mayHaveEffect = (method: string) => method !== 'GET';
@@ -220,7 +255,7 @@ function hintFor(status: number, returnCode: number | undefined): string | undef
 }
 
 function describeRetryCause(error: Error): string {
-  if (error instanceof HTTPError) return `HTTP ${error.response.status}`;
+  if (isHttpError(error)) return `HTTP ${error.response.status}`;
   return error.message;
 }
 

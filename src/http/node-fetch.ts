@@ -1,5 +1,5 @@
 import http from 'node:http';
-import https from 'node:https';
+import type https from 'node:https';
 
 /**
  * A `fetch` for ky built on node:http. On Node 20 the global fetch costs about
@@ -26,7 +26,12 @@ export interface NodeFetchOptions {
 }
 
 const MAX_RESPONSE_BYTES = 32 * 1024 * 1024;
-const agents = { http: new http.Agent({ keepAlive: true }), https: new https.Agent({ keepAlive: true }) };
+
+const httpAgent = new http.Agent({ keepAlive: true });
+/** node:https (with TLS and crypto) is loaded only for an https base URL: a local sandbox never needs it. */
+let httpsTransport: Promise<{ module: typeof https; agent: https.Agent }> | undefined;
+const loadHttps = () =>
+  (httpsTransport ??= import('node:https').then((module) => ({ module, agent: new module.Agent({ keepAlive: true }) })));
 
 export async function nodeFetch(input: Request, init: NodeFetchOptions = {}): Promise<Response> {
   const url = new URL(input.url);
@@ -36,7 +41,8 @@ export async function nodeFetch(input: Request, init: NodeFetchOptions = {}): Pr
     headers[key] = value;
   });
   if (body) headers['content-length'] = String(body.length);
-  const transport = url.protocol === 'https:' ? https : http;
+  const secure = url.protocol === 'https:' ? await loadHttps() : undefined;
+  const transport = secure?.module ?? http;
 
   return new Promise<Response>((resolve, reject) => {
     let connected = false;
@@ -50,7 +56,7 @@ export async function nodeFetch(input: Request, init: NodeFetchOptions = {}): Pr
     };
     const request = transport.request(
       url,
-      { method: input.method, headers, agent: url.protocol === 'https:' ? agents.https : agents.http },
+      { method: input.method, headers, agent: secure?.agent ?? httpAgent },
       (response) => {
         const chunks: Buffer[] = [];
         let size = 0;

@@ -28,7 +28,7 @@ async function call(method: string, path: string, options: { token?: string; bod
   const headers: Record<string, string> = { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers };
   const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   if (payload !== undefined) headers['content-type'] ??= 'application/json';
-  const response = await fetch(`${sandbox.url}${path}`, { method, headers, body: payload });
+  const response = await fetch(`${sandbox.url}${path}`, { method, headers, body: payload as BodyInit | undefined });
   const text = await response.text();
   let body: unknown;
   try {
