@@ -38,6 +38,8 @@ export interface SandboxOptions {
   postbackRetryDelaysMs?: number[];
   /** receives one line per request and per postback attempt */
   log?: (line: string) => void;
+  /** milliseconds every answer waits, as across a network to the real platform (default 0) */
+  latencyMs?: number;
 }
 
 export interface RunningSandbox {
@@ -89,12 +91,14 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     verifiedTokens: new Map(),
   };
 
+  const latencyMs = options.latencyMs ?? 0;
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const method = req.method ?? 'GET';
     let status: number;
     try {
       const { operation, reply } = await respond(req, router, services);
+      if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
       status = reply.status ?? operation.successStatus;
       sendJson(res, status, reply.body);
       if (dataFile && method !== 'GET' && !operation.isPublic) dataFile.changed();

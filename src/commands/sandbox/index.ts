@@ -14,11 +14,13 @@ export const sandboxCommands: CommandSpec = {
         { flags: '--seed <n>', description: 'seed of the generated data: the same seed gives the same data (default 1)' },
         { flags: '--customers <n>', description: "number of acme's customers (default 250)" },
         { flags: '--data <file>', description: 'load the data from FILE at start and save every change to it', complete: 'files' },
+        { flags: '--latency <ms>', description: 'answer every request after MS milliseconds, as the platform across a network would (default 0)' },
       ],
       examples: [
         'payctl sandbox start',
         'payctl sandbox start --port 0 --seed 7 --customers 100000',
         'payctl sandbox start --data ./sandbox.json   # keeps its state across restarts',
+        'payctl sandbox start --latency 50            # try timeouts and --all as against a remote platform',
       ],
       load: () => import('./start.js'),
     },

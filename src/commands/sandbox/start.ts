@@ -14,6 +14,7 @@ export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
     seed: option('seed', (flag, raw) => parseInteger(flag, raw, 0, 2 ** 31 - 1)),
     customers: option('customers', (flag, raw) => parseInteger(flag, raw, 1, 1_000_000)),
     dataFile: option('data', (flag, raw) => parseNonEmpty(flag, raw, 4096)),
+    latencyMs: option('latency', (flag, raw) => parseInteger(flag, raw, 0, 60_000)),
   };
   const { startSandbox } = await import('../../sandbox/server.js');
   const sandbox = await startSandbox({ ...options, log: (line) => ctx.io.stderr.write(`${line}\n`) });

@@ -115,6 +115,19 @@ export function progressLine(ctx: Context, noun: string): { update: (progress: P
 }
 
 /**
+ * An export allocates fast (a page parsed, then written, every few milliseconds)
+ * and V8 answers a high allocation rate by growing its heap, which doubles the
+ * peak memory of a 100,000-item export although little of it stays alive. Keeping
+ * the young generation at its first size and the heap's growth steps small holds
+ * the peak near that of a short list, for a few percent more time in GC.
+ */
+async function keepHeapFlat(): Promise<void> {
+  const { setFlagsFromString } = await import('node:v8');
+  setFlagsFromString('--semi-space-growth-factor=1');
+  setFlagsFromString('--heap-growing-percent=10');
+}
+
+/**
  * Runs a list command: one page, or with --all every page, written in order as it
  * arrives. On a failure mid-way the output is ended as cut short (a json array is
  * left unclosed), stderr says how much was written, and the error's exit code stands.
@@ -128,6 +141,7 @@ export async function runList<T>(ctx: Context, view: View, paging: PagingInput, 
     await writer.end();
     return;
   }
+  await keepHeapFlat();
   const progress = progressLine(ctx, view.noun);
   let total = 0;
   try {
