@@ -122,7 +122,7 @@ export class Context {
   }
 
   get canPrompt(): boolean {
-    return this.io.stdinIsTTY && this.io.stdoutIsTTY && this.flags.input && this.env.PAYCTL_NO_INPUT !== '1' && this.env.CI !== 'true';
+    return this.io.stdoutIsTTY && this.io.stdinIsTTY && this.flags.input && this.env.PAYCTL_NO_INPUT !== '1' && this.env.CI !== 'true';
   }
 
   /** Says why prompting is off, so the refusal tells the user what to change. */

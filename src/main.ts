@@ -1,4 +1,7 @@
-import { isatty } from 'node:tty';
+import { fstatSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Writable } from 'node:stream';
+import { FdWriter } from './fd-writer.js';
 import { Command, CommanderError, Option } from 'commander';
 import { Context, type Flags, type IO } from './context.js';
 import { DryRunComplete, EXIT_CODE_TABLE, ExitCode, PayctlError } from './errors.js';
@@ -19,23 +22,45 @@ const ENVIRONMENT_HELP = `Environment:
 
 const EXIT_HELP = `Exit codes:\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padEnd(4)}${meaning}`).join('\n')}`;
 
+/**
+ * Whether a descriptor is a terminal. Pipes and files (what scripts give) are told
+ * apart by fstat, without loading node:tty, which loads node:net and the streams
+ * stack: a fifth of a short run.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  // Any absolute path serves to require a built-in.
+  const tty: typeof import('node:tty') = createRequire(process.execPath)('node:tty');
+  return tty.isatty(fd);
+}
+
 export function processIO(): IO {
+  const [stdoutIsTTY, stderrIsTTY] = [isTerminal(1), isTerminal(2)];
+  let stdinIsTTY: boolean | undefined;
   return {
-    // process.stdin is made on first use: setting it up costs a few milliseconds
-    // (a file or pipe stream), and most commands never read it.
+    // process.stdin, and whether it is a terminal, are found out on first use:
+    // most commands never read it.
     get stdin() {
       return process.stdin;
     },
-    stdout: process.stdout,
-    stderr: process.stderr,
-    stdinIsTTY: isatty(0),
-    stdoutIsTTY: isatty(1),
-    stderrIsTTY: isatty(2),
+    get stdinIsTTY() {
+      return (stdinIsTTY ??= isTerminal(0));
+    },
+    // Terminals get Node's streams (prompts and tables need them); pipes and files a plain writer.
+    stdout: stdoutIsTTY ? process.stdout : (new FdWriter(1) as unknown as Writable),
+    stderr: stderrIsTTY ? process.stderr : (new FdWriter(2) as unknown as Writable),
+    stdoutIsTTY,
+    stderrIsTTY,
   };
 }
 
 /** Runs payctl with these arguments and returns the exit code; never calls process.exit. */
-export async function main(argv: readonly string[], io: IO = processIO(), env: NodeJS.ProcessEnv = process.env): Promise<number> {
+export async function main(argv: readonly string[], givenIO?: IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const io = givenIO ?? processIO();
   let context: Context | undefined;
   const program = buildProgram(commandPath(argv), io, (ctx) => (context = ctx), env);
   try {
@@ -83,6 +108,11 @@ function buildProgram(path: readonly string[], io: IO, onContext: (ctx: Context)
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
+      // commander would ask process.stdout and process.stderr, making them.
+      getOutHelpWidth: () => (io.stdoutIsTTY ? process.stdout.columns : 80),
+      getErrHelpWidth: () => (io.stderrIsTTY ? process.stderr.columns : 80),
+      getOutHasColors: () => false,
+      getErrHasColors: () => false,
     })
     .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_HELP}\n\nRun 'payctl COMMAND --help' for a command's flags and examples.`);
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));

@@ -130,3 +130,37 @@ describe.concurrent('lists', () => {
     expect(csv).toBe('name,env\ndefault,local\nprod,production\n');
   });
 });
+
+describe('a reader that stops early', () => {
+  it('ends payctl quietly with exit 0 when the pipe closes (payctl … | head)', async () => {
+    const { startSandboxSession } = await import('../helpers/sandbox.js');
+    const session = await startSandboxSession('acme', { customers: 3000 });
+    try {
+      const { spawn } = await import('node:child_process');
+      const { BIN, cleanEnv } = await import('../helpers/cli.js');
+      const child = spawn(process.execPath, [BIN, 'customers', 'list', '--all', '-o', 'ndjson'], { env: cleanEnv(session.env), stdio: ['ignore', 'pipe', 'pipe'] });
+      let stderr = '';
+      child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+      child.stdout.once('data', () => child.stdout.destroy());
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      expect(code).toBe(0);
+      expect(stderr).toBe('');
+    } finally {
+      await session.close();
+    }
+  });
+
+  it('reports a failed write (a full disk) as an error, not a bug', async () => {
+    const { spawn } = await import('node:child_process');
+    const { BIN, cleanEnv } = await import('../helpers/cli.js');
+    const { openSync } = await import('node:fs');
+    const full = openSync('/dev/full', 'w');
+    const child = spawn(process.execPath, [BIN, 'profiles', 'list'], { env: cleanEnv({ PAYCTL_CONFIG_DIR: tempConfigDir() }), stdio: ['ignore', full, 'pipe'] });
+    let stderr = '';
+    child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+    expect(code).toBe(1);
+    expect(stderr).toMatch(/^error: cannot write to stdout: ENOSPC/);
+    expect(stderr).not.toContain('bug');
+  });
+});
