@@ -75,6 +75,30 @@ export const COMMAND_KINDS: CommandKind[] = [
     argv: () => ['--amount', '1500', '--bank-account', '7', '--pix-key-type', 'EMAIL', '--pix-key', 'ana@example.com', '--yes'],
   },
   {
+    kind: 'withdraw',
+    command: ['withdraw', 'card'],
+    needs: ['--amount', '--bank-account', '--yes'],
+    method: 'POST',
+    path: /^\/withdrawals\/withdraw$/,
+    argv: () => ['--amount', '2500', '--bank-account', '7', '--yes'],
+  },
+  {
+    kind: 'create',
+    command: ['api'],
+    needs: ['--data'],
+    method: 'POST',
+    path: /^\/withdrawals\/withdraw$/,
+    argv: () => ['POST', '/withdrawals/withdraw', '--data', '{"withdrawalMethod":"boleto","amount":1500,"bankAccountId":7}'],
+  },
+  {
+    kind: 'create',
+    command: ['sandbox', 'credit'],
+    needs: ['--pix'],
+    method: 'POST',
+    path: /^\/sandbox\/balance$/,
+    argv: () => ['--pix', '1000'],
+  },
+  {
     kind: 'batch',
     command: ['withdraw', 'pix'],
     needs: ['--from-csv', '--journal', '--yes'],
@@ -137,7 +161,7 @@ export function normalAnswer(request: RecordedRequest): Answer {
   const id = request.url.split('?')[0]!.split('/').pop()!;
   const now = new Date().toISOString();
   const body = safeJson(request.body);
-  if (request.url.startsWith('/withdrawals/balance')) {
+  if (request.url.startsWith('/withdrawals/balance') || request.url.startsWith('/sandbox/balance')) {
     return ok({ disponiblePixBalance: 1000, disponibleCardBalance: 20, disponibleBilletBalance: 0, withdrawalsInProcessingBalance: 0 });
   }
   if (request.url.startsWith('/auth')) return ok({ accessToken: liveToken(), tokenType: 'Bearer', expiresIn: 3600 });

@@ -86,9 +86,8 @@ export async function runBatch(ctx: Context, method: WithdrawalMethod, opts: Rec
   await writeReport(ctx, report);
   const summary = batchSummary(report);
   for (const intent of orphans) summary.push(`  unknown  line ${intent.line} of an earlier version of the file (journal key ${intent.key}): settle it with --reconcile`);
-  if (report.some((r) => r.outcome === 'unknown') || orphans.length) summary.push(`hint: settle unknown rows with: payctl withdraw ${method} --from-csv ${csvFile} --reconcile`);
   ctx.io.stderr.write(`${summary.join('\n')}\n`);
-  throwForOutcome(report, orphans.length, stopped);
+  throwForOutcome(report, orphans.length, stopped, `payctl withdraw ${method} --from-csv ${csvFile} --reconcile`);
 }
 
 function readRows(ctx: Context, csvFile: string, method: WithdrawalMethod): BatchRow[] {
@@ -256,12 +255,16 @@ async function writeReport(ctx: Context, report: ReportRow[]): Promise<void> {
 }
 
 /** Exit 5 when any row's outcome is unknown, 130 after Ctrl-C, 3 after an authentication failure, 1 when any row failed; 0 when every row is paid. */
-function throwForOutcome(report: ReportRow[], orphans: number, stopped: StopReason): void {
+function throwForOutcome(report: ReportRow[], orphans: number, stopped: StopReason, reconcileCommand: string): void {
   const count = (outcome: string) => report.filter((r) => r.outcome === outcome).length;
   const unpaid = report.filter((r) => !PAID.includes(r.outcome) && r.outcome !== 'planned').length + orphans;
   if (unpaid === 0) return;
   const message = `${unpaid} of ${report.length} rows are not paid`;
-  if (count('unknown') || orphans) throw new PayctlError(`${message}: ${count('unknown') + orphans} of unknown outcome`, ExitCode.unknownOutcome);
+  if (count('unknown') || orphans) {
+    throw new PayctlError(`${message}: ${count('unknown') + orphans} of unknown outcome`, ExitCode.unknownOutcome, {
+      hint: `check before retrying; settle them with: ${reconcileCommand}`,
+    });
+  }
   if (stopped === 'interrupted') throw new PayctlError(`${message}: interrupted`, ExitCode.interrupted);
   if (stopped === 'auth') throw new PayctlError(`${message}: authentication failed`, ExitCode.auth, { hint: 'log in again: payctl auth login' });
   throw new PayctlError(`${message}: ${count('failed')} refused or not reached`, ExitCode.apiRefused);
