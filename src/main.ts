@@ -1,9 +1,6 @@
-import { fstatSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import type { Writable } from 'node:stream';
-import { FdWriter } from './fd-writer.js';
 import { Command, CommanderError, Option } from 'commander';
 import { Context, type Flags, type IO } from './context.js';
+import { processIO } from './process-io.js';
 import { DryRunComplete, EXIT_CODE_TABLE, ExitCode, PayctlError } from './errors.js';
 import { COMMAND_TREE } from './commands/tree.js';
 import type { CommandSpec, OptionSpec } from './commands/spec.js';
@@ -21,42 +18,6 @@ const ENVIRONMENT_HELP = `Environment:
   NO_COLOR, FORCE_COLOR, TERM=dumb   colour of tables`;
 
 const EXIT_HELP = `Exit codes:\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padEnd(4)}${meaning}`).join('\n')}`;
-
-/**
- * Whether a descriptor is a terminal. Pipes and files (what scripts give) are told
- * apart by fstat, without loading node:tty, which loads node:net and the streams
- * stack: a fifth of a short run.
- */
-function isTerminal(fd: number): boolean {
-  try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
-  } catch {
-    return false;
-  }
-  // Any absolute path serves to require a built-in.
-  const tty: typeof import('node:tty') = createRequire(process.execPath)('node:tty');
-  return tty.isatty(fd);
-}
-
-export function processIO(): IO {
-  const [stdoutIsTTY, stderrIsTTY] = [isTerminal(1), isTerminal(2)];
-  let stdinIsTTY: boolean | undefined;
-  return {
-    // process.stdin, and whether it is a terminal, are found out on first use:
-    // most commands never read it.
-    get stdin() {
-      return process.stdin;
-    },
-    get stdinIsTTY() {
-      return (stdinIsTTY ??= isTerminal(0));
-    },
-    // Terminals get Node's streams (prompts and tables need them); pipes and files a plain writer.
-    stdout: stdoutIsTTY ? process.stdout : (new FdWriter(1) as unknown as Writable),
-    stderr: stderrIsTTY ? process.stderr : (new FdWriter(2) as unknown as Writable),
-    stdoutIsTTY,
-    stderrIsTTY,
-  };
-}
 
 /** Runs payctl with these arguments and returns the exit code; never calls process.exit. */
 export async function main(argv: readonly string[], givenIO?: IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {

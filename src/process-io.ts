@@ -1,5 +1,8 @@
 import { EventEmitter } from 'node:events';
-import { writeSync } from 'node:fs';
+import { fstatSync, writeSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import type { Writable } from 'node:stream';
+import type { IO } from './context.js';
 import { ExitCode, PayctlError } from './errors.js';
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
@@ -11,7 +14,7 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * reader takes them (backpressure), and a reader that has gone away (EPIPE, as
  * in `payctl customers list | head`) ends the run quietly when it is stdout.
  */
-export class FdWriter extends EventEmitter {
+class FdWriter extends EventEmitter {
   constructor(private readonly fd: number) {
     super();
   }
@@ -36,4 +39,40 @@ export class FdWriter extends EventEmitter {
     if (this.fd === 1) process.exit(process.exitCode ?? 0);
     return true;
   }
+}
+
+/**
+ * Whether a descriptor is a terminal. Pipes and files (what scripts give) are told
+ * apart by fstat, without loading node:tty, which loads node:net and the streams
+ * stack: a fifth of a short run.
+ */
+function isTerminal(fd: number): boolean {
+  try {
+    if (!fstatSync(fd).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  // Any absolute path serves to require a built-in.
+  const tty: typeof import('node:tty') = createRequire(process.execPath)('node:tty');
+  return tty.isatty(fd);
+}
+
+export function processIO(): IO {
+  const [stdoutIsTTY, stderrIsTTY] = [isTerminal(1), isTerminal(2)];
+  let stdinIsTTY: boolean | undefined;
+  return {
+    // process.stdin, and whether it is a terminal, are found out on first use:
+    // most commands never read it.
+    get stdin() {
+      return process.stdin;
+    },
+    get stdinIsTTY() {
+      return (stdinIsTTY ??= isTerminal(0));
+    },
+    // Terminals get Node's streams (prompts and tables need them); pipes and files a plain writer.
+    stdout: stdoutIsTTY ? process.stdout : (new FdWriter(1) as unknown as Writable),
+    stderr: stderrIsTTY ? process.stderr : (new FdWriter(2) as unknown as Writable),
+    stdoutIsTTY,
+    stderrIsTTY,
+  };
 }
