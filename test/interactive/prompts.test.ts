@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInTerminal } from '../helpers/cli.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { cpf, json, plain } from '../commands/helpers.js';
+import { bold } from './terminal.js';
 
 /**
  * The real binary in a pseudo-terminal (util-linux `script`), with stderr on the
@@ -12,8 +13,6 @@ beforeAll(async () => {
   s = await startSandboxSession('acme');
 });
 afterAll(() => s?.close());
-
-const bold = (text: string) => `\u001b[1m${text}\u001b[22m`;
 
 describe.concurrent('interactive', () => {
   it('withdraw pix with no flags: pick a bank account, type amount and key, see the summary, confirm', async () => {
