@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { authError } from './errors.js';
 import type { ApiClient, DryRunRequest } from './http/client.js';
 import { configDir, readConfig, type ConfigData } from './config/store.js';
-import { resolveSettings, type Settings } from './config/settings.js';
+import { loginCommand, resolveSettings, type Settings } from './config/settings.js';
 import { Output, type OutputFormat } from './output/format.js';
 import { colorEnabled } from './output/color.js';
 import { SecretScrubber } from './redact.js';
@@ -153,7 +153,7 @@ export class Context {
 }
 
 function assertUsableToken(settings: Settings): void {
-  const login = settings.profileName === 'default' ? 'payctl auth login' : `payctl auth login --profile ${settings.profileName}`;
+  const login = loginCommand(settings.profileName);
   if (!settings.token) {
     throw authError(`no token for profile "${settings.profileName}"`, { hint: `log in: ${login} (or set PAYCTL_TOKEN)` });
   }

@@ -3,6 +3,10 @@ import { jwtExpiry } from '../jwt.js';
 import { parseUuid } from '../validate.js';
 import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, type ConfigData, type Environment, type Profile } from './store.js';
 
+/** The command that logs this profile in, for hints. */
+export const loginCommand = (profileName: string): string =>
+  profileName === DEFAULT_PROFILE ? 'payctl auth login' : `payctl auth login --profile ${profileName}`;
+
 /** Where a resolved value came from, shown by `auth status` and `profiles show`. */
 export type Source = 'flag' | 'env' | 'profile' | 'default';
 

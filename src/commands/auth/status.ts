@@ -1,8 +1,9 @@
 import type { Context } from '../../context.js';
 import { authError } from '../../errors.js';
+import { loginCommand } from '../../config/settings.js';
 
 /** Prints where and as whom commands would run; exit 3 when they could not. */
-export async function showAuthStatus(ctx: Context): Promise<void> {
+export async function run(ctx: Context): Promise<void> {
   const s = ctx.settings();
   const expired = s.tokenExpiresAt !== undefined && s.tokenExpiresAt.getTime() <= Date.now();
   const status = {
@@ -16,9 +17,7 @@ export async function showAuthStatus(ctx: Context): Promise<void> {
     subaccount: s.subaccount ?? null,
   };
   await ctx.output.item(undefined, status);
-  const login = s.profileName === 'default' ? 'payctl auth login' : `payctl auth login --profile ${s.profileName}`;
+  const login = loginCommand(s.profileName);
   if (!s.token) throw authError(`not logged in (profile ${s.profileName})`, { hint: `log in: ${login}` });
   if (expired) throw authError(`the token expired at ${status.tokenExpiresAt}`, { hint: `log in again: ${login}` });
 }
-
-export const run = (ctx: Context) => showAuthStatus(ctx);

@@ -159,6 +159,3 @@ export async function resolveMissingFields(ctx: Context, body: Body, missing: re
     setAt(body, field.path, parse(field.flag, raw));
   }
 }
-
-export const hasAnyField = (fields: readonly BodyField[], opts: Record<string, unknown>) =>
-  fields.some((field) => optString(opts, optionKey(field.flag)) !== undefined);
