@@ -184,7 +184,7 @@ export class Output {
     }
     const painter = await this.getPainter();
     const Table = await loadTable();
-    const table = new Table({ head: columns.map((c) => painter.header((c.header ?? c.field).toUpperCase())), ...BORDERLESS });
+    const table = new Table({ head: columns.map((c) => painter.header(columnTitle(c))), ...BORDERLESS });
     for (const row of rows) table.push(columns.map((c) => displayCell(getPath(row, c.field), c.kind, painter)));
     await writeOut(this.stdout, `${trimLines(table.toString())}\n`);
   }
@@ -214,6 +214,10 @@ async function loadTable() {
   const module = await import('cli-table3');
   return module.default;
 }
+
+/** A column's title as people read it: `holderName` is HOLDER NAME, `address.city` ADDRESS CITY. */
+const columnTitle = (column: Column) =>
+  (column.header ?? column.field.replace(/\./g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2')).toUpperCase();
 
 const trimLines = (text: string) => text.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '').join('\n');
 const indent = (text: string) => text.split('\n').map((l) => `  ${l}`).join('\n');

@@ -144,7 +144,7 @@ describe.concurrent('balance and withdrawals', () => {
 describe('bank-accounts', () => {
   it('list and get: table and JSON, in the account context', async () => {
     const table = await runCliInTerminal(['bank-accounts', 'list'], { env: s.env });
-    expect(plain(table.stdout)).toMatch(/^ID\s+HOLDERNAME\s+BANKCODE/m);
+    expect(plain(table.stdout)).toMatch(/^ID\s+HOLDER NAME\s+BANK CODE/m);
     expect(table.stdout).toContain(String(bank));
     const got = await json(s, ['bank-accounts', 'get', String(bank)]);
     expect(got).toMatchObject({ id: bank, status: 'APPROVED' });

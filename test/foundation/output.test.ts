@@ -121,7 +121,7 @@ describe.concurrent('lists', () => {
     const piped = await runCli(['profiles', 'list'], { env: configEnv });
     expect(piped.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual(['default', 'prod']);
     const terminal = await runCliInTerminal(['profiles', 'list', '--no-color'], { env: configEnv });
-    expect(terminal.stdout.split('\n')[0]).toMatch(/^NAME\s+CURRENT\s+ENV\s+BASEURL/);
+    expect(terminal.stdout.split('\n')[0]).toMatch(/^NAME\s+CURRENT\s+ENV\s+BASE URL/);
     const json = JSON.parse((await runCli(['profiles', 'list', '--json'], { env: configEnv })).stdout);
     expect(json.map((p: { name: string; env: string }) => [p.name, p.env])).toEqual([['default', 'local'], ['prod', 'production']]);
     const ndjson = (await runCli(['profiles', 'list', '-o', 'ndjson', '--fields', 'name'], { env: configEnv })).stdout;
