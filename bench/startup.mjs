@@ -36,17 +36,20 @@ const cases = [
 ];
 
 const samples = new Map(cases.map(([name]) => [name, []]));
-for (const [, args] of cases) spawnSync(process.execPath, args, { env }); // warm the file cache
-for (let i = 0; i < runs; i++) {
-  for (const [name, args] of cases) {
-    const started = process.hrtime.bigint();
-    const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
-    if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${result.stderr}`);
-    samples.get(name).push(elapsed);
+try {
+  for (const [, args] of cases) spawnSync(process.execPath, args, { env }); // warm the file cache
+  for (let i = 0; i < runs; i++) {
+    for (const [name, args] of cases) {
+      const started = process.hrtime.bigint();
+      const result = spawnSync(process.execPath, args, { env, stdio: ['ignore', 'pipe', 'pipe'] });
+      const elapsed = Number(process.hrtime.bigint() - started) / 1e6;
+      if (result.status !== 0) throw new Error(`${name} exited ${result.status}: ${result.stderr}`);
+      samples.get(name).push(elapsed);
+    }
   }
+} finally {
+  server.kill();
 }
-server.kill();
 
 const median = (values) => {
   const sorted = [...values].sort((a, b) => a - b);
