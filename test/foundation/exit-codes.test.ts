@@ -1,19 +1,9 @@
-import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
-import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { closedPort, fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 
 const BALANCE = { disponiblePixBalance: 1, disponibleCardBalance: 2, disponibleBilletBalance: 3, withdrawalsInProcessingBalance: 0 };
 const TOKEN = fakeJwt(Math.floor(Date.now() / 1000) + 3600);
-
-/** A port nothing listens on: connections to it are refused. */
-async function closedPort(): Promise<number> {
-  const server = net.createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as net.AddressInfo;
-  await new Promise<void>((resolve) => server.close(() => resolve()));
-  return port;
-}
 
 let api: FakeApi;
 const envFor = (url: string, extra: Record<string, string> = {}) => ({ PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: url, PAYCTL_TOKEN: TOKEN, ...extra });

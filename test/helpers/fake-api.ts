@@ -1,5 +1,5 @@
 import http from 'node:http';
-import type { AddressInfo } from 'node:net';
+import net, { type AddressInfo } from 'node:net';
 
 export interface RecordedRequest {
   method: string;
@@ -25,39 +25,63 @@ export function sendJson(response: http.ServerResponse, status: number, body: un
   response.end(text);
 }
 
-/** A small programmable API server on 127.0.0.1 for tests that need answers the sandbox never gives. */
-export async function startFakeApi(initial: Handler = (_, res) => sendJson(res, 404, { data: { message: 'no handler', returnCode: -1 } })): Promise<FakeApi> {
-  let handler = initial;
-  const requests: RecordedRequest[] = [];
-  const sockets = new Set<import('node:net').Socket>();
+/** A port on 127.0.0.1 nothing listens on (taken from the OS, then released): connections are refused. */
+export async function closedPort(): Promise<number> {
+  const probe = net.createServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
+export interface LoopbackServer {
+  port: number;
+  /** Stops listening and ends kept-alive connections too. */
+  close(): Promise<void>;
+}
+
+/** An HTTP server on 127.0.0.1:0 that hands each request, its body read, to `onRequest`. */
+export async function serveOnLoopback(
+  onRequest: (request: RecordedRequest, req: http.IncomingMessage, res: http.ServerResponse) => void,
+): Promise<LoopbackServer> {
+  const sockets = new Set<net.Socket>();
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
-      requests.push(recorded);
-      Promise.resolve(handler(recorded, res)).catch((error: Error) => {
-        if (!res.headersSent) sendJson(res, 500, { data: { message: `test handler failed: ${error.message}`, returnCode: -1 } });
-      });
-    });
+    req.on('end', () => onRequest({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }, req, res));
   });
   server.on('connection', (socket) => {
     sockets.add(socket);
     socket.on('close', () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
   return {
-    url: `http://127.0.0.1:${port}`,
-    requests,
-    handle(next) {
-      handler = next;
-    },
+    port: (server.address() as AddressInfo).port,
     close: () =>
       new Promise<void>((resolve) => {
         for (const socket of sockets) socket.destroy();
         server.close(() => resolve());
       }),
+  };
+}
+
+/** A small programmable API server on 127.0.0.1 for tests that need answers the sandbox never gives. */
+export async function startFakeApi(initial: Handler = (_, res) => sendJson(res, 404, { data: { message: 'no handler', returnCode: -1 } })): Promise<FakeApi> {
+  let handler = initial;
+  const requests: RecordedRequest[] = [];
+  const server = await serveOnLoopback((recorded, _, res) => {
+    requests.push(recorded);
+    Promise.resolve(handler(recorded, res)).catch((error: Error) => {
+      if (!res.headersSent) sendJson(res, 500, { data: { message: `test handler failed: ${error.message}`, returnCode: -1 } });
+    });
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    requests,
+    handle(next) {
+      handler = next;
+    },
+    close: server.close,
   };
 }
 

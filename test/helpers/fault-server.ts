@@ -1,6 +1,5 @@
 import http from 'node:http';
-import net, { type AddressInfo } from 'node:net';
-import { startFakeApi, sendJson, type FakeApi, type RecordedRequest } from './fake-api.js';
+import { closedPort, serveOnLoopback, startFakeApi, sendJson, type FakeApi, type RecordedRequest } from './fake-api.js';
 
 /**
  * A test server on 127.0.0.1 that misbehaves on purpose. Each test case gets a
@@ -76,49 +75,32 @@ export async function startFaultServer(): Promise<FaultServer> {
   const plans = new Map<string, CasePlan>();
   const seen = new Map<string, TimedRequest[]>();
   const redirectTarget = await startFakeApi((_, res) => sendJson(res, 200, { data: { redirected: true }, message: 'ok' }));
-  const sockets = new Set<net.Socket>();
-  const closedPort = await freePort();
+  const refusingPort = await closedPort();
 
-  const server = http.createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => {
-      const match = CASE_PREFIX.exec(req.url ?? '');
-      const plan = match ? plans.get(match[1]!) : undefined;
-      if (!match || !plan) {
-        sendJson(res, 404, { data: { message: 'unknown test case', returnCode: -1 } });
-        return;
-      }
-      const recorded: RecordedRequest = {
-        method: req.method ?? '',
-        url: match[2] ?? '/',
-        headers: req.headers,
-        body: Buffer.concat(chunks).toString('utf8'),
-      };
-      const targeted = plan.target ? plan.target(recorded) : true;
-      seen.get(match[1]!)!.push({ ...recorded, at: performance.now(), targeted });
-      if (!targeted) return answerWith(res, plan.answer?.(recorded) ?? { status: 404, body: { data: { message: 'no answer planned', returnCode: -1 } } });
-      misbehave(plan, recorded, req, res, redirectTarget.url);
-    });
+  const server = await serveOnLoopback((received, req, res) => {
+    const match = CASE_PREFIX.exec(received.url);
+    const plan = match ? plans.get(match[1]!) : undefined;
+    if (!match || !plan) {
+      sendJson(res, 404, { data: { message: 'unknown test case', returnCode: -1 } });
+      return;
+    }
+    const recorded: RecordedRequest = { ...received, url: match[2] ?? '/' };
+    const targeted = plan.target ? plan.target(recorded) : true;
+    seen.get(match[1]!)!.push({ ...recorded, at: performance.now(), targeted });
+    if (!targeted) return answerWith(res, plan.answer?.(recorded) ?? { status: 404, body: { data: { message: 'no answer planned', returnCode: -1 } } });
+    misbehave(plan, recorded, req, res, redirectTarget.url);
   });
-  server.on('connection', (socket) => {
-    sockets.add(socket);
-    socket.on('close', () => sockets.delete(socket));
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
 
   return {
     urlFor(caseId, plan) {
       plans.set(caseId, plan);
       seen.set(caseId, []);
-      return plan.fault === 'refuse' ? `http://127.0.0.1:${closedPort}/case/${caseId}` : `http://127.0.0.1:${port}/case/${caseId}`;
+      return plan.fault === 'refuse' ? `http://127.0.0.1:${refusingPort}/case/${caseId}` : `http://127.0.0.1:${server.port}/case/${caseId}`;
     },
     requestsOf: (caseId) => seen.get(caseId) ?? [],
     redirectTarget,
     close: async () => {
-      for (const socket of sockets) socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await server.close();
       await redirectTarget.close();
     },
   };
@@ -213,13 +195,4 @@ function misbehave(plan: CasePlan, request: RecordedRequest, req: http.IncomingM
     case 'redirect-307':
       return raw(plan.fault === 'redirect-302' ? 302 : 307, 'text/plain', 'moved', { location: `${otherHost}${request.url}` });
   }
-}
-
-/** A port nothing listens on: taken from the OS, then released. */
-async function freePort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
 }

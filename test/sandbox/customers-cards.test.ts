@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discover, expectError, startSession, VALID, type Fixtures, type Session } from './helpers.js';
+import { expectError, startSession, useSandbox, VALID, type Fixtures, type Session } from './helpers.js';
 
 const FULL_ADDRESS = { zipcode: 1310100, street: 'Avenida Paulista', streetNumber: 1000, complement: 'Sala 1', reference: 'Perto do MASP', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' };
 const nextYear = String(new Date().getUTCFullYear() + 1);
@@ -16,11 +16,10 @@ const card = (customerId: string, overrides: Record<string, unknown> = {}) => ({
 describe('sandbox: customers', () => {
   let session: Session;
   let acme: Fixtures;
-  beforeAll(async () => {
-    session = await startSession();
-    acme = await discover(session.acme);
+  useSandbox((started, fixtures) => {
+    session = started;
+    acme = fixtures;
   });
-  afterAll(() => session.sandbox.close());
 
   it('lists 20 per page by default, oldest first, with full meta', async () => {
     const response = await session.acme.get('/customers');
@@ -106,11 +105,10 @@ describe('sandbox: customers', () => {
 describe('sandbox: cards', () => {
   let session: Session;
   let acme: Fixtures;
-  beforeAll(async () => {
-    session = await startSession();
-    acme = await discover(session.acme);
+  useSandbox((started, fixtures) => {
+    session = started;
+    acme = fixtures;
   });
-  afterAll(() => session.sandbox.close());
 
   it('tokenizes a card: first and last 4 digits, brand, fresh flags, no createdAt, no number or CVV', async () => {
     const customerId = acme.customers[5].id;

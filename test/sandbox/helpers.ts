@@ -4,7 +4,7 @@
  * other body against the error shape, and never a 500. So every call of every
  * test checks shapes.
  */
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { apiDocument, componentSchemaRef, createApiAjv } from '../../src/sandbox/openapi.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
@@ -145,6 +145,19 @@ export async function startSession(options: SandboxOptions = {}): Promise<Sessio
 }
 
 /** Valid test values. */
+/**
+ * One sandbox for a describe block: started before its tests, with one company's
+ * fixtures discovered through the API and handed to `ready`, and closed after them.
+ */
+export function useSandbox(ready: (session: Session, fixtures: Fixtures) => void, company: 'acme' | 'globex' = 'acme'): void {
+  let session: Session | undefined;
+  beforeAll(async () => {
+    session = await startSession();
+    ready(session, await discover(session[company]));
+  });
+  afterAll(() => session?.sandbox.close());
+}
+
 export const VALID = {
   cpf: '52998224725',
   cnpj: '11222333000181',

@@ -1,10 +1,10 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { RETURN_CODES } from '../../src/sandbox/errors.js';
 import { startSandbox } from '../../src/sandbox/server.js';
-import { discover, expectError, login, startSession, type Fixtures, type Session } from './helpers.js';
+import { discover, expectError, login, useSandbox, type Fixtures, type Session } from './helpers.js';
 
 /** A raw request, for bodies and framings fetch would not send. */
 function rawRequest(url: string, options: { method: string; path: string; headers?: Record<string, string>; body?: Buffer }): Promise<{ status: number; body: any }> {
@@ -23,12 +23,11 @@ describe('sandbox: hostile input never gets a 500 nor changes state', () => {
   let session: Session;
   let acme: Fixtures;
   let customerPath: string;
-  beforeAll(async () => {
-    session = await startSession();
-    acme = await discover(session.acme);
+  useSandbox((started, fixtures) => {
+    session = started;
+    acme = fixtures;
     customerPath = `/customers/${acme.customers[0].id}`;
   });
-  afterAll(() => session.sandbox.close());
 
   const unchanged = async () => expect((await session.acme.get(customerPath)).body.data).toEqual(acme.customers[0]);
 
@@ -113,11 +112,10 @@ describe('sandbox: hostile input never gets a 500 nor changes state', () => {
 describe('sandbox: tenancy on every route with the other company’s ids', () => {
   let session: Session;
   let globex: Fixtures;
-  beforeAll(async () => {
-    session = await startSession();
-    globex = await discover(session.globex);
-  });
-  afterAll(() => session.sandbox.close());
+  useSandbox((started, fixtures) => {
+    session = started;
+    globex = fixtures;
+  }, 'globex');
 
   it('answers not found (never 200, never 500) and changes nothing', async () => {
     const customer = globex.customers[0];

@@ -1,15 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { subscriptionFeeCents } from '../../src/sandbox/fees.js';
-import { discover, expectError, startSession, type Fixtures, type Session } from './helpers.js';
+import { expectError, useSandbox, type Fixtures, type Session } from './helpers.js';
 
 describe('sandbox: subscriptions and splits', () => {
   let session: Session;
   let acme: Fixtures;
-  beforeAll(async () => {
-    session = await startSession();
-    acme = await discover(session.acme);
+  useSandbox((started, fixtures) => {
+    session = started;
+    acme = fixtures;
   });
-  afterAll(() => session.sandbox.close());
 
   const active = () => acme.subscriptions.filter((subscription) => subscription.status === 'ACTIVE');
   const newFixture = async (overrides: Record<string, unknown> = {}) => {

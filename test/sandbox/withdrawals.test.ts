@@ -1,17 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { MAX_BALANCE_CENTS } from '../../src/sandbox/handlers/withdrawals.js';
-import { discover, expectError, startSession, VALID, type Fixtures, type Session } from './helpers.js';
+import { expectError, startSession, useSandbox, VALID, type Fixtures, type Session } from './helpers.js';
 
 const cents = (reais: number) => Math.round(reais * 100);
 
 describe('sandbox: bank accounts, withdrawals and balances', () => {
   let session: Session;
   let acme: Fixtures;
-  beforeAll(async () => {
-    session = await startSession();
-    acme = await discover(session.acme);
+  useSandbox((started, fixtures) => {
+    session = started;
+    acme = fixtures;
   });
-  afterAll(() => session.sandbox.close());
 
   const balance = async (subaccount?: string) => (await session.acme.get('/withdrawals/balance', { subaccount })).body.data;
   const pix = (amount: number, overrides: Record<string, unknown> = {}) => ({ withdrawalMethod: 'pix', amount, bankAccountId: acme.mainBankAccounts[0].id, pixKeyType: 'EMAIL', pixKey: VALID.email, ...overrides });

@@ -8,9 +8,9 @@ import type {
   SplitListItem,
   Subscription,
   SubscriptionListItem,
-  SubscriptionStatus,
   UpdateSubscriptionRequest,
 } from '../../api/types.js';
+import type { SubscriptionFilters } from '../../api/subscriptions.js';
 import { findOrFail, pageMeta, pageQuery, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
 import { splitAllowanceCents, splitGrossCents, splitLiquidCents } from '../fees.js';
@@ -53,16 +53,6 @@ const withLiquidAmounts = (splits: Split[], amount: number) => splits.map((split
 /** The list's shape: cardId instead of tokenizedCardId, splits without id. */
 function listItem({ tokenizedCardId, splits, ...subscription }: Subscription): SubscriptionListItem {
   return { ...subscription, cardId: tokenizedCardId, splits: splits.map(({ id: _id, ...split }): SplitListItem => split) };
-}
-
-interface SubscriptionFilters {
-  title?: string;
-  amount?: number;
-  setupAmount?: number;
-  frequency?: number;
-  startDate?: string;
-  status?: SubscriptionStatus;
-  subaccountId?: string;
 }
 
 function matchesFilters(subscription: Subscription, filters: SubscriptionFilters, titleNeedle: string | undefined): boolean {
