@@ -1,5 +1,5 @@
 import type { View } from '../output/views.js';
-import { formatCents } from '../output/money.js';
+import { formatCentsExact } from '../output/money.js';
 import type { BatchRow } from './rows.js';
 
 /**
@@ -70,9 +70,9 @@ export function batchTotals(rows: readonly BatchRow[]): string[] {
   }
   return [
     `  withdrawals:  ${rows.length}`,
-    `  total:        ${formatCents(total)} (${total} cents)`,
+    `  total:        ${formatCentsExact(total)}`,
     '  per account:',
-    ...[...groups].map(([name, g]) => `    ${name}: ${g.count} withdrawal${g.count === 1 ? '' : 's'}, ${formatCents(g.cents)} (${g.cents} cents)`),
+    ...[...groups].map(([name, g]) => `    ${name}: ${g.count} withdrawal${g.count === 1 ? '' : 's'}, ${formatCentsExact(g.cents)}`),
   ];
 }
 

@@ -10,6 +10,9 @@ export function formatCents(cents: number): string {
   return `${negative ? '-' : ''}R$ ${reais},${centavos}`;
 }
 
+/** Money as finance staff check it before it moves: the reais and the cents the API receives. */
+export const formatCentsExact = (cents: number): string => `${formatCents(cents)} (${cents} cents)`;
+
 /** Balances are the only money the API gives in decimal reais. */
 export const reaisToCents = (reais: number): number => Math.round(reais * 100);
 

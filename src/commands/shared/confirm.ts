@@ -33,6 +33,3 @@ export async function confirmChange(ctx: Context, summary: string[], question: s
   }
   await confirmAction(ctx, lines, question);
 }
-
-/** Money as finance staff check it: both the reais and the cents the API receives. */
-export const centsLine = (formatted: string, cents: number) => `${formatted} (${cents} cents)`;

@@ -1,9 +1,9 @@
 import { cancelSubscription, getSubscription } from '../../api/subscriptions.js';
 import type { Context } from '../../context.js';
-import { formatCents } from '../../output/money.js';
+import { formatCentsExact } from '../../output/money.js';
 import { messageView } from '../../output/views.js';
 import { parseUuid } from '../../validate.js';
-import { centsLine, confirmChange } from '../shared/confirm.js';
+import { confirmChange } from '../shared/confirm.js';
 import type { CommandInput } from '../spec.js';
 
 export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
@@ -16,7 +16,7 @@ export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
     [
       'About to cancel a subscription. This cannot be undone: it can never be reactivated.',
       `  subscription: ${subscription.id} "${subscription.title}" (${subscription.status})`,
-      `  charges:      ${centsLine(formatCents(subscription.amount), subscription.amount)} every ${subscription.frequency} days, customer ${subscription.customerId}`,
+      `  charges:      ${formatCentsExact(subscription.amount)} every ${subscription.frequency} days, customer ${subscription.customerId}`,
       `  splits:       ${subscription.splits.length}`,
     ],
     `Cancel subscription "${subscription.title}"?`,

@@ -1,9 +1,9 @@
 import { getSubscription, removeSplit } from '../../api/subscriptions.js';
 import type { Context } from '../../context.js';
-import { formatCents } from '../../output/money.js';
+import { formatCentsExact } from '../../output/money.js';
 import { messageView } from '../../output/views.js';
 import { parseUuid } from '../../validate.js';
-import { centsLine, confirmChange } from '../shared/confirm.js';
+import { confirmChange } from '../shared/confirm.js';
 import type { CommandInput } from '../spec.js';
 
 export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
@@ -16,13 +16,13 @@ export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
   const value = !split
     ? 'not among this subscription\'s splits (payctl subs get shows them)'
     : split.splitType === 'AMOUNT'
-      ? centsLine(formatCents(split.splitAmount ?? 0), split.splitAmount ?? 0)
+      ? formatCentsExact(split.splitAmount ?? 0)
       : `${split.splitPercentage}% of the amount`;
   await confirmChange(
     ctx,
     [
       'About to remove a split. This cannot be undone.',
-      `  subscription: ${subscription.id} "${subscription.title}" (${centsLine(formatCents(subscription.amount), subscription.amount)})`,
+      `  subscription: ${subscription.id} "${subscription.title}" (${formatCentsExact(subscription.amount)})`,
       `  split:        ${splitId}: ${value}`,
       ...(split ? [`  receiver:     sub-account ${split.subaccountId}${split.chargebackLiable ? ', chargeback liable' : ''}`] : []),
     ],

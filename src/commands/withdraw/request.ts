@@ -29,24 +29,46 @@ export const requiredWithdrawFields = (method: WithdrawalMethod): WithdrawField[
 export type FieldLabel = (field: WithdrawField) => string;
 const byFlag: FieldLabel = (field) => WITHDRAW_FLAGS[field];
 
+/** The fields that are given, each checked by its rule: what a withdrawal can be sure of before asking for the rest. */
+export interface GivenWithdrawFields {
+  amount?: number;
+  bankAccountId?: number;
+  pixKeyType?: PixKeyType;
+  pixKey?: string;
+  postbackUrl?: string;
+}
+
+const isGiven = (fields: WithdrawFields, field: WithdrawField) => fields[field] !== undefined && fields[field]!.trim() !== '';
+
 /**
- * Validates one withdrawal's fields and builds the request body. Throws a usage
- * error naming the field (through `label`) and the rule; a missing required
- * field is named too. Card and boleto withdrawals take no PIX fields.
+ * Checks every given field by its rule (a usage error naming the field, through
+ * `label`); missing fields are left out. Card and boleto withdrawals take no PIX fields.
  */
-export function parseWithdrawRequest(method: WithdrawalMethod, fields: WithdrawFields, label: FieldLabel = byFlag): WithdrawRequest {
-  const given = (field: WithdrawField) => fields[field] !== undefined && fields[field]!.trim() !== '';
-  const missing = requiredWithdrawFields(method).filter((field) => !given(field));
-  if (missing.length > 0) throw usageError(`missing ${missing.map(label).join(', ')}`);
-  const amount = parseWithdrawalAmount(label('amount'), fields.amount!);
-  const bankAccountId = parseBankAccountId(label('bankAccount'), fields.bankAccount!);
-  const postbackUrl = given('postbackUrl') ? parseUrl(label('postbackUrl'), fields.postbackUrl!.trim()) : undefined;
+export function parseGivenWithdrawFields(method: WithdrawalMethod, fields: WithdrawFields, label: FieldLabel = byFlag): GivenWithdrawFields {
+  const given = (field: WithdrawField) => isGiven(fields, field);
   if (method !== 'pix') {
     const stray = (['pixKeyType', 'pixKey'] as const).filter(given);
     if (stray.length > 0) throw usageError(`${stray.map(label).join(', ')}: only PIX withdrawals take a PIX key`);
-    return { withdrawalMethod: method, amount, bankAccountId, ...(postbackUrl ? { postbackUrl } : {}) };
   }
-  const pixKeyType: PixKeyType = parsePixKeyType(label('pixKeyType'), fields.pixKeyType!);
-  const pixKey = parsePixKey(label('pixKey'), fields.pixKey!, pixKeyType);
-  return { withdrawalMethod: 'pix', amount, bankAccountId, pixKeyType, pixKey, ...(postbackUrl ? { postbackUrl } : {}) };
+  const pixKeyType = given('pixKeyType') ? parsePixKeyType(label('pixKeyType'), fields.pixKeyType!) : undefined;
+  return {
+    amount: given('amount') ? parseWithdrawalAmount(label('amount'), fields.amount!) : undefined,
+    bankAccountId: given('bankAccount') ? parseBankAccountId(label('bankAccount'), fields.bankAccount!) : undefined,
+    pixKeyType,
+    pixKey: pixKeyType && given('pixKey') ? parsePixKey(label('pixKey'), fields.pixKey!, pixKeyType) : undefined,
+    postbackUrl: given('postbackUrl') ? parseUrl(label('postbackUrl'), fields.postbackUrl!.trim()) : undefined,
+  };
+}
+
+/**
+ * Validates one withdrawal's fields and builds the request body. Throws a usage
+ * error naming the field (through `label`) and the rule; a missing required
+ * field is named too.
+ */
+export function parseWithdrawRequest(method: WithdrawalMethod, fields: WithdrawFields, label: FieldLabel = byFlag): WithdrawRequest {
+  const missing = requiredWithdrawFields(method).filter((field) => !isGiven(fields, field));
+  if (missing.length > 0) throw usageError(`missing ${missing.map(label).join(', ')}`);
+  const { amount, bankAccountId, pixKeyType, pixKey, postbackUrl } = parseGivenWithdrawFields(method, fields, label);
+  const common = { amount: amount!, bankAccountId: bankAccountId!, ...(postbackUrl ? { postbackUrl } : {}) };
+  return method === 'pix' ? { withdrawalMethod: 'pix', ...common, pixKeyType: pixKeyType!, pixKey: pixKey! } : { withdrawalMethod: method, ...common };
 }

@@ -2,15 +2,15 @@ import { getBankAccount } from '../../api/bank-accounts.js';
 import { getBalance, withdraw } from '../../api/withdrawals.js';
 import type { Balances, WithdrawalMethod } from '../../api/types.js';
 import type { Context } from '../../context.js';
-import { formatCents, formatReais, reaisToCents } from '../../output/money.js';
+import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../../output/money.js';
 import { withdrawalView } from '../../output/views.js';
 import { resolveRequired, type Prompter } from '../../prompt.js';
-import { asPromptCheck, parseBankAccountId, parsePixKey, parsePixKeyType, parseUrl, parseWithdrawalAmount, PIX_KEY_TYPES, type PixKeyType } from '../../validate.js';
-import { centsLine, confirmChange } from '../shared/confirm.js';
+import { asPromptCheck, parsePixKey, parseWithdrawalAmount, PIX_KEY_TYPES, type PixKeyType } from '../../validate.js';
+import { confirmChange } from '../shared/confirm.js';
 import { describeBankAccount, pickBankAccount } from '../shared/pickers.js';
 import { optString, type CommandInput } from '../spec.js';
 import { guardAgainstDuplicate } from './duplicate-guard.js';
-import { parseWithdrawRequest, WITHDRAW_FLAGS } from './request.js';
+import { parseGivenWithdrawFields, parseWithdrawRequest, WITHDRAW_FLAGS } from './request.js';
 
 const BALANCE_OF: Record<WithdrawalMethod, keyof Balances> = {
   pix: 'disponiblePixBalance',
@@ -31,15 +31,16 @@ export async function runWithdraw(ctx: Context, method: WithdrawalMethod, { opts
   const flag = (key: string) => optString(opts, key);
   const amountText = flag('amount');
   const bankAccountText = flag('bankAccount');
-  const pixKeyTypeText = flag('pixKeyType');
   const pixKeyText = flag('pixKey');
   const postbackText = flag('postbackUrl');
   // Every given value is checked before any prompt or request.
-  if (amountText !== undefined) parseWithdrawalAmount(WITHDRAW_FLAGS.amount, amountText);
-  if (bankAccountText !== undefined) parseBankAccountId(WITHDRAW_FLAGS.bankAccount, bankAccountText);
-  if (postbackText !== undefined) parseUrl(WITHDRAW_FLAGS.postbackUrl, postbackText);
-  const givenType = pixKeyTypeText === undefined ? undefined : parsePixKeyType(WITHDRAW_FLAGS.pixKeyType, pixKeyTypeText);
-  if (givenType && pixKeyText !== undefined) parsePixKey(WITHDRAW_FLAGS.pixKey, pixKeyText, givenType);
+  const { pixKeyType: givenType } = parseGivenWithdrawFields(method, {
+    amount: amountText,
+    bankAccount: bankAccountText,
+    pixKeyType: flag('pixKeyType'),
+    pixKey: pixKeyText,
+    postbackUrl: postbackText,
+  });
 
   // resolveRequired asks in order, so a prompted key is checked against the type picked just before.
   let keyType = givenType;
@@ -63,7 +64,7 @@ export async function runWithdraw(ctx: Context, method: WithdrawalMethod, { opts
   const available = balances[BALANCE_OF[method]];
   const summary = [
     `About to withdraw by ${method.toUpperCase()}:`,
-    `  amount:       ${centsLine(formatCents(request.amount), request.amount)}`,
+    `  amount:       ${formatCentsExact(request.amount)}`,
     `  draws on:     ${method} balance available ${formatReais(available)}` +
       (reaisToCents(available) < request.amount ? '  ← less than the amount: the API will refuse it' : ''),
     `  to:           bank account ${account.id}: ${describeBankAccount(account)}`,
