@@ -1,4 +1,6 @@
+import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
+import { usageError } from './errors.js';
 
 /** Reads all of stdin (for secrets given with --stdin flags and for `@-` data). */
 export async function readAll(stream: Readable): Promise<string> {
@@ -11,4 +13,26 @@ export async function readAll(stream: Readable): Promise<string> {
 export async function readLines(stream: Readable, count: number): Promise<string[]> {
   const lines = (await readAll(stream)).split(/\r?\n/).map((line) => line.trim());
   return lines.slice(0, count);
+}
+
+/**
+ * JSON the user hands over in a file, or on stdin for `-`. Unreadable or invalid
+ * input is a usage error naming `source` (the flag as typed, e.g. `--data @body.json`).
+ */
+export async function readJsonFile(stdin: Readable, file: string, source: string): Promise<unknown> {
+  let text: string;
+  try {
+    text = file === '-' ? await readAll(stdin) : await readFile(file, 'utf8');
+  } catch (error) {
+    throw usageError(`${source}: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+  }
+  return parseJson(text, source);
+}
+
+export function parseJson(text: string, source: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch (error) {
+    throw usageError(`${source} is not valid JSON: ${(error as Error).message}`);
+  }
 }

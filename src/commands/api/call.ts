@@ -1,10 +1,9 @@
-import { readFileSync } from 'node:fs';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
 import type { HttpMethod } from '../../http/client.js';
 import { writeOut } from '../../output/format.js';
 import { pickPaths } from '../../output/paths.js';
-import { readAll } from '../../stdin.js';
+import { parseJson, readJsonFile } from '../../stdin.js';
 import type { CommandInput } from '../spec.js';
 
 type Query = Record<string, string>;
@@ -26,26 +25,10 @@ function parseQuery(values: readonly string[]): Query {
   return query;
 }
 
-async function readData(ctx: Context, raw: string): Promise<unknown> {
-  let text = raw;
-  let source = '--data';
-  if (raw === '@-') {
-    text = await readAll(ctx.io.stdin);
-    source = '--data @- (stdin)';
-  } else if (raw.startsWith('@')) {
-    const file = raw.slice(1);
-    source = `--data ${raw}`;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (error) {
-      throw usageError(`${source}: cannot read ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-    }
-  }
-  try {
-    return JSON.parse(text);
-  } catch (error) {
-    throw usageError(`${source} is not valid JSON: ${(error as Error).message}`);
-  }
+/** `--data` as JSON text, `@FILE`, or `@-` for stdin. */
+function readData(ctx: Context, raw: string): Promise<unknown> {
+  if (!raw.startsWith('@')) return Promise.resolve(parseJson(raw, '--data'));
+  return readJsonFile(ctx.io.stdin, raw.slice(1), raw === '@-' ? '--data @- (stdin)' : `--data ${raw}`);
 }
 
 /** The value to print with --fields: each item of a list, or the object itself. */

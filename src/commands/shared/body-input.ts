@@ -1,7 +1,6 @@
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
-import { readAll } from '../../stdin.js';
-import { readFile } from 'node:fs/promises';
+import { readJsonFile } from '../../stdin.js';
 import {
   asPromptCheck,
   parseAccountNumber,
@@ -64,18 +63,7 @@ function parserOf(field: BodyField): Parser<unknown> {
 
 /** Reads `--from-file FILE` (or `-` for stdin): a JSON object in the API's shape. */
 export async function readBodyFile(ctx: Context, file: string): Promise<Body> {
-  let text: string;
-  try {
-    text = file === '-' ? await readAll(ctx.io.stdin) : await readFile(file, 'utf8');
-  } catch (error) {
-    throw usageError(`--from-file ${file}: cannot read it (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
-  }
-  let parsed: unknown;
-  try {
-    parsed = JSON.parse(text);
-  } catch (error) {
-    throw usageError(`--from-file ${file}: not valid JSON (${(error as Error).message})`);
-  }
+  const parsed = await readJsonFile(ctx.io.stdin, file, `--from-file ${file}`);
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw usageError(`--from-file ${file}: must hold one JSON object, the request body`);
   return parsed as Body;
 }
