@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { customerView } from '../../output/views.js';
 import { optString, type CommandInput } from '../spec.js';
-import { allPages, progressLine } from '../shared/list.js';
+import { writeAllPages } from '../shared/list.js';
 
 /** Letters without accents or case, so "JOÃO" finds "João". */
 const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
@@ -51,19 +51,7 @@ function buildMatchers(opts: Record<string, unknown>): Matcher[] {
 
 export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
   const matchers = buildMatchers(opts);
-  const writer = ctx.output.list(customerView);
+  ctx.output.fieldsFor(customerView);
   const client = await ctx.api();
-  const progress = progressLine(ctx, 'customers scanned');
-  try {
-    for await (const page of allPages((query) => listCustomers(client, query), 100, progress.update)) {
-      await writer.write(page.filter((customer) => matchers.every((match) => match(customer))));
-    }
-  } catch (error) {
-    progress.done();
-    await writer.abort();
-    await ctx.output.note(`the search did not finish: ${writer.count} matching customers were written before the failure`);
-    throw error;
-  }
-  progress.done();
-  await writer.end();
+  await writeAllPages(ctx, customerView, (query) => listCustomers(client, query), 100, (customer) => matchers.every((match) => match(customer)));
 }

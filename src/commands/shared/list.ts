@@ -135,32 +135,45 @@ async function keepHeapFlat(): Promise<void> {
 
 /**
  * Runs a list command: one page, or with --all every page, written in order as it
- * arrives. On a failure mid-way the output is ended as cut short (a json array is
- * left unclosed), stderr says how much was written, and the error's exit code stands.
- * `--fields` is checked against the view before the first request.
+ * arrives. `--fields` is checked against the view before the first request.
  */
 export async function runList<T>(ctx: Context, view: View, paging: PagingInput, fetch: PageFetcher<T>): Promise<void> {
-  const writer = ctx.output.list(view);
   if (!paging.all) {
+    const writer = ctx.output.list(view);
     const page = await fetch({ page: paging.page ?? 1, limit: paging.limit ?? 20 });
     await writer.write(page.items);
     await writer.end();
     return;
   }
+  await writeAllPages(ctx, view, fetch, paging.limit ?? 100);
+}
+
+/**
+ * Writes every page of a list, in order, keeping only the items `keep` accepts
+ * (`customers find`). On a failure mid-way the output is ended as cut short (a
+ * json array is left unclosed), stderr says how much was written, and the
+ * error's exit code stands.
+ */
+export async function writeAllPages<T>(ctx: Context, view: View, fetch: PageFetcher<T>, limit: number, keep?: (item: T) => boolean): Promise<void> {
+  const writer = ctx.output.list(view);
   await keepHeapFlat();
-  const progress = progressLine(ctx, view.noun);
+  const progress = progressLine(ctx, keep ? `${view.noun} scanned` : view.noun);
   let total = 0;
   try {
-    for await (const items of allPages(fetch, paging.limit ?? 100, (p) => {
+    for await (const items of allPages(fetch, limit, (p) => {
       total = p.total;
       progress.update(p);
     })) {
-      await writer.write(items);
+      await writer.write(keep ? items.filter(keep) : items);
     }
   } catch (error) {
     progress.done();
     await writer.abort();
-    await ctx.output.note(`the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`);
+    await ctx.output.note(
+      keep
+        ? `the search did not finish: ${writer.count} matching ${view.noun} were written before the failure`
+        : `the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`,
+    );
     throw error;
   }
   progress.done();
