@@ -1,4 +1,6 @@
+import { BRAZILIAN_STATES, PIX_KEY_TYPES, type PixKeyType } from './api/types.js';
 import { usageError } from './errors.js';
+import { isCalendarDate, isEmail, isUuid, isValidCnpj, isValidCpf, isValidCpfOrCnpj, isValidPixPhone, passesLuhn } from './rules.js';
 
 /**
  * Every check a flag or prompted value goes through before anything is sent.
@@ -25,10 +27,8 @@ export function asPromptCheck<T>(parse: Parser<T>, flag: string): (value: string
   };
 }
 
-const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
 export const parseUuid: Parser<string> = (flag, raw) => {
-  if (!UUID.test(raw)) throw fail(flag, raw, 'must be a UUID such as 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c');
+  if (!isUuid(raw)) throw fail(flag, raw, 'must be a UUID such as 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c');
   return raw.toLowerCase();
 };
 
@@ -69,16 +69,12 @@ export const parsePercentage: Parser<number> = (flag, raw) => {
 
 /** YYYY-MM-DD that exists on the calendar. */
 export const parseDate: Parser<string> = (flag, raw) => {
-  const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(raw);
-  const date = match ? new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))) : undefined;
-  if (!match || !date || date.getUTCMonth() !== Number(match[2]) - 1 || date.getUTCDate() !== Number(match[3])) {
-    throw fail(flag, raw, 'must be a date that exists, as YYYY-MM-DD');
-  }
+  if (!isCalendarDate(raw)) throw fail(flag, raw, 'must be a date that exists, as YYYY-MM-DD');
   return raw;
 };
 
 export const parseEmail: Parser<string> = (flag, raw) => {
-  if (raw.length > 254 || !/^[^\s@]+@[^\s@.]+(\.[^\s@.]+)+$/.test(raw)) throw fail(flag, raw, 'must be an e-mail address such as ana@example.com');
+  if (raw.length > 254 || !isEmail(raw)) throw fail(flag, raw, 'must be an e-mail address such as ana@example.com');
   return raw;
 };
 
@@ -95,57 +91,25 @@ export const parseUrl: Parser<string> = (flag, raw) => {
 
 const digitsOf = (raw: string) => raw.replace(/[.\-/\s]/g, '');
 
-/** CPF check digits (mod 11), the 11-digit Brazilian personal tax id. */
-export function isValidCpf(raw: string): boolean {
-  const cpf = digitsOf(raw);
-  if (!/^\d{11}$/.test(cpf) || /^(\d)\1{10}$/.test(cpf)) return false;
-  const digit = (length: number) => {
-    let sum = 0;
-    for (let i = 0; i < length; i++) sum += Number(cpf[i]) * (length + 1 - i);
-    const rest = (sum * 10) % 11;
-    return rest === 10 ? 0 : rest;
-  };
-  return digit(9) === Number(cpf[9]) && digit(10) === Number(cpf[10]);
-}
-
-/** CNPJ check digits (mod 11 with weights 2..9), the 14-digit company tax id. */
-export function isValidCnpj(raw: string): boolean {
-  const cnpj = digitsOf(raw);
-  if (!/^\d{14}$/.test(cnpj) || /^(\d)\1{13}$/.test(cnpj)) return false;
-  const digit = (length: number) => {
-    let sum = 0;
-    let weight = length - 7;
-    for (let i = 0; i < length; i++) {
-      sum += Number(cnpj[i]) * weight--;
-      if (weight < 2) weight = 9;
-    }
-    const rest = sum % 11;
-    return rest < 2 ? 0 : 11 - rest;
-  };
-  return digit(12) === Number(cnpj[12]) && digit(13) === Number(cnpj[13]);
-}
-
 export const parseCpf: Parser<string> = (flag, raw) => {
-  if (!isValidCpf(raw)) throw fail(flag, raw, 'must be a CPF with valid check digits (11 digits; dots and dash allowed)');
+  if (!isValidCpf(digitsOf(raw))) throw fail(flag, raw, 'must be a CPF with valid check digits (11 digits; dots and dash allowed)');
   return digitsOf(raw);
 };
 
 export const parseCnpj: Parser<string> = (flag, raw) => {
-  if (!isValidCnpj(raw)) throw fail(flag, raw, 'must be a CNPJ with valid check digits (14 digits; dots, slash and dash allowed)');
+  if (!isValidCnpj(digitsOf(raw))) throw fail(flag, raw, 'must be a CNPJ with valid check digits (14 digits; dots, slash and dash allowed)');
   return digitsOf(raw);
 };
 
 export const parseDocument: Parser<string> = (flag, raw) => {
   const digits = digitsOf(raw);
-  if (digits.length === 11 ? isValidCpf(digits) : isValidCnpj(digits)) return digits;
+  if (isValidCpfOrCnpj(digits)) return digits;
   throw fail(flag, raw, 'must be a CPF (11 digits) or CNPJ (14 digits) with valid check digits');
 };
 
-export const UFS = ['AC', 'AL', 'AP', 'AM', 'BA', 'CE', 'DF', 'ES', 'GO', 'MA', 'MT', 'MS', 'MG', 'PA', 'PB', 'PR', 'PE', 'PI', 'RJ', 'RN', 'RS', 'RO', 'RR', 'SC', 'SP', 'SE', 'TO'] as const;
-
 export const parseUf: Parser<string> = (flag, raw) => {
   const uf = raw.trim().toUpperCase();
-  if (!(UFS as readonly string[]).includes(uf)) throw fail(flag, raw, 'must be a Brazilian state as its two-letter UF, such as SP or RJ');
+  if (!(BRAZILIAN_STATES as readonly string[]).includes(uf)) throw fail(flag, raw, 'must be a Brazilian state as its two-letter UF, such as SP or RJ');
   return uf;
 };
 
@@ -173,17 +137,6 @@ export function parseNonEmpty(flag: string, raw: string, max = 200): string {
 export function parseDigits(flag: string, raw: string, min: number, max: number, what = 'digits'): string {
   if (!new RegExp(`^\\d{${min},${max}}$`).test(raw)) throw fail(flag, raw, `must be ${min === max ? min : `${min} to ${max}`} ${what}`);
   return raw;
-}
-
-/** Luhn check: catches a mistyped digit before the number leaves the machine. */
-export function passesLuhn(digits: string): boolean {
-  let sum = 0;
-  for (let i = 0; i < digits.length; i++) {
-    let digit = Number(digits[digits.length - 1 - i]);
-    if (i % 2 === 1) digit = digit * 2 > 9 ? digit * 2 - 9 : digit * 2;
-    sum += digit;
-  }
-  return sum % 10 === 0;
 }
 
 /** The value itself is never echoed: it is a secret. */
@@ -217,8 +170,6 @@ export const PIX_KEY_TYPE_ALIASES: Record<string, string> = {
   phone: 'PHONE',
   random: 'RANDOM',
 };
-export const PIX_KEY_TYPES = ['DOCUMENT_CPF', 'DOCUMENT_CNPJ', 'EMAIL', 'PHONE', 'RANDOM'] as const;
-export type PixKeyType = (typeof PIX_KEY_TYPES)[number];
 
 export const parsePixKeyType: Parser<PixKeyType> = (flag, raw) => {
   const type = PIX_KEY_TYPE_ALIASES[raw.trim().toLowerCase()] ?? raw.trim().toUpperCase();
@@ -233,21 +184,21 @@ export function parsePixKey(flag: string, raw: string, type: PixKeyType): string
   const key = raw.trim();
   switch (type) {
     case 'DOCUMENT_CPF':
-      if (!isValidCpf(key)) throw fail(flag, raw, 'a DOCUMENT_CPF key must be a CPF with valid check digits');
+      if (!isValidCpf(digitsOf(key))) throw fail(flag, raw, 'a DOCUMENT_CPF key must be a CPF with valid check digits');
       return digitsOf(key);
     case 'DOCUMENT_CNPJ':
-      if (!isValidCnpj(key)) throw fail(flag, raw, 'a DOCUMENT_CNPJ key must be a CNPJ with valid check digits');
+      if (!isValidCnpj(digitsOf(key))) throw fail(flag, raw, 'a DOCUMENT_CNPJ key must be a CNPJ with valid check digits');
       return digitsOf(key);
     case 'EMAIL':
       parseEmail(flag, key);
       return key.toLowerCase();
     case 'PHONE': {
-      const phone = parsePhone(flag, key);
-      if (phone.length !== 11) throw fail(flag, raw, 'a PHONE key is a mobile number: +55, area code, then 9 and eight digits');
-      return `+55${phone}`;
+      const phone = `+55${parsePhone(flag, key)}`;
+      if (!isValidPixPhone(phone)) throw fail(flag, raw, 'a PHONE key is a mobile number: +55, an area code in use, then 9 and eight digits');
+      return phone;
     }
     case 'RANDOM':
-      if (!UUID.test(key)) throw fail(flag, raw, 'a RANDOM key is the UUID the bank issued');
+      if (!isUuid(key)) throw fail(flag, raw, 'a RANDOM key is the UUID the bank issued');
       return key.toLowerCase();
   }
 }

@@ -7,7 +7,7 @@
 import type { BankAccount, BrazilianState, Card, Customer, PixKeyType, Split, Subaccount, SubaccountAddress, Subscription, SubscriptionStatus, Withdrawal, WithdrawalPaymentType } from '../api/types.js';
 import { splitAllowanceCents, splitGrossCents, splitLiquidCents, withdrawalLiquidCents } from './fees.js';
 import { hashString, permute48, Prng, unpermute48 } from './random.js';
-import { BRAZILIAN_AREA_CODES, cardBrand, completeCnpj, completeCpf, isoDay, passesLuhn } from './rules.js';
+import { BRAZILIAN_AREA_CODES, cardBrand, completeCnpj, completeCpf, isoDay, passesLuhn } from '../rules.js';
 import { companyFromSnapshot, CustomerDirectory, emptyAccount, IndexedList, type Account, type Company, type CompanySnapshot, type CustomerDirectorySnapshot } from './store.js';
 
 export const SEED_EPOCH_MS = Date.UTC(2024, 0, 1);

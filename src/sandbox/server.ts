@@ -15,7 +15,7 @@ import { compiledOperations, type CompiledOperation } from './openapi.js';
 import { DataFile } from './persistence.js';
 import { DEFAULT_RETRY_DELAYS_MS, PostbackDispatcher } from './postbacks.js';
 import { Router } from './router.js';
-import { isUuid } from './rules.js';
+import { isUuid } from '../rules.js';
 import { restoreCompany, SEEDED_COMPANIES, seedCompanies } from './seed.js';
 import { SandboxStore, type Account, type Company } from './store.js';
 

@@ -1,3 +1,4 @@
+import { BRAZILIAN_STATES } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { readJsonFile } from '../../stdin.js';
@@ -18,7 +19,6 @@ import {
   parseRoutingNumber,
   parseStreetNumber,
   parseUf,
-  UFS,
   type Parser,
 } from '../../validate.js';
 import { optString } from '../spec.js';
@@ -140,7 +140,7 @@ export async function resolveMissingFields(ctx: Context, body: Body, missing: re
       ctx.io.stderr.write(`\n${section}\n`);
     }
     const parse = parserOf(field);
-    const choices = field.choices ?? (field.kind === 'uf' ? UFS : undefined);
+    const choices = field.choices ?? (field.kind === 'uf' ? BRAZILIAN_STATES : undefined);
     const raw = choices
       ? await prompter.select(field.label, choices.map((value) => ({ name: value, value })))
       : await prompter.text(field.label, { validate: asPromptCheck(parse, field.flag) });

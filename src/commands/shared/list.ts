@@ -95,7 +95,7 @@ export async function* allPages<T>(
 }
 
 /** A one-line progress indicator on stderr, redrawn in place; only when stderr is a terminal. */
-export function progressLine(ctx: Context, noun: string): { update: (progress: PageProgress) => void; done: () => void } {
+function progressLine(ctx: Context, noun: string): { update: (progress: PageProgress) => void; done: () => void } {
   if (!ctx.io.stderrIsTTY) return { update: () => undefined, done: () => undefined };
   let shown = false;
   let last = 0;

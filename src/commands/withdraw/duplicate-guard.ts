@@ -5,8 +5,6 @@ import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { formatCents } from '../../output/money.js';
 
-export type { WithdrawalIdentity } from '../../batch/match.js';
-
 const WINDOW_MS = 10 * 60 * 1000;
 /** Enough for any real pace of withdrawals in 10 minutes, and a bound on a slow list. */
 const MAX_PAGES = 20;

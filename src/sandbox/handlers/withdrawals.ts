@@ -3,7 +3,7 @@ import type { Balances, CreditBalanceRequest, SettleWithdrawalRequest, Withdrawa
 import { findOrFail, pageQuery, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
 import { withdrawalLiquidCents } from '../fees.js';
-import { isValidPixKey } from '../rules.js';
+import { isValidPixKey } from '../../rules.js';
 import type { BalanceCents } from '../store.js';
 import { findBankAccount } from './bankAccounts.js';
 

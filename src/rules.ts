@@ -1,5 +1,5 @@
-/** Field rules the JSON Schema cannot express: check digits, Luhn, PIX keys, calendar dates. */
-import type { PixKeyType } from '../api/types.js';
+/** Rules of Brazilian documents, cards, PIX keys and dates: one definition for payctl's validators and the sandbox. */
+import type { PixKeyType } from './api/types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Deliberately simple: one @, no spaces, a dot in the domain.
