@@ -5,6 +5,7 @@ import { optString } from '../spec.js';
 import { parseLimit, parsePage } from '../../validate.js';
 import type { View } from '../../output/views.js';
 import { usageError } from '../../errors.js';
+import { statusLine } from '../../output/status-line.js';
 
 /** The paging flags every list command takes. */
 export const PAGING_OPTIONS: readonly OptionSpec[] = [
@@ -94,23 +95,13 @@ export async function* allPages<T>(
   }
 }
 
-/** A one-line progress indicator on stderr, redrawn in place; only when stderr is a terminal. */
+/** How far a list has come, on stderr at a terminal. */
 function progressLine(ctx: Context, noun: string): { update: (progress: PageProgress) => void; done: () => void } {
-  if (!ctx.io.stderrIsTTY) return { update: () => undefined, done: () => undefined };
-  let shown = false;
-  let last = 0;
+  const line = statusLine(ctx);
   return {
-    update: ({ items, total }) => {
-      const now = Date.now();
-      if (now - last < 100 && items < total) return;
-      last = now;
-      shown = true;
-      const percent = total > 0 ? Math.min(100, Math.floor((items / total) * 100)) : 100;
-      ctx.io.stderr.write(`\r\x1b[2K${noun}: ${items}/${total} (${percent}%)`);
-    },
-    done: () => {
-      if (shown) ctx.io.stderr.write('\r\x1b[2K');
-    },
+    update: ({ items, total }) =>
+      line.show(() => `${noun}: ${items}/${total} (${total > 0 ? Math.min(100, Math.floor((items / total) * 100)) : 100}%)`, items >= total),
+    done: () => line.done(),
   };
 }
 

@@ -10,6 +10,7 @@ import { ExitCode, PayctlError, usageError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import { parseInteger } from '../../validate.js';
 import { confirmChange } from '../shared/confirm.js';
+import { statusLine } from '../../output/status-line.js';
 import { optString } from '../spec.js';
 import { WITHDRAW_FLAGS } from './request.js';
 
@@ -230,21 +231,21 @@ async function sendAll(
   return stop;
 }
 
+/** A bar of the rows finished, with what became of them, on stderr at a terminal. */
 function progressBar(ctx: Context, total: number) {
-  if (!ctx.io.stderrIsTTY) return { update: (_: Map<string, ReportRow>) => undefined, done: () => undefined };
-  let last = 0;
+  const line = statusLine(ctx);
+  const width = 30;
   return {
     update: (outcomes: Map<string, ReportRow>) => {
-      const now = Date.now();
       const finished = [...outcomes.values()].filter((r) => ['sent', 'failed', 'unknown'].includes(r.outcome));
-      if (now - last < 100 && finished.length < total) return;
-      last = now;
-      const width = 30;
-      const filled = Math.round((finished.length / total) * width);
       const count = (outcome: string) => finished.filter((r) => r.outcome === outcome).length;
-      ctx.io.stderr.write(`\r\x1b[2K[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${finished.length}/${total}  sent ${count('sent')}  failed ${count('failed')}  unknown ${count('unknown')}`);
+      const filled = Math.round((finished.length / total) * width);
+      line.show(
+        () => `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${finished.length}/${total}  sent ${count('sent')}  failed ${count('failed')}  unknown ${count('unknown')}`,
+        finished.length >= total,
+      );
     },
-    done: () => ctx.io.stderr.write('\r\x1b[2K'),
+    done: () => line.done(),
   };
 }
 

@@ -1,0 +1,32 @@
+import type { Context } from '../context.js';
+
+export interface StatusLine {
+  /** Redraws the line; `final` draws it even within the throttle interval. */
+  show(text: () => string, final: boolean): void;
+  /** Clears the line, if one was drawn. */
+  done(): void;
+}
+
+const REDRAW_EVERY_MS = 100;
+
+/**
+ * A progress line on stderr, redrawn in place at most ten times a second, and
+ * only when stderr is a terminal: a log or a pipe gets nothing.
+ */
+export function statusLine(ctx: Context): StatusLine {
+  if (!ctx.io.stderrIsTTY) return { show: () => undefined, done: () => undefined };
+  let shown = false;
+  let last = 0;
+  return {
+    show(text, final) {
+      const now = Date.now();
+      if (now - last < REDRAW_EVERY_MS && !final) return;
+      last = now;
+      shown = true;
+      ctx.io.stderr.write(`\r\x1b[2K${text()}`);
+    },
+    done() {
+      if (shown) ctx.io.stderr.write('\r\x1b[2K');
+    },
+  };
+}
