@@ -164,7 +164,7 @@ async function readBody(response: Response, method: string): Promise<unknown> {
   try {
     return text === '' ? undefined : JSON.parse(text);
   } catch {
-    throw notAnApiAnswer(response, method, describeText(text, response));
+    throw notAnApiAnswer(response.status, method, describeText(text, response));
   }
 }
 
@@ -179,19 +179,18 @@ function describeText(text: string, response: Response): string {
  * for a GET nothing happened and retrying is safe; for anything else the request
  * may have been carried out, so the outcome is unknown.
  */
-function notAnApiAnswer(response: Response, method: string, what: string): PayctlError {
-  const message = `the server's answer is not an API answer: ${what} (HTTP ${response.status})`;
+function notAnApiAnswer(status: number, method: string, what: string): PayctlError {
+  const message = `the server's answer is not an API answer: ${what} (HTTP ${status})`;
   return mayHaveEffect(method)
-    ? new PayctlError(message, ExitCode.unknownOutcome, { status: response.status, hint: 'check whether the request took effect before retrying' })
-    : new PayctlError(message, ExitCode.network, { status: response.status, hint: 'check --base-url and the profile; retrying is safe' });
+    ? new PayctlError(message, ExitCode.unknownOutcome, { status, hint: 'check whether the request took effect before retrying' })
+    : new PayctlError(message, ExitCode.network, { status, hint: 'check --base-url and the profile; retrying is safe' });
 }
 
 function parseEnvelope<T>(body: unknown, status: number, method: string): ApiEnvelope<T> {
   if (status === 204 && body === undefined) return { data: undefined as T };
   // Every API answer's `data` is an object or a list; `null` or a bare value is not the API speaking.
   if (!body || typeof body !== 'object' || !('data' in body) || !body.data || typeof body.data !== 'object') {
-    const shape = new Response(null, { status });
-    throw notAnApiAnswer(shape, method, 'JSON without the `data` object of an API answer');
+    throw notAnApiAnswer(status, method, 'JSON without the `data` object of an API answer');
   }
   return body as ApiEnvelope<T>;
 }
@@ -222,7 +221,7 @@ async function errorFromResponse(response: Response, method: string): Promise<Pa
   if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.network, { status, hint: 'wait and retry' });
   // 408: the server gave up waiting for the request, so it did not act on it.
   if (status === 408) return new PayctlError('the server timed out waiting for the request (HTTP 408)', ExitCode.network, { status, hint: 'nothing took effect; it is safe to retry' });
-  if (status >= 500) return notAnApiAnswer(response, method, text === '' ? 'an empty body' : describeText(text, response));
+  if (status >= 500) return notAnApiAnswer(status, method, text === '' ? 'an empty body' : describeText(text, response));
   return new PayctlError(`the server refused the request (HTTP ${status}) without an API error body`, ExitCode.apiRefused, { status });
 }
 
