@@ -1,17 +1,28 @@
 #!/usr/bin/env node
 'use strict';
-// payctl's launcher, CommonJS like dist/ (see bin/package.json). `--version` is
-// answered before the bundle loads, and written straight to the file descriptor
-// (setting up process.stdout loads the streams stack), so that it costs no more
-// than starting Node itself.
+// payctl's launcher, CommonJS like dist/ (see bin/package.json). `--version`, and
+// `--help` of any command, are answered without loading the bundle (the help was
+// rendered from it at build time, bin/dist.js), and written straight to the file
+// descriptor (setting up process.stdout loads the streams stack), so that they
+// cost little more than starting Node itself.
 const args = process.argv.slice(2);
-if (args.length === 1 && (args[0] === '--version' || args[0] === '-V')) {
-  const line = `${require('../package.json').version}\n`;
+const last = args[args.length - 1];
+const answer =
+  args.length === 1 && (last === '--version' || last === '-V')
+    ? `${require('../package.json').version}\n`
+    : last === '--help' || last === '-h'
+      ? require('./dist.js').readHelp(args.slice(0, -1))
+      : undefined;
+if (answer === undefined) require('./dist.js').loadBundle().exports.run(args);
+else writeOut(answer);
+
+function writeOut(text) {
+  let bytes = Buffer.from(text);
   try {
-    require('node:fs').writeSync(1, line);
-  } catch {
-    process.stdout.write(line);
+    while (bytes.length > 0) bytes = bytes.subarray(require('node:fs').writeSync(1, bytes));
+  } catch (error) {
+    // A reader that has gone (`payctl --help | head -1`) wants no more; a
+    // descriptor left non-blocking (EAGAIN) is left to Node's stream to wait on.
+    if (error.code !== 'EPIPE') process.stdout.write(bytes);
   }
-} else {
-  require('../dist/cli.cjs');
 }

@@ -3,10 +3,12 @@
 // streams stack) and every module file adds to it, so payctl is bundled as
 // CommonJS: its own code is one file, dist/cli.cjs, in which each command's code
 // runs only when that command does (and so do the requires of the Node built-ins
-// it uses). The libraries only some runs need (ky, chalk, cli-table3, conf,
-// inquirer) and the sandbox are bundled apart, into dist/vendor/ and
-// dist/sandbox.cjs, and required on first use: `payctl --help` reads two files.
+// it uses); ky is in it too, with its Fetch API classes swapped (see kyWithoutUndici).
+// The libraries only some runs need (chalk, cli-table3, conf, inquirer) and the
+// sandbox are bundled apart, into dist/vendor/ and dist/sandbox.cjs, and required
+// on first use.
 import { build } from 'esbuild';
+import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -14,7 +16,6 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 
 /** Bundles loaded on demand: the package each re-exports, by bundle name. */
 const VENDOR = {
-  ky: 'ky',
   chalk: 'chalk',
   'cli-table3': 'cli-table3',
   conf: 'conf',
@@ -34,13 +35,13 @@ const common = {
 };
 
 /**
- * In dist/cli.cjs, `import('ky')` and the like become a require of the library's
+ * In dist/cli.cjs, `import('chalk')` and the like become a require of the library's
  * own bundle, made when the import runs: most runs never load them.
  */
 const requireApart = {
   name: 'require-apart',
   setup(builder) {
-    builder.onResolve({ filter: /^(ky|chalk|cli-table3|conf|@inquirer\/prompts)$/ }, (args) => ({ path: BUNDLE_OF[args.path], namespace: 'apart' }));
+    builder.onResolve({ filter: /^(chalk|cli-table3|conf|@inquirer\/prompts)$/ }, (args) => ({ path: BUNDLE_OF[args.path], namespace: 'apart' }));
     builder.onResolve({ filter: /\/sandbox\/server\.js$/ }, () => ({ path: './sandbox.cjs', namespace: 'apart' }));
     builder.onResolve({ filter: /\.cjs$/, namespace: 'apart' }, (args) => ({ path: args.path, external: true }));
     // An ES module re-exporting the bundle, so its `default` is the library's own default export.
@@ -69,10 +70,37 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * ky builds a WHATWG Request at import (a feature probe) and for every request;
+ * on Node 20 the first touch of fetch's classes loads undici, about 30 ms of a
+ * 40 ms command. In dist/cli.cjs ky's `globalThis.Headers`, `.Request` and
+ * `.Response` are those of src/http/fetch-classes.ts, and `.ReadableStream` and
+ * `.FormData` are undefined, so ky takes its no-streams paths. payctl's own
+ * code never names these globals (it imports the classes), so only ky is touched.
+ */
+const kyWithoutUndici = {
+  inject: ['src/http/fetch-classes.ts'],
+  define: {
+    'globalThis.Headers': 'LiteHeaders',
+    'globalThis.Request': 'LiteRequest',
+    'globalThis.Response': 'LiteResponse',
+    'globalThis.ReadableStream': 'undefined',
+    'globalThis.FormData': 'undefined',
+  },
+};
+
 const dist = 'dist';
 const staging = mkdtempSync('dist-build-');
 await Promise.all([
-  build({ ...common, entryPoints: { cli: 'src/cli.ts' }, outdir: staging, outExtension: { '.js': '.cjs' }, plugins: [requireApart, lazyChildProcess] }),
+  build({
+    ...common,
+    entryPoints: { cli: 'src/cli.ts' },
+    outdir: staging,
+    outExtension: { '.js': '.cjs' },
+    plugins: [requireApart, lazyChildProcess],
+    inject: kyWithoutUndici.inject,
+    define: { ...common.define, ...kyWithoutUndici.define },
+  }),
   build({
     ...common,
     entryPoints: { ...Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [`vendor/${bundle}`, pkg])), sandbox: 'src/sandbox/server.ts' },
@@ -80,6 +108,14 @@ await Promise.all([
     outExtension: { '.js': '.cjs' },
   }),
 ]);
+
+// The V8 code cache of cli.cjs and the help of every command (bin/dist.js), made
+// by running the bundle in a fresh Node: with no flags, as payctl runs.
+const prerendered = spawnSync(process.execPath, ['scripts/prerender.cjs', staging], { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '' } });
+if (prerendered.status !== 0) {
+  rmSync(staging, { recursive: true, force: true });
+  throw new Error('preparing dist/ failed');
+}
 
 /**
  * Moves the new files in one by one (each rename is atomic), the entry last, so

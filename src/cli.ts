@@ -1,5 +1,29 @@
 import { main } from './main.js';
+import { COMMAND_TREE } from './commands/tree.js';
+import type { CommandSpec } from './commands/spec.js';
 
-void main(process.argv.slice(2)).then((code) => {
-  process.exitCode = code;
-});
+/**
+ * The bundle's entry (dist/cli.cjs). bin/payctl.js calls `run`; the build's
+ * scripts/prerender.cjs calls `main` and `commandPaths`.
+ */
+export function run(argv: readonly string[]): void {
+  void main(argv).then((code) => {
+    process.exitCode = code;
+  });
+}
+
+/** Every command path, the root (`[]`) first: the build pre-renders their help. */
+export function commandPaths(): string[][] {
+  const paths: string[][] = [[]];
+  const walk = (specs: readonly CommandSpec[], prefix: readonly string[]) => {
+    for (const spec of specs) {
+      const path = [...prefix, spec.name];
+      paths.push(path);
+      walk(spec.subcommands ?? [], path);
+    }
+  };
+  walk(COMMAND_TREE, []);
+  return paths;
+}
+
+export { main };

@@ -17,6 +17,8 @@ const ENVIRONMENT_HELP = `Environment:
   PAYCTL_NO_INPUT=1   never prompt (also CI=true)
   NO_COLOR, FORCE_COLOR, TERM=dumb   colour of tables`;
 
+const HELP_WIDTH = 80;
+
 const EXIT_HELP = `Exit codes:\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padEnd(4)}${meaning}`).join('\n')}`;
 
 /** Runs payctl with these arguments and returns the exit code; never calls process.exit. */
@@ -69,9 +71,11 @@ function buildProgram(path: readonly string[], io: IO, onContext: (ctx: Context)
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       writeErr: (text) => io.stderr.write(text),
-      // commander would ask process.stdout and process.stderr, making them.
-      getOutHelpWidth: () => (io.stdoutIsTTY ? process.stdout.columns : 80),
-      getErrHelpWidth: () => (io.stderrIsTTY ? process.stderr.columns : 80),
+      // Help is laid out for 80 columns everywhere, as gh's and git's is: the
+      // same text at a terminal and in a pipe, so the build can pre-render it
+      // (scripts/prerender.cjs) and `--help` need not load the bundle.
+      getOutHelpWidth: () => HELP_WIDTH,
+      getErrHelpWidth: () => HELP_WIDTH,
       getOutHasColors: () => false,
       getErrHasColors: () => false,
     })

@@ -1,7 +1,7 @@
 import { EventEmitter } from 'node:events';
 import { fstatSync, writeSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import type { Writable } from 'node:stream';
+import { loadBuiltin } from './builtin.js';
 import type { IO } from './context.js';
 import { ExitCode, PayctlError } from './errors.js';
 
@@ -52,9 +52,7 @@ function isTerminal(fd: number): boolean {
   } catch {
     return false;
   }
-  // Any absolute path serves to require a built-in.
-  const tty: typeof import('node:tty') = createRequire(process.execPath)('node:tty');
-  return tty.isatty(fd);
+  return loadBuiltin<typeof import('node:tty')>('node:tty').isatty(fd);
 }
 
 export function processIO(): IO {

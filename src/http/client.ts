@@ -2,7 +2,8 @@ import type { HTTPError, KyInstance, Options as KyOptions, RetryOptions } from '
 import { ExitCode, PayctlError, DryRunComplete } from '../errors.js';
 import { maskSecrets, redactHeaders } from '../redact.js';
 import { VERSION } from '../version.js';
-import { nodeFetch, TransportError, type NodeFetchOptions } from './node-fetch.js';
+import type { LiteResponse } from './fetch-classes.js';
+import { nodeFetch, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -51,7 +52,10 @@ const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
 /** Waits longer than this are cut short, per the contract (ky's `maxRetryAfter`). */
 const MAX_RETRY_AFTER_MS = 10_000;
 
-/** ky is loaded on the first request, not at start-up: its import builds a WHATWG Request, which loads undici. */
+/**
+ * ky is loaded on the first request, not at start-up. In dist/ its Headers,
+ * Request and Response are those of fetch-classes.ts, so no request loads undici.
+ */
 export async function createApiClient(options: ApiClientOptions): Promise<ApiClient> {
   const { default: ky } = await import('ky');
   const baseUrl = options.baseUrl.replace(/\/+$/, '');
@@ -59,7 +63,8 @@ export async function createApiClient(options: ApiClientOptions): Promise<ApiCli
   const http: KyInstance = ky.create({
     prefixUrl: baseUrl,
     timeout: false,
-    fetch: (debug ? loggedFetch(debug) : nodeFetch) as typeof fetch,
+    // ky's types speak of fetch's classes; in dist/ they are fetch-classes.ts's.
+    fetch: (debug ? loggedFetch(debug) : nodeFetch) as unknown as typeof fetch,
     hooks: debug
       ? { beforeRetry: [({ retryCount, error }) => debug(`retry ${retryCount} after ${describeRetryCause(error)}`)] }
       : {},
@@ -88,7 +93,7 @@ export async function createApiClient(options: ApiClientOptions): Promise<ApiCli
       }
       const deadline = Date.now() + options.timeoutMs;
       const perRequest: NodeFetchOptions = { deadline };
-      let response: Response;
+      let response: FetchAnswer;
       try {
         response = await http(request.path.replace(/^\/+/, ''), {
           method: request.method,
@@ -159,7 +164,7 @@ function errorFromTransport(error: unknown, method: string): PayctlError {
   return new PayctlError(`request failed: ${(error as Error)?.message ?? String(error)}`, mayHaveEffect(method) ? ExitCode.unknownOutcome : ExitCode.network);
 }
 
-async function readBody(response: Response, method: string): Promise<unknown> {
+async function readBody(response: FetchAnswer, method: string): Promise<unknown> {
   const text = await response.text();
   try {
     return text === '' ? undefined : JSON.parse(text);
@@ -168,7 +173,7 @@ async function readBody(response: Response, method: string): Promise<unknown> {
   }
 }
 
-function describeText(text: string, response: Response): string {
+function describeText(text: string, response: FetchAnswer): string {
   const type = response.headers.get('content-type') ?? 'no content type';
   if (text.trimStart().startsWith('{') || text.trimStart().startsWith('[')) return `cut-off or invalid JSON (${text.length} bytes, ${type})`;
   return `${type}, not JSON`;
@@ -195,7 +200,7 @@ function parseEnvelope<T>(body: unknown, status: number, method: string): ApiEnv
   return body as ApiEnvelope<T>;
 }
 
-async function errorFromResponse(response: Response, method: string): Promise<PayctlError> {
+async function errorFromResponse(response: FetchAnswer, method: string): Promise<PayctlError> {
   const status = response.status;
   const text = await response.text().catch(() => '');
   let apiError: { message?: unknown; returnCode?: unknown } | undefined;
@@ -259,15 +264,13 @@ function describeRetryCause(error: Error): string {
 }
 
 function loggedFetch(debug: (line: string) => void) {
-  return async (request: Request, init?: NodeFetchOptions): Promise<Response> => {
+  return async (request: FetchInput & { clone(): FetchInput }, init?: NodeFetchOptions): Promise<LiteResponse> => {
     const headers: Record<string, string> = {};
     request.headers.forEach((value, key) => (headers[key] = value));
     debug(`> ${request.method} ${request.url}`);
     for (const [name, value] of Object.entries(redactHeaders(headers))) debug(`> ${name}: ${value}`);
-    if (request.body) {
-      const text = await request.clone().text();
-      debug(`> ${JSON.stringify(maskSecrets(safeParse(text)))}`);
-    }
+    const text = await request.clone().text();
+    if (text !== '') debug(`> ${JSON.stringify(maskSecrets(safeParse(text)))}`);
     const started = performance.now();
     try {
       const response = await nodeFetch(request, init);

@@ -1,10 +1,14 @@
 import http from 'node:http';
 import type https from 'node:https';
+import { loadBuiltin } from '../builtin.js';
+import { LiteHeaders, LiteResponse } from './fetch-classes.js';
 
 /**
  * A `fetch` for ky built on node:http. On Node 20 the global fetch costs about
  * 200 ms on its first call (undici warming up); node:http costs about 15 ms,
- * which is most of a short command's run time.
+ * which is most of a short command's run time. The answer is read whole, as
+ * text, into a LiteResponse: wrapping it in a WHATWG stream only to decode it
+ * back costs a third of a large export's time and most of its memory churn.
  */
 
 /** A transport failure, with whether the request can have reached the server. */
@@ -27,55 +31,33 @@ export interface NodeFetchOptions {
 
 const MAX_RESPONSE_CHARACTERS = 32 * 1024 * 1024;
 
-/**
- * A Response whose body is the text as it arrived. Wrapping it in a WHATWG
- * stream only to decode it back (what `new Response(buffer).text()` does) costs
- * a third of a large export's time and most of its memory churn.
- */
-class TextResponse extends Response {
-  constructor(
-    private readonly bodyText: string,
-    init: ResponseInit,
-  ) {
-    super(null, init);
-  }
-
-  override async text(): Promise<string> {
-    return this.bodyText;
-  }
-
-  override async json(): Promise<unknown> {
-    return JSON.parse(this.bodyText);
-  }
-
-  override async arrayBuffer(): Promise<ArrayBuffer> {
-    const bytes = Buffer.from(this.bodyText, 'utf8');
-    return bytes.buffer.slice(bytes.byteOffset, bytes.byteOffset + bytes.byteLength) as ArrayBuffer;
-  }
-
-  override clone(): Response {
-    return new TextResponse(this.bodyText, { status: this.status, statusText: this.statusText, headers: this.headers });
-  }
-}
-
 const httpAgent = new http.Agent({ keepAlive: true });
 /** node:https (with TLS and crypto) is loaded only for an https base URL: a local sandbox never needs it. */
-let httpsTransport: Promise<{ module: typeof https; agent: https.Agent }> | undefined;
-const loadHttps = () =>
-  (httpsTransport ??= import('node:https').then((module) => ({ module, agent: new module.Agent({ keepAlive: true }) })));
+let httpsTransport: { module: typeof https; agent: https.Agent } | undefined;
+const loadHttps = () => {
+  if (httpsTransport) return httpsTransport;
+  const module = loadBuiltin<typeof https>('node:https');
+  return (httpsTransport = { module, agent: new module.Agent({ keepAlive: true }) });
+};
 
-export async function nodeFetch(input: Request, init: NodeFetchOptions = {}): Promise<Response> {
+/** The members of a request that both LiteRequest and fetch's Request have. */
+export type FetchInput = Pick<Request, 'url' | 'method' | 'text'> & { headers: Pick<Headers, 'forEach'> };
+/** The members of an answer that payctl reads, from LiteResponse or fetch's Response. */
+export type FetchAnswer = Pick<Response, 'status' | 'text'> & { headers: Pick<Headers, 'get'> };
+
+export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}): Promise<LiteResponse> {
   const url = new URL(input.url);
-  const body = input.body ? Buffer.from(await input.arrayBuffer()) : undefined;
+  const bodyText = await input.text();
+  const body = bodyText === '' ? undefined : Buffer.from(bodyText, 'utf8');
   const headers: Record<string, string> = {};
   input.headers.forEach((value, key) => {
     headers[key] = value;
   });
   if (body) headers['content-length'] = String(body.length);
-  const secure = url.protocol === 'https:' ? await loadHttps() : undefined;
+  const secure = url.protocol === 'https:' ? loadHttps() : undefined;
   const transport = secure?.module ?? http;
 
-  return new Promise<Response>((resolve, reject) => {
+  return new Promise<LiteResponse>((resolve, reject) => {
     let connected = false;
     let settled = false;
     const fail = (message: string, code: string) => {
@@ -103,15 +85,20 @@ export async function nodeFetch(input: Request, init: NodeFetchOptions = {}): Pr
             fail('the connection closed before the response was complete', 'ECONNRESET');
             return;
           }
+          const responseHeaders = new LiteHeaders();
+          try {
+            for (let i = 0; i < response.rawHeaders.length; i += 2) {
+              responseHeaders.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
+            }
+          } catch {
+            fail('the response has a malformed header', 'EBADHEADER');
+            return;
+          }
           settled = true;
           clearTimeout(timer);
           const status = response.statusCode ?? 0;
-          const responseHeaders = new Headers();
-          for (let i = 0; i < response.rawHeaders.length; i += 2) {
-            responseHeaders.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
-          }
           const hasBody = status !== 204 && status !== 304 && input.method !== 'HEAD';
-          resolve(new TextResponse(hasBody ? text : '', { status, statusText: response.statusMessage ?? '', headers: responseHeaders }));
+          resolve(new LiteResponse(hasBody ? text : '', { status, statusText: response.statusMessage ?? '', headers: responseHeaders }));
         });
       },
     );

@@ -6,6 +6,7 @@ import { parseLimit, parsePage } from '../../validate.js';
 import type { View } from '../../output/views.js';
 import { usageError } from '../../errors.js';
 import { statusLine } from '../../output/status-line.js';
+import { loadBuiltin } from '../../builtin.js';
 
 /** The paging flags every list command takes. */
 export const PAGING_OPTIONS: readonly OptionSpec[] = [
@@ -114,11 +115,11 @@ function progressLine(ctx: Context, noun: string): { update: (progress: PageProg
  * more time in GC. (These flags only tune the collector; they are set before the
  * export allocates anything.)
  */
-async function keepHeapFlat(): Promise<void> {
+function keepHeapFlat(): void {
   // Verified with Node 20's V8; V8 prints an error for a flag it no longer knows,
   // so other versions keep their own sizing rather than risk noise on stderr.
   if (!process.versions.node.startsWith('20.')) return;
-  const { setFlagsFromString } = await import('node:v8');
+  const { setFlagsFromString } = loadBuiltin<typeof import('node:v8')>('node:v8');
   setFlagsFromString('--semi-space-growth-factor=1');
   setFlagsFromString('--heap-growing-percent=10');
   setFlagsFromString('--optimize-for-size');
@@ -147,7 +148,7 @@ export async function runList<T>(ctx: Context, view: View, paging: PagingInput, 
  */
 export async function writeAllPages<T>(ctx: Context, view: View, fetch: PageFetcher<T>, limit: number, keep?: (item: T) => boolean): Promise<void> {
   const writer = ctx.output.list(view);
-  await keepHeapFlat();
+  keepHeapFlat();
   const progress = progressLine(ctx, keep ? `${view.noun} scanned` : view.noun);
   let total = 0;
   try {
