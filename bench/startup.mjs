@@ -1,6 +1,8 @@
 // Start-up benchmark: times, interleaved in one run, `node -e 0`, `payctl --version`,
 // `payctl --help` and `payctl balance --json` against a local server, and prints the
-// medians and their ratios to `node -e 0`. Targets: 1.15x, 1.3x and 1.5x.
+// medians and their ratios to `node -e 0`. Targets: 1.15x, 1.3x and 1.5x. A last
+// row times a bare script that makes the same request with node:http and writes
+// the body: the least `balance --json` can cost with node:http.
 //   npm run bench:startup            (BENCH_RUNS=60 for more runs)
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
@@ -33,6 +35,13 @@ const cases = [
   ['payctl --version', [bin, '--version']],
   ['payctl --help', [bin, '--help']],
   ['payctl balance --json', [bin, 'balance', '--json']],
+  ['bare node:http GET', ['-e', `
+    const http = require('node:http');
+    http.get(process.env.PAYCTL_BASE_URL + '/balance', { agent: new http.Agent({ keepAlive: true }) }, (res) => {
+      let body = '';
+      res.setEncoding('utf8').on('data', (chunk) => (body += chunk)).on('end', () => require('node:fs').writeSync(1, body));
+    });
+  `]],
 ];
 
 const samples = new Map(cases.map(([name]) => [name, []]));

@@ -8,7 +8,8 @@ const path = require('node:path');
 const DIST = path.join(__dirname, '../dist');
 const BUNDLE = path.join(DIST, 'cli.cjs');
 const cacheFileOf = (bundle) => `${bundle}.cache`;
-const stampOf = (stat) => `${stat.size}:${stat.mtimeMs}`;
+/** The bundle's first line names its build (scripts/build.mjs); its cache starts with the same line. */
+const stampOf = (source) => source.slice(0, source.indexOf('\n'));
 
 /** Where the help of `payctl WORDS... --help` is kept; undefined for words no command has. */
 function helpFileOf(distDir, words) {
@@ -30,23 +31,16 @@ function readHelp(words) {
 /**
  * Runs the bundle as CommonJS would, but through vm.Script with its V8 code
  * cache: compiling the bundle and the functions a command calls is a third of a
- * short run, and the cache skips most of it. The cache starts with a stamp (size
- * and mtime) of the bundle it was made from; a stale one is not used, and one
- * from another Node version V8 rejects by itself. Either way the bundle then
+ * short run, and the cache skips most of it. The cache starts with the build
+ * line of the bundle it was made from; another build's is not used, and one from
+ * another Node version V8 rejects by itself. Either way the bundle then
  * compiles as usual. `useCache: false` is for the build, which makes the cache.
  */
 function loadBundle(file = BUNDLE, { useCache = true } = {}) {
   const vm = require('node:vm');
   const { createRequire } = require('node:module');
-  const fd = fs.openSync(file, 'r');
-  let source;
-  let stamp;
-  try {
-    stamp = stampOf(fs.fstatSync(fd));
-    source = fs.readFileSync(fd, 'utf8');
-  } finally {
-    fs.closeSync(fd);
-  }
+  const source = fs.readFileSync(file, 'utf8');
+  const stamp = stampOf(source);
   const cachedData = useCache ? readCache(file, stamp) : undefined;
   // The wrapper has a line of its own, so line numbers in stack traces are the file's.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
@@ -67,7 +61,7 @@ function readCache(file, stamp) {
     return undefined;
   }
   const newline = data.indexOf(10);
-  if (newline < 0 || data.toString('latin1', 0, newline) !== stamp) return undefined;
+  if (newline < 0 || data.toString('utf8', 0, newline) !== stamp) return undefined;
   return data.subarray(newline + 1);
 }
 

@@ -9,6 +9,7 @@
 // on first use.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 
@@ -89,6 +90,13 @@ const kyWithoutUndici = {
   },
 };
 
+/**
+ * The first line of dist/cli.cjs names its build; its code cache starts with the
+ * same line (bin/dist.js), so a cache is only used with the bundle it was made
+ * from, whatever happens to the files' dates (npm pack resets them).
+ */
+const buildLine = `// payctl build ${randomBytes(8).toString('hex')}`;
+
 const dist = 'dist';
 const staging = mkdtempSync('dist-build-');
 await Promise.all([
@@ -98,6 +106,7 @@ await Promise.all([
     outdir: staging,
     outExtension: { '.js': '.cjs' },
     plugins: [requireApart, lazyChildProcess],
+    banner: { js: buildLine },
     inject: kyWithoutUndici.inject,
     define: { ...common.define, ...kyWithoutUndici.define },
   }),

@@ -3,7 +3,7 @@
 // running the bundle in this process:
 // - the V8 code cache of cli.cjs: a few everyday commands run against an
 //   embedded sandbox, so the functions they call are compiled, and the cache of
-//   all that was compiled is written, stamped with the bundle's size and mtime.
+//   all that was compiled is written, after the bundle's build line.
 //   build.mjs runs this in a fresh Node with no flags, since V8 accepts a cache
 //   only under the flags it was made with. The commands are few: every run
 //   reads the whole cache, and a function left out is only compiled when
@@ -35,7 +35,7 @@ async function main(distDir) {
     const secret = sandbox.credentials.find((c) => c.clientId === 'acme').clientSecret;
     await run(cli, ['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], env, `${secret}\n`);
     for (const argv of TRAINING) await run(cli, argv, env);
-    fs.writeFileSync(cacheFileOf(bundle), Buffer.concat([Buffer.from(`${stamp}\n`, 'latin1'), script.createCachedData()]));
+    fs.writeFileSync(cacheFileOf(bundle), Buffer.concat([Buffer.from(`${stamp}\n`), script.createCachedData()]));
 
     fs.mkdirSync(path.join(distDir, 'help'), { recursive: true });
     for (const words of cli.commandPaths()) {

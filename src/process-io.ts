@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { fstatSync, writeSync } from 'node:fs';
+import { fstatSync, statSync, writeSync } from 'node:fs';
 import type { Writable } from 'node:stream';
 import { loadBuiltin } from './builtin.js';
 import type { IO } from './context.js';
@@ -42,17 +42,30 @@ class FdWriter extends EventEmitter {
 }
 
 /**
- * Whether a descriptor is a terminal. Pipes and files (what scripts give) are told
- * apart by fstat, without loading node:tty, which loads node:net and the streams
- * stack: a fifth of a short run.
+ * Whether a descriptor is a terminal. Pipes, files and /dev/null (what scripts
+ * give) are told apart by fstat, without loading node:tty, which loads node:net
+ * and the streams stack: a fifth of a short run.
  */
 function isTerminal(fd: number): boolean {
   try {
-    if (!fstatSync(fd).isCharacterDevice()) return false;
+    const stat = fstatSync(fd);
+    if (!stat.isCharacterDevice()) return false;
+    // /dev/null is a character device too, and where scripts often send output.
+    if (stat.rdev === devNullDevice()) return false;
   } catch {
     return false;
   }
   return loadBuiltin<typeof import('node:tty')>('node:tty').isatty(fd);
+}
+
+let devNull: number | undefined;
+function devNullDevice(): number {
+  try {
+    devNull ??= statSync('/dev/null').rdev;
+  } catch {
+    devNull = -1;
+  }
+  return devNull;
 }
 
 export function processIO(): IO {
