@@ -134,10 +134,6 @@ export class LiteRequest {
     return null;
   }
 
-  get hasBody(): boolean {
-    return this.#text !== undefined;
-  }
-
   async text(): Promise<string> {
     return this.#text ?? '';
   }
