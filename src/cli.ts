@@ -1,6 +1,6 @@
 import { main } from './main.js';
 import { COMMAND_TREE } from './commands/tree.js';
-import type { CommandSpec } from './commands/spec.js';
+import { everyCommand } from './commands/spec.js';
 
 /**
  * The bundle's entry (dist/cli.cjs). bin/payctl.js calls `run`; the build's
@@ -14,16 +14,7 @@ export function run(argv: readonly string[]): void {
 
 /** Every command path, the root (`[]`) first: the build pre-renders their help. */
 export function commandPaths(): string[][] {
-  const paths: string[][] = [[]];
-  const walk = (specs: readonly CommandSpec[], prefix: readonly string[]) => {
-    for (const spec of specs) {
-      const path = [...prefix, spec.name];
-      paths.push(path);
-      walk(spec.subcommands ?? [], path);
-    }
-  };
-  walk(COMMAND_TREE, []);
-  return paths;
+  return [[], ...everyCommand(COMMAND_TREE).map((command) => command.path)];
 }
 
 export { main };

@@ -54,6 +54,20 @@ export interface CommandSpec {
   subcommands?: readonly CommandSpec[];
 }
 
+/** A command with the words that run it (`['subs', 'add-split']`). */
+export interface PlacedCommand {
+  path: string[];
+  spec: CommandSpec;
+}
+
+/** Every command of a tree with its path, each group before its subcommands. */
+export function everyCommand(specs: readonly CommandSpec[], prefix: readonly string[] = []): PlacedCommand[] {
+  return specs.flatMap((spec) => {
+    const path = [...prefix, spec.name];
+    return [{ path, spec }, ...everyCommand(spec.subcommands ?? [], path)];
+  });
+}
+
 /** Reads one option as a string, whatever commander gave (repeated flags keep the last). */
 export function optString(opts: Record<string, unknown>, key: string): string | undefined {
   const value = opts[key];

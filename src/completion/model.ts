@@ -1,4 +1,4 @@
-import type { ArgSpec, CommandSpec, OptionSpec } from '../commands/spec.js';
+import { everyCommand, type ArgSpec, type CommandSpec, type OptionSpec } from '../commands/spec.js';
 
 /**
  * What a shell needs to complete payctl, read off the command tree so the
@@ -59,17 +59,14 @@ export function toFlag(option: OptionSpec): CompletionFlag {
 const toArg = (arg: ArgSpec) => (arg.choices || arg.complete ? valueKind(arg) : undefined);
 
 export function buildModel(source: TreeSource): CompletionModel {
-  const nodes: CompletionNode[] = [];
-  const visit = (spec: CommandSpec, path: string[]) => {
-    nodes.push({
+  const nodes: CompletionNode[] = [
+    { path: [], subcommands: source.tree.map((spec) => ({ name: spec.name, summary: spec.summary })), flags: [toFlag(VERSION)], args: [] },
+    ...everyCommand(source.tree).map(({ path, spec }) => ({
       path,
       subcommands: (spec.subcommands ?? []).map((sub) => ({ name: sub.name, summary: sub.summary })),
       flags: source.optionsOf(spec).map(toFlag),
       args: (spec.args ?? []).map(toArg),
-    });
-    for (const sub of spec.subcommands ?? []) visit(sub, [...path, sub.name]);
-  };
-  nodes.push({ path: [], subcommands: source.tree.map((spec) => ({ name: spec.name, summary: spec.summary })), flags: [toFlag(VERSION)], args: [] });
-  for (const spec of source.tree) visit(spec, [spec.name]);
+    })),
+  ];
   return { program: 'payctl', globalFlags: [...source.globalOptions, HELP].map(toFlag), nodes };
 }

@@ -1,12 +1,12 @@
-import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, openSync, closeSync, readFileSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { COMMAND_TREE } from '../../src/commands/tree.js';
-import type { CommandSpec } from '../../src/commands/spec.js';
+import { everyCommand } from '../../src/commands/spec.js';
 
 /**
  * What makes a short run short (docs/performance.md), checked as behaviour: the
@@ -34,39 +34,18 @@ function copyOfPackage(change: (root: string) => void, skip: (file: string) => b
   return path.join(root, 'bin/payctl.js');
 }
 
-/**
- * Runs a launcher without blocking this process, whose event loop serves the
- * fake API; stdout is a pipe, or /dev/null.
- */
-function run(bin: string, args: readonly string[], env: Record<string, string> = {}, stdout: 'pipe' | 'devnull' = 'pipe') {
-  const out = stdout === 'devnull' ? openSync('/dev/null', 'w') : 'pipe';
-  const child = spawn(process.execPath, [bin, ...args], { env: cleanEnv(env), stdio: ['ignore', out, 'pipe'] });
-  if (typeof out === 'number') closeSync(out);
-  const collected = { stdout: '', stderr: '' };
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (collected.stdout += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (collected.stderr += chunk));
-  return new Promise<{ code: number | null; stdout: string; stderr: string }>((resolve, reject) => {
-    child.on('error', reject);
-    child.on('close', (code) => resolve({ code, ...collected }));
-  });
-}
-
 /** Whether the copy's launcher was given the cache, and whether V8 took it, as `loadBundle` reports. */
 function cacheVerdict(bin: string): string {
   const probe = `const r = require(${JSON.stringify(path.join(path.dirname(bin), 'dist.js'))}).loadBundle(); console.log(String(r.script.cachedDataRejected))`;
   return spawnSync(process.execPath, ['-e', probe], { env: cleanEnv(), encoding: 'utf8' }).stdout.trim();
 }
 
-function commandPaths(specs: readonly CommandSpec[], prefix: string[] = []): string[][] {
-  return specs.flatMap((spec) => [[...prefix, spec.name], ...commandPaths(spec.subcommands ?? [], [...prefix, spec.name])]);
-}
-
 describe('help', () => {
   it('--help of every command is the text the bundle itself renders (pre-rendered at build, read without loading the bundle)', async () => {
     const withoutHelp = copyOfPackage(() => undefined, (file) => file.startsWith(path.join('dist', 'help')));
-    const paths = [[], ...commandPaths(COMMAND_TREE)];
+    const paths = [[], ...everyCommand(COMMAND_TREE).map((command) => command.path)];
     for (const words of paths) {
-      const [fast, rendered] = await Promise.all([runCli([...words, '--help']), run(withoutHelp, [...words, '--help'])]);
+      const [fast, rendered] = await Promise.all([runCli([...words, '--help']), runCli([...words, '--help'], { bin: withoutHelp })]);
       expect({ words, code: fast.code, stdout: fast.stdout, stderr: fast.stderr }).toEqual({ words, code: 0, stdout: rendered.stdout, stderr: '' });
       expect(fast.stdout).toMatch(/^Usage: payctl/);
     }
@@ -100,9 +79,9 @@ describe('code cache', () => {
     });
     expect(cacheVerdict(otherBuild)).toBe('undefined');
     expect(cacheVerdict(unreadable)).toBe('true');
-    const expected = await run(BIN, ['balance', '--json'], envFor());
+    const expected = await runCli(['balance', '--json'], { env: envFor() });
     expect(expected.code).toBe(0);
-    for (const bin of [otherBuild, unreadable]) expect(await run(bin, ['balance', '--json'], envFor())).toEqual(expected);
+    for (const bin of [otherBuild, unreadable]) expect(await runCli(['balance', '--json'], { bin, env: envFor() })).toEqual(expected);
   });
 });
 
@@ -113,7 +92,7 @@ describe('what a request loads', () => {
     const probe = path.join(dir, 'probe.cjs');
     const list = path.join(dir, 'modules.json');
     writeFileSync(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));`);
-    const result = await run(BIN, ['balance', '--json'], { ...envFor(), NODE_OPTIONS: `--require ${probe}` }, stdout);
+    const result = await runCli(['balance', '--json'], { env: { ...envFor(), NODE_OPTIONS: `--require ${probe}` }, stdoutToDevNull: stdout === 'devnull' });
     return { code: result.code, stdout: result.stdout, modules: JSON.parse(readFileSync(list, 'utf8')) as string[] };
   }
 

@@ -8,7 +8,7 @@ import { sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { COMMAND_TREE } from '../../src/commands/tree.js';
 import { main } from '../../src/main.js';
 import { GLOBAL_OPTIONS, optionsOf } from '../../src/commands/options.js';
-import type { CommandSpec, OptionSpec } from '../../src/commands/spec.js';
+import { everyCommand, type PlacedCommand, type OptionSpec } from '../../src/commands/spec.js';
 import type { IO } from '../../src/context.js';
 import { STACK_LINE, inPool, liveToken } from './commands.js';
 import { tally, trackFailures } from './tally.js';
@@ -58,23 +58,11 @@ const LOCAL_ONLY = new Set(['profiles list', 'profiles show', 'profiles add', 'p
 /** Commands that do not resolve profile settings, so only parser-level poisons apply. */
 const NO_SETTINGS = new Set(['sandbox start']);
 
-interface Leaf {
-  path: string[];
-  spec: CommandSpec;
-}
-
-function leaves(specs: readonly CommandSpec[], prefix: string[] = []): Leaf[] {
-  return specs.flatMap((spec) => {
-    const here = [...prefix, spec.name];
-    return [...(spec.load ? [{ path: here, spec }] : []), ...leaves(spec.subcommands ?? [], here)];
-  });
-}
-
 const takesValue = (option: OptionSpec) => /[<[]/.test(option.flags);
 const longName = (option: OptionSpec) => option.flags.split(/[ ,]+/).find((part) => part.startsWith('--'))!;
 const shortName = (option: OptionSpec) => option.flags.split(/[ ,]+/).find((part) => /^-[a-zA-Z]$/.test(part));
 
-function poisonFor(leaf: Leaf, r: Random): string[] {
+function poisonFor(leaf: PlacedCommand, r: Random): string[] {
   const parserPoisons: Array<() => string[]> = [
     () => [r.pick(UNKNOWN_FLAGS)],
     () => ['--output', r.pick(['xml', 'yaml', '', 'JSON', 'table,json'])],
@@ -91,7 +79,7 @@ function poisonFor(leaf: Leaf, r: Random): string[] {
 }
 
 /** One case: the command path, its arguments and random flags, and (unless the command is local) a poison somewhere in it. */
-function generate(leaf: Leaf, r: Random): string[] {
+function generate(leaf: PlacedCommand, r: Random): string[] {
   const options = [...optionsOf(leaf.spec), ...GLOBAL_OPTIONS].filter((option) => longName(option) !== '--base-url');
   const parts: string[][] = [];
   for (const arg of leaf.spec.args ?? []) if (!arg.optional || r.next() < 0.5) parts.push([r.pick(arg.choices ?? VALUES)]);
@@ -153,7 +141,7 @@ function judge(argv: string[], code: number, stdout: string, stderr: string, sen
 }
 
 describe('argv fuzzing', () => {
-  const all = leaves(COMMAND_TREE);
+  const all = everyCommand(COMMAND_TREE).filter((command) => command.spec.load);
 
   it(`${IN_PROCESS_CASES} random argv through main() in-process (seed ${SEED}): exit 0 or 2, nothing sent, no stack trace`, async () => {
     const r = random(SEED);

@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,6 +20,10 @@ export interface RunOptions {
   /** Written to stdin, which is then closed. */
   input?: string;
   timeoutMs?: number;
+  /** Another launcher than BIN, e.g. of a changed copy of the package. */
+  bin?: string;
+  /** Send stdout to /dev/null instead of a pipe (`stdout` of the result is then empty). */
+  stdoutToDevNull?: boolean;
 }
 
 /** A fresh, empty config folder for one test. */
@@ -36,11 +40,13 @@ export function cleanEnv(extra: Record<string, string | undefined> = {}): Record
 /** Runs the built bin/payctl.js as a child process with pipes for stdin, stdout and stderr. */
 export function runCli(args: readonly string[], options: RunOptions = {}): Promise<RunResult> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(options.env), stdio: ['pipe', 'pipe', 'pipe'] });
+    const devNull = options.stdoutToDevNull ? openSync('/dev/null', 'w') : undefined;
+    const child = spawn(process.execPath, [options.bin ?? BIN, ...args], { env: cleanEnv(options.env), stdio: ['pipe', devNull ?? 'pipe', 'pipe'] });
+    if (devNull !== undefined) closeSync(devNull);
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
       reject(new Error(`payctl ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms\nstdout: ${stdout}\nstderr: ${stderr}`));
@@ -50,8 +56,8 @@ export function runCli(args: readonly string[], options: RunOptions = {}): Promi
       clearTimeout(timer);
       resolve({ code: code ?? (signal === 'SIGINT' ? 130 : -1), stdout, stderr });
     });
-    child.stdin.on('error', () => undefined);
-    child.stdin.end(options.input ?? '');
+    child.stdin?.on('error', () => undefined);
+    child.stdin?.end(options.input ?? '');
   });
 }
 
