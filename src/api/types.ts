@@ -153,7 +153,8 @@ export interface Customer {
   phoneNumber: string;
   document: string;
   birthdate: string;
-  address: CustomerAddress | null;
+  /** absent while the customer has no address */
+  address?: CustomerAddress;
   statusId: string;
   createdAt: string;
 }
@@ -305,10 +306,11 @@ export interface Subscription {
   amount: number;
   setupAmount: number;
   frequency: number;
-  /** null: lifetime */
-  duration: number | null;
+  /** absent: lifetime */
+  duration?: number;
   dueDate: string;
-  expirationDate: string | null;
+  /** absent: no expiration date */
+  expirationDate?: string;
   tolerancePeriod: number;
   status: SubscriptionStatus;
   splits: Split[];
@@ -326,10 +328,11 @@ export interface SubscriptionListItem {
   amount: number;
   setupAmount: number;
   frequency: number;
-  /** null: lifetime */
-  duration: number | null;
+  /** absent: lifetime */
+  duration?: number;
   dueDate: string;
-  expirationDate: string | null;
+  /** absent: no expiration date */
+  expirationDate?: string;
   tolerancePeriod: number;
   status: SubscriptionStatus;
   splits: SplitListItem[];
@@ -343,6 +346,7 @@ export interface CancelledSubscription {
   status: 'DELETED';
 }
 
+/** fields omitted keep their value, except duration and expirationDate: omitted, the subscription is lifetime with no expiration date (so {} makes it lifetime) */
 export interface UpdateSubscriptionRequest {
   customerId?: string;
   /** must belong to the (new) customer */
@@ -350,10 +354,10 @@ export interface UpdateSubscriptionRequest {
   frequency?: number;
   title?: string;
   amount?: number;
-  /** omitted: unchanged; null: lifetime */
-  duration?: number | null;
-  /** omitted: unchanged; null: no expiration; not in the past */
-  expirationDate?: string | null;
+  /** charge cycles; omitted: lifetime (as the reference says), so an update that keeps the duration sends it again */
+  duration?: number;
+  /** omitted: no expiration date; a new date must not be in the past (the current one may be sent again) */
+  expirationDate?: string;
 }
 
 export interface AddAmountSplitRequest {
@@ -384,9 +388,11 @@ export interface CreateSubscriptionRequest {
   amount: number;
   setupAmount?: number;
   frequency: number;
-  duration?: number | null;
+  /** omitted: lifetime */
+  duration?: number;
   dueDate?: string;
-  expirationDate?: string | null;
+  /** omitted: no expiration date */
+  expirationDate?: string;
   tolerancePeriod?: number;
   status?: FixtureSubscriptionStatus;
 }
@@ -420,10 +426,13 @@ export interface Withdrawal {
   liquidAmount: number;
   status: WithdrawalStatus;
   withdrawalPaymentType: WithdrawalPaymentType;
-  pixKeyType: PixKeyType | null;
-  pixKey: string | null;
+  /** PIX withdrawals only */
+  pixKeyType?: PixKeyType;
+  /** PIX withdrawals only */
+  pixKey?: string;
   bankAccountId: number;
-  postbackUrl: string | null;
+  /** absent when the request gave none */
+  postbackUrl?: string;
   createdAt: string;
   updatedAt: string;
 }

@@ -103,11 +103,11 @@ function seededCustomer(seed: number, clientId: string, index: number): Customer
     phoneNumber: `+55${prng.pick(BRAZILIAN_AREA_CODES)}9${prng.digits(8)}`,
     document: isCompany ? completeCnpj(prng.digits(8) + '0001') : completeCpf(prng.digits(9)),
     birthdate: randomBirthdate(prng, 1950, 2004),
-    // every tenth customer has no address yet: its first address must be complete
-    address:
-      index % 10 === 9
-        ? null
-        : {
+    // every tenth customer has no address yet (the field is absent): its first address must be complete
+    ...(index % 10 === 9
+      ? {}
+      : {
+          address: {
             statusId: 'APPROVED',
             zipcode: prng.int(1_000_000, 99_999_999),
             street: prng.pick(STREETS),
@@ -118,6 +118,7 @@ function seededCustomer(seed: number, clientId: string, index: number): Customer
             city,
             state,
           },
+        }),
     statusId: 'APPROVED',
     createdAt: at(index * 300_000 + prng.int(0, 299_000)),
   };
@@ -275,7 +276,7 @@ function seedWithdrawals(prng: Prng, spec: CompanySpec, account: Account, count:
     const amount = prng.int(10, 1500) * 100;
     const pending = i >= count - pendingCount;
     const status = pending ? 'PENDING' : prng.chance(0.8) ? 'COMPLETED' : 'FAILED';
-    const pixKeyType = paymentType === 'PIX' ? prng.pick(PIX_TYPES) : null;
+    const pixKeyType = paymentType === 'PIX' ? prng.pick(PIX_TYPES) : undefined;
     const createdMs = startMs + i * 2 * DAY_MS + prng.int(0, DAY_MS);
     const withdrawal: Withdrawal = {
       id: prng.uuid(),
@@ -283,11 +284,10 @@ function seedWithdrawals(prng: Prng, spec: CompanySpec, account: Account, count:
       liquidAmount: withdrawalLiquidCents(paymentType, amount),
       status,
       withdrawalPaymentType: paymentType,
-      pixKeyType,
-      pixKey: pixKeyType ? pixKeyFor(prng, pixKeyType, spec) : null,
+      ...(pixKeyType && { pixKeyType, pixKey: pixKeyFor(prng, pixKeyType, spec) }),
       bankAccountId: prng.pick(bankAccounts).id,
       // settled seed withdrawals show an address; pending ones have none, so settling them posts nowhere
-      postbackUrl: pending ? null : SETTLED_POSTBACK_URL,
+      ...(!pending && { postbackUrl: SETTLED_POSTBACK_URL }),
       createdAt: at(createdMs),
       updatedAt: at(createdMs + (pending ? 0 : prng.int(60_000, DAY_MS))),
     };
@@ -319,10 +319,10 @@ function seedSubscriptions(prng: Prng, count: number, cards: readonly Card[], re
     const status = SUBSCRIPTION_STATUS_CYCLE[i % SUBSCRIPTION_STATUS_CYCLE.length]!;
     const [frequency, frequencyName] = prng.pick(FREQUENCIES);
     const amount = prng.pick(PLAN_AMOUNTS);
-    const duration = prng.chance(0.4) ? prng.int(3, 24) : null;
+    const duration = prng.chance(0.4) ? prng.int(3, 24) : undefined;
     const createdMs = i * 4 * DAY_MS + prng.int(0, DAY_MS);
     const canceledMs = status === 'DELETED' ? createdMs + 30 * DAY_MS : null;
-    const expirationMs = status === 'EXPIRED' ? createdMs + 120 * DAY_MS : duration !== null ? createdMs + duration * frequency * DAY_MS : null;
+    const expirationMs = status === 'EXPIRED' ? createdMs + 120 * DAY_MS : duration !== undefined ? createdMs + duration * frequency * DAY_MS : undefined;
     subscriptions.push({
       id: prng.uuid(),
       customerId: card.customerId,
@@ -331,9 +331,9 @@ function seedSubscriptions(prng: Prng, count: number, cards: readonly Card[], re
       amount,
       setupAmount: prng.chance(0.3) ? prng.pick([990, 1990, 4990]) : 0,
       frequency,
-      duration,
+      ...(duration !== undefined && { duration }),
       dueDate: isoDay(new Date(SEED_EPOCH_MS + createdMs + frequency * DAY_MS)),
-      expirationDate: expirationMs === null ? null : isoDay(new Date(SEED_EPOCH_MS + expirationMs)),
+      ...(expirationMs !== undefined && { expirationDate: isoDay(new Date(SEED_EPOCH_MS + expirationMs)) }),
       tolerancePeriod: prng.pick([0, 3, 5, 7]),
       status,
       splits: seedSplits(prng, i, amount, receivers),

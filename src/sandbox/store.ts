@@ -9,6 +9,15 @@ export interface BalanceCents {
   processing: number;
 }
 
+/**
+ * Makes `target` hold exactly the fields of `source`, keeping its identity (lists
+ * and indexes refer to it) and taking the key order of `source`.
+ */
+export function replaceContents<T extends object>(target: T, source: T): void {
+  for (const key of Object.keys(target)) delete (target as Record<string, unknown>)[key];
+  Object.assign(target, source);
+}
+
 /** Records in insertion order with an id index: pages are slices, lookups are O(1). */
 export class IndexedList<T extends { id: string | number }> {
   private readonly items: T[];

@@ -5,7 +5,7 @@ import { json, parsed, plain } from './helpers.js';
 
 /** customers and cards against a started sandbox. */
 let s: SandboxSession;
-type Customer = { id: string; email: string; firstName: string; address: Record<string, unknown> | null };
+type Customer = { id: string; email: string; firstName: string; address?: Record<string, unknown> };
 let customers: Customer[];
 
 beforeAll(async () => {
@@ -54,12 +54,12 @@ describe.concurrent('customers', () => {
   });
 
   it('update: a first address needs every field, checked before sending', async () => {
-    const bare = customers.find((c) => c.address === null);
+    const bare = customers.find((c) => !('address' in c));
     expect(bare, 'the seed has customers without an address').toBeDefined();
     const partial = await s.run(['customers', 'update', bare!.id, '--address-city', 'Recife']);
     expect(partial.code).toBe(2);
     expect(partial.stderr).toMatch(/first one needs every field: missing required flags: --address-zipcode, --address-street, --address-street-number, --address-complement, --address-reference, --address-neighborhood, --address-state/);
-    expect((await json<Customer>(s, ['customers', 'get', bare!.id])).address).toBeNull();
+    expect((await json<Customer>(s, ['customers', 'get', bare!.id]))).not.toHaveProperty('address');
     const full = await json<Customer>(s, [
       'customers', 'update', bare!.id, '--address-zipcode', '50030-230', '--address-street', 'Rua da Aurora', '--address-street-number', '100',
       '--address-complement', 'sala 2', '--address-reference', 'beira-rio', '--address-neighborhood', 'Boa Vista', '--address-city', 'Recife', '--address-state', 'PE',

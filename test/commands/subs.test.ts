@@ -7,7 +7,7 @@ import { cpf, createSubaccount, json, parsed, plain, splitReceivers, subaccountF
 
 /** subs and subaccounts create against a started sandbox. */
 let s: SandboxSession;
-type Sub = { id: string; title: string; amount: number; status: string; duration: number | null; splits: Array<{ id?: string; subaccountId: string }> };
+type Sub = { id: string; title: string; amount: number; frequency: number; status: string; duration?: number; splits: Array<{ id?: string; subaccountId: string }> };
 let active: Sub[];
 let receiver: string;
 
@@ -72,10 +72,12 @@ describe('subs update', () => {
     const sub = takeActive();
     const updated = await json<Sub>(s, ['subs', 'update', sub.id, '--title', 'Plano Ouro', '--amount', '4990', '--duration', '12']);
     expect(updated).toMatchObject({ id: sub.id, title: 'Plano Ouro', amount: 4990, duration: 12 });
+    // the API reads an omitted duration as lifetime: payctl sends the current one again
+    expect(await json<Sub>(s, ['subs', 'update', sub.id, '--frequency', '7'])).toMatchObject({ frequency: 7, duration: 12 });
     const table = await runCliInTerminal(['subs', 'update', sub.id, '--lifetime'], { env: s.env });
     expect(table.code, table.stderr).toBe(0);
     expect(plain(table.stdout)).toMatch(/^amount\s+R\$ 49,90/m);
-    expect((await json<Sub>(s, ['subs', 'get', sub.id])).duration).toBeNull();
+    expect((await json<Sub>(s, ['subs', 'get', sub.id])).duration).toBeUndefined();
     const dry = await s.run(['subs', 'update', sub.id, '--title', 'Never', '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toContain(`PUT ${s.sandbox.url}/subscriptions/${sub.id}`);

@@ -124,7 +124,7 @@ export async function discover(client: Client): Promise<Fixtures> {
   return {
     subaccounts: { approved, pending: subaccounts.find((subaccount) => subaccount.status === 'PENDING')!.id },
     customers,
-    customerWithoutAddress: customers.find((customer) => customer.address === null),
+    customerWithoutAddress: customers.find((customer) => !('address' in customer)),
     subscriptions,
     mainBankAccounts: (await client.get('/bank_accounts')).body.data,
     subaccountBankAccounts: (await client.get('/bank_accounts', { subaccount: approved[0] })).body.data,

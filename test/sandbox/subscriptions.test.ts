@@ -65,15 +65,35 @@ describe('sandbox: subscriptions and splits', () => {
     },
   );
 
-  it('updates fields, keeps omitted ones, and makes it lifetime with duration null', async () => {
+  it('updates the fields given, keeps the others, and reads an omitted duration as lifetime', async () => {
+    const subscription = await newFixture({ duration: 12, expirationDate: '2099-12-31' });
+    const kept = await session.acme.put(`/subscriptions/${subscription.id}`, { title: 'Renamed', amount: 12000, duration: 12, expirationDate: '2099-12-31' });
+    expect(kept.body.data).toMatchObject({ title: 'Renamed', amount: 12000, frequency: subscription.frequency, duration: 12, expirationDate: '2099-12-31', customerId: subscription.customerId, status: 'ACTIVE' });
+    expect(kept.body.data.updatedAt >= subscription.updatedAt).toBe(true);
+    const lifetime = await session.acme.put(`/subscriptions/${subscription.id}`, { frequency: 7 });
+    expect(lifetime.body.data).toMatchObject({ title: 'Renamed', frequency: 7 });
+    expect(lifetime.body.data).not.toHaveProperty('duration');
+    expect(lifetime.body.data).not.toHaveProperty('expirationDate');
+    expect((await session.acme.get(`/subscriptions/${subscription.id}`)).body.data).toEqual(lifetime.body.data);
+  });
+
+  it('takes the current expiration date again even once past, but no new past one', async () => {
+    const expired = acme.subscriptions.find((s) => s.status === 'EXPIRED' && s.expirationDate);
+    expect(expired, 'the seed has EXPIRED subscriptions with an expiration date').toBeDefined();
+    const again = await session.acme.put(`/subscriptions/${expired.id}`, { title: expired.title, expirationDate: expired.expirationDate, ...(expired.duration && { duration: expired.duration }) });
+    expect(again.status).toBe(200);
+    expect(again.body.data.expirationDate).toBe(expired.expirationDate);
+    expectError(await session.acme.put(`/subscriptions/${expired.id}`, { expirationDate: '2020-01-02' }), 400, -7001);
+  });
+
+  it('refuses null for duration and expirationDate: the API has no null there', async () => {
     const subscription = await newFixture({ duration: 12 });
-    const response = await session.acme.put(`/subscriptions/${subscription.id}`, { title: 'Renamed', amount: 12000, frequency: 7, duration: null });
-    expect(response.body.data).toMatchObject({ title: 'Renamed', amount: 12000, frequency: 7, duration: null, customerId: subscription.customerId, status: 'ACTIVE' });
-    expect(response.body.data.updatedAt >= subscription.updatedAt).toBe(true);
+    expectError(await session.acme.put(`/subscriptions/${subscription.id}`, { duration: null }), 400, -7001);
+    expectError(await session.acme.put(`/subscriptions/${subscription.id}`, { title: 'x', expirationDate: null }), 400, -7001);
+    expect((await session.acme.get(`/subscriptions/${subscription.id}`)).body.data.duration).toBe(12);
   });
 
   it.each([
-    ['an empty body', {}, 400, -7001],
     ['a negative amount', { amount: -5 }, 400, -7001],
     ['a decimal amount', { amount: 10.5 }, 400, -7001],
     ['a past expiration date', { expirationDate: '2020-01-01' }, 400, -7001],

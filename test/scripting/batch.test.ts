@@ -21,7 +21,7 @@ afterAll(() => session?.close());
 interface Withdrawal {
   id: string;
   amount: number;
-  pixKey: string | null;
+  pixKey?: string;
   bankAccountId: number;
   withdrawalPaymentType: string;
 }
@@ -149,7 +149,7 @@ describe('withdraw pix --from-csv', () => {
 
 describe('withdraw --from-csv with an answer that never comes', () => {
   it('records the row as unknown, refuses it on rerun, and --reconcile settles it from withdrawals list without sending again', async () => {
-    const created = { id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e10', amount: 4321, liquidAmount: 4300, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: 'lost@example.com', bankAccountId: 7, postbackUrl: null, createdAt: '', updatedAt: '' };
+    const created = { id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e10', amount: 4321, liquidAmount: 4300, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: 'lost@example.com', bankAccountId: 7, createdAt: '', updatedAt: '' };
     let listed: unknown[] = [];
     const api = await startFakeApi((request, response) => {
       if (request.method === 'POST') {

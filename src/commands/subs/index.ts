@@ -15,7 +15,7 @@ export const subsCommands: CommandSpec = {
       summary: 'List subscriptions, filtered, a page at a time (or --all)',
       options: [
         { flags: '--status <status>', description: `only this status: ${SUBSCRIPTION_STATUSES.join(', ')}`, values: SUBSCRIPTION_STATUSES },
-        { flags: '--title <text>', description: 'title contains this text (any case)' },
+        { flags: '--title <text>', description: 'title contains this text (any case, with or without accents)' },
         { flags: '--amount <cents>', description: 'plan amount equals these cents' },
         { flags: '--setup-amount <cents>', description: 'setup amount equals these cents' },
         { flags: '--frequency <days>', description: 'days between charges equals this' },
@@ -50,7 +50,7 @@ export const subsCommands: CommandSpec = {
         { flags: '--title <text>', description: 'title' },
         { flags: '--amount <cents>', description: 'amount in integer cents, at least 100' },
         { flags: '--duration <n>', description: 'number of charge cycles, 1 to 1200' },
-        { flags: '--lifetime', description: 'no fixed number of cycles (instead of --duration)' },
+        { flags: '--lifetime', description: 'no fixed number of cycles nor expiration date (instead of --duration)' },
         { flags: '--expiration-date <yyyy-mm-dd>', description: 'last day, today or later' },
       ],
       changesData: true,

@@ -1,4 +1,4 @@
-import { updateSubscription } from '../../api/subscriptions.js';
+import { getSubscription, updateSubscription } from '../../api/subscriptions.js';
 import type { UpdateSubscriptionRequest } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
@@ -18,12 +18,19 @@ export async function run(ctx: Context, { args, opts }: CommandInput): Promise<v
   if (given('title') !== undefined) body.title = parseNonEmpty('--title', given('title')!, 120);
   if (given('amount') !== undefined) body.amount = parseCents('--amount', given('amount')!, 100);
   if (given('duration') !== undefined) body.duration = parseDuration('--duration', given('duration')!);
-  if (opts.lifetime === true) body.duration = null;
   if (given('expirationDate') !== undefined) body.expirationDate = parseFutureDate('--expiration-date', given('expirationDate')!);
-  if (Object.keys(body).length === 0) {
+  const lifetime = opts.lifetime === true;
+  const changed = [...Object.keys(body), ...(lifetime ? ['lifetime'] : [])];
+  if (changed.length === 0) {
     throw usageError('nothing to change: give at least one of --customer, --card, --frequency, --title, --amount, --duration, --lifetime, --expiration-date');
   }
-  const updated = await updateSubscription(await ctx.api(), id, body);
+  const api = await ctx.api();
+  // The API reads an omitted duration as lifetime (and an omitted expiration date as none):
+  // what the user did not change is sent again as it is.
+  const current = await getSubscription(api, id);
+  if (!lifetime) body.duration ??= current.duration;
+  if (!lifetime) body.expirationDate ??= current.expirationDate;
+  const updated = await updateSubscription(api, id, body);
   await ctx.output.item(subscriptionView, updated);
-  await ctx.output.note(`subscription ${updated.id} updated: ${Object.keys(body).join(', ')}`);
+  await ctx.output.note(`subscription ${updated.id} updated: ${changed.join(', ')}`);
 }

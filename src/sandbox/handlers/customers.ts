@@ -17,7 +17,7 @@ function checkPersonalFields(fields: UpdateCustomerRequest, now: Date): void {
 }
 
 /** The address after applying `input`: merged into the current one, or, for a first address, complete. */
-function nextAddress(current: CustomerAddress | null, input: CustomerAddressInput): CustomerAddress {
+function nextAddress(current: CustomerAddress | undefined, input: CustomerAddressInput): CustomerAddress {
   if (current) return { ...current, ...input };
   const missing = ADDRESS_FIELDS.filter((field) => input[field] === undefined);
   if (missing.length) throw new ApiError('addressIncomplete', `the customer has no address yet: every address field is required (missing ${missing.join(', ')})`);
@@ -45,8 +45,7 @@ export function updateCustomer(request: CompanyRequest): Reply {
   const customer = findCustomer(request, request.params.customerId);
   const { address, ...personal } = request.body as UpdateCustomerRequest;
   checkPersonalFields(personal, request.now);
-  const updatedAddress = address ? nextAddress(customer.address, address) : customer.address;
-  Object.assign(customer, personal, { address: updatedAddress });
+  Object.assign(customer, personal, address && { address: nextAddress(customer.address, address) });
   request.company.customers.changed(customer);
   return single(customer, 'Customer updated');
 }
@@ -57,7 +56,7 @@ export function sandboxCreateCustomer({ company, body, now }: CompanyRequest): R
   const customer: Customer = {
     id: randomUUID(),
     ...personal,
-    address: address ? nextAddress(null, address) : null,
+    ...(address && { address: nextAddress(undefined, address) }),
     statusId: 'APPROVED',
     createdAt: now.toISOString(),
   };

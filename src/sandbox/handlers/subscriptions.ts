@@ -15,6 +15,7 @@ import { findOrFail, pageMeta, pageQuery, single, type CompanyRequest, type Repl
 import { ApiError } from '../errors.js';
 import { splitAllowanceCents, splitGrossCents, splitLiquidCents } from '../fees.js';
 import { isoDay } from '../../rules.js';
+import { replaceContents } from '../store.js';
 import { findCard } from './cards.js';
 import { findCustomer } from './customers.js';
 import { findSubaccount } from './subaccounts.js';
@@ -44,7 +45,7 @@ function checkSplitAllowance(splits: ReadonlyArray<Pick<Split, 'splitType' | 'sp
   if (total > allowance) throw new ApiError('splitSumExceeded', `splits would total ${total} cents; at most ${allowance} of ${amount} are left after the subscription fee`);
 }
 
-function checkNotPast(date: string | null | undefined, field: string, now: Date): void {
+function checkNotPast(date: string | undefined, field: string, now: Date): void {
   if (date && date < isoDay(now)) throw new ApiError('validation', `${field} must not be in the past`);
 }
 
@@ -79,24 +80,46 @@ export function listSubscriptions({ company, query }: CompanyRequest): Reply {
 export const getSubscription = (request: CompanyRequest): Reply => single(findSubscription(request, request.params.subscriptionId), 'Subscription found');
 
 /**
- * Partial update: omitted fields keep their value; `duration: null` makes the
- * subscription lifetime and `expirationDate: null` removes the expiration. All
- * checks run before anything changes.
+ * The subscription's fields in the order its answers show them, duration and
+ * expirationDate only when it has them (a lifetime subscription has neither).
+ */
+function subscriptionRecord(fields: Subscription): Subscription {
+  const { id, customerId, tokenizedCardId, title, amount, setupAmount, frequency, duration, dueDate, expirationDate, tolerancePeriod, status, splits, createdAt, updatedAt, canceledAt } = fields;
+  return {
+    id, customerId, tokenizedCardId, title, amount, setupAmount, frequency,
+    ...(duration !== undefined && { duration }),
+    dueDate,
+    ...(expirationDate !== undefined && { expirationDate }),
+    tolerancePeriod, status, splits, createdAt, updatedAt, canceledAt,
+  };
+}
+
+/**
+ * customerId, tokenizedCardId, frequency, title and amount keep their value when
+ * omitted. duration and expirationDate are the subscription's term as the body
+ * states it: omitted means lifetime (as the reference says of duration) and no
+ * expiration date. All checks run before anything changes.
  */
 export function updateSubscription(request: CompanyRequest): Reply {
   const subscription = findChangeableSubscription(request, request.params.subscriptionId);
-  const changes = request.body as UpdateSubscriptionRequest;
+  const { duration, expirationDate, ...changes } = request.body as UpdateSubscriptionRequest;
   const customerId = changes.customerId ?? subscription.customerId;
   if (changes.customerId !== undefined) findCustomer(request, customerId);
   cardOfCustomer(request, changes.tokenizedCardId ?? subscription.tokenizedCardId, customerId);
   const amount = changes.amount ?? subscription.amount;
   checkSplitAllowance(subscription.splits, amount);
-  checkNotPast(changes.expirationDate, 'expirationDate', request.now);
+  // the current date may be sent again even once past: only a new one must be ahead
+  if (expirationDate !== subscription.expirationDate) checkNotPast(expirationDate, 'expirationDate', request.now);
 
-  Object.assign(subscription, changes, {
+  const updated = subscriptionRecord({
+    ...subscription,
+    ...changes,
+    duration,
+    expirationDate,
     splits: withLiquidAmounts(subscription.splits, amount),
     updatedAt: request.now.toISOString(),
   });
+  replaceContents(subscription, updated);
   return single(subscription, 'Subscription updated');
 }
 
@@ -145,7 +168,7 @@ export function sandboxCreateSubscription(request: CompanyRequest): Reply {
   findCustomer(request, body.customerId);
   cardOfCustomer(request, body.tokenizedCardId, body.customerId);
   const now = request.now.toISOString();
-  const subscription: Subscription = {
+  const subscription = subscriptionRecord({
     id: randomUUID(),
     customerId: body.customerId,
     tokenizedCardId: body.tokenizedCardId,
@@ -153,16 +176,16 @@ export function sandboxCreateSubscription(request: CompanyRequest): Reply {
     amount: body.amount,
     setupAmount: body.setupAmount ?? 0,
     frequency: body.frequency,
-    duration: body.duration ?? null,
+    duration: body.duration,
     dueDate: body.dueDate ?? isoDay(new Date(request.now.getTime() + body.frequency * DAY_MS)),
-    expirationDate: body.expirationDate ?? null,
+    expirationDate: body.expirationDate,
     tolerancePeriod: body.tolerancePeriod ?? 0,
     status: body.status ?? 'ACTIVE',
     splits: [],
     createdAt: now,
     updatedAt: now,
     canceledAt: null,
-  };
+  });
   request.company.subscriptions.add(subscription);
   return single(subscription, 'Subscription created');
 }

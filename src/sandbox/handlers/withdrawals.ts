@@ -58,10 +58,9 @@ export function withdraw(request: CompanyRequest): Reply {
     liquidAmount: withdrawalLiquidCents(method.paymentType, body.amount),
     status: 'PENDING',
     withdrawalPaymentType: method.paymentType,
-    pixKeyType: body.withdrawalMethod === 'pix' ? body.pixKeyType : null,
-    pixKey: body.withdrawalMethod === 'pix' ? body.pixKey : null,
+    ...(body.withdrawalMethod === 'pix' && { pixKeyType: body.pixKeyType, pixKey: body.pixKey }),
     bankAccountId: body.bankAccountId,
-    postbackUrl: body.postbackUrl ?? null,
+    ...(body.postbackUrl !== undefined && { postbackUrl: body.postbackUrl }),
     createdAt: now,
     updatedAt: now,
   };
