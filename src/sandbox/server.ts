@@ -172,9 +172,10 @@ async function respond(req: IncomingMessage, router: Router, services: SandboxSe
   return { operation, reply: companyHandlers[operation.operationId]!(companyRequest) };
 }
 
+/** Every body the API takes is a JSON object: anything else is refused before its schema is consulted. */
 function parseBody(raw: Buffer, contentType: string | undefined, operation: CompiledOperation): unknown {
   const body = parseJsonBody(raw, contentType);
-  if (body === undefined || body === null) throw new ApiError('validation', 'a JSON object body is required');
+  if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('validation', 'the body must be a JSON object');
   operation.validateBody!(body);
   return body;
 }

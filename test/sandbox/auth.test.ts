@@ -63,6 +63,19 @@ describe('sandbox: POST /auth and bearer tokens', () => {
     expectError(await session.acme.get('/customers', { headers: { authorization: `Basic ${genuine}` }, token: null }), 401, -7401);
   });
 
+  it("refuses a signature whose last character is changed but decodes to the same bytes", async () => {
+    const genuine = session.acme.token!;
+    const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    const last = ALPHABET.indexOf(genuine.at(-1)!);
+    // 32 bytes are 43 characters whose last carries 4 bits: its 2 low bits are ignored by lenient decoders
+    const variants = [1, 2, 3].map((flip) => genuine.slice(0, -1) + ALPHABET[last ^ flip]);
+    for (const variant of variants) {
+      expect(Buffer.from(variant.split('.')[2]!, 'base64url')).toEqual(Buffer.from(genuine.split('.')[2]!, 'base64url'));
+      expectError(await session.acme.get('/withdrawals/balance', { token: variant }), 401, -7401);
+    }
+    expect((await session.acme.get('/withdrawals/balance')).status).toBe(200);
+  });
+
   it('honours exp: a token stops working once it expires', async () => {
     const shortLived = await startSandbox({ port: 0, tokenTtlSeconds: 2 });
     try {

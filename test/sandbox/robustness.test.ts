@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { RETURN_CODES } from '../../src/sandbox/errors.js';
+import { apiDocument } from '../../src/sandbox/openapi.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { discover, expectError, login, useSandbox, type Fixtures, type Session } from './helpers.js';
 
@@ -106,6 +107,43 @@ describe('sandbox: hostile input never gets a 500 nor changes state', () => {
     expect(answer).toMatch(/^HTTP\/1.1 400/);
     expect(JSON.parse(answer.slice(answer.indexOf('\r\n\r\n') + 4)).data.returnCode).toBe(-7003);
     await unchanged();
+  });
+});
+
+describe('sandbox: a body that is not a JSON object, on every route that takes a body', () => {
+  let session: Session;
+  let acme: Fixtures;
+  useSandbox((started, fixtures) => {
+    session = started;
+    acme = fixtures;
+  });
+
+  const NOT_OBJECTS = ['[]', '[{"withdrawalMethod":"pix","amount":100}]', '1', '-1', '"pix"', 'true', 'null'];
+
+  it('is refused with 400 -7001 and changes nothing', async () => {
+    const paths = apiDocument.paths as unknown as Record<string, Record<string, { requestBody?: unknown }>>;
+    const ids: Record<string, string> = {
+      customerId: acme.customers[0].id,
+      subscriptionId: acme.subscriptions.find((s) => s.status === 'ACTIVE').id,
+      withdrawalId: acme.withdrawals.find((w) => w.status === 'PENDING').id,
+      subaccountId: acme.subaccounts.approved[0]!,
+    };
+    const balance = (await session.acme.get('/withdrawals/balance')).body.data;
+    const routes = Object.entries(paths).flatMap(([template, methods]) =>
+      Object.entries(methods)
+        .filter(([, operation]) => operation.requestBody)
+        .map(([method]) => ({ method: method.toUpperCase(), path: template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!) })),
+    );
+    expect(routes.map((route) => `${route.method} ${route.path.split('/')[1]}`)).toEqual(expect.arrayContaining(['POST withdrawals', 'POST subscriptions', 'PUT customers', 'PUT subscriptions', 'POST auth']));
+    for (const route of routes) {
+      for (const rawBody of NOT_OBJECTS) {
+        const response = await session.acme.call(route.method, route.path, { rawBody });
+        expectError(response, 400, -7001);
+        expect(response.body.data.message, `${route.method} ${route.path} ${rawBody}`).toBe('the body must be a JSON object');
+      }
+    }
+    expect(await discover(session.acme)).toEqual(acme);
+    expect((await session.acme.get('/withdrawals/balance')).body.data).toEqual(balance);
   });
 });
 
