@@ -56,10 +56,11 @@ export function parseJsonBody(raw: Buffer, contentType: string | undefined): unk
   }
 }
 
-/** Writes `body` as JSON; a Buffer body is JSON already encoded (see listCustomers), written as is. */
-export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
-  // Encoded once: the length and the bytes written come from the same buffer.
-  const bytes = Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body), 'utf8');
+/** The UTF-8 JSON of `body`; a Buffer body is JSON already encoded (see listCustomers), kept as is. */
+export const jsonBytes = (body: unknown): Buffer => (Buffer.isBuffer(body) ? body : Buffer.from(JSON.stringify(body), 'utf8'));
+
+/** Writes a JSON answer; its length and the bytes written come from the same buffer. */
+export function sendJson(res: ServerResponse, status: number, bytes: Buffer, headers: Record<string, string> = {}): void {
   res.writeHead(status, {
     'content-type': 'application/json; charset=utf-8',
     'content-length': String(bytes.length),

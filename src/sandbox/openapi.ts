@@ -16,18 +16,23 @@ interface ParameterObject {
   schema: SchemaObject;
 }
 
+interface ResponseObject {
+  $ref?: string;
+  content?: { 'application/json': { schema: { $ref: string } } };
+}
+
 interface OperationObject {
   operationId: string;
   parameters?: Array<{ $ref: string }>;
   requestBody?: { content: { 'application/json': { schema: { $ref: string } } } };
   security?: unknown[];
-  responses: Record<string, { $ref?: string }>;
+  responses: Record<string, ResponseObject>;
   'x-query-return-code'?: number;
 }
 
 interface OpenApiDocument {
   paths: Record<string, Record<string, OperationObject>>;
-  components: { schemas: Record<string, SchemaObject>; parameters: Record<string, ParameterObject> };
+  components: { schemas: Record<string, SchemaObject>; parameters: Record<string, ParameterObject>; responses: Record<string, ResponseObject> };
 }
 
 export const apiDocument = document as unknown as OpenApiDocument;
@@ -138,6 +143,12 @@ class ParameterSet {
   }
 }
 
+/** The component schema name of a response (through components/responses when it is a $ref). */
+function responseSchemaName(response: ResponseObject): string {
+  const resolved = response.$ref ? apiDocument.components.responses[localRefName(response.$ref)]! : response;
+  return localRefName(resolved.content!['application/json'].schema.$ref);
+}
+
 export interface CompiledOperation {
   operationId: string;
   method: string;
@@ -151,9 +162,32 @@ export interface CompiledOperation {
   query: ParameterSet;
   /** Validates a parsed body (and fills schema defaults in); undefined when the operation takes none. */
   validateBody?: (body: unknown) => void;
+  /** status → component schema name of the documented answers ('default' for any other status) */
+  answerSchemas: Record<string, string>;
 }
 
 let compiled: CompiledOperation[] | undefined;
+let sharedAjv: Ajv2020 | undefined;
+
+/**
+ * Why `body`, answered with `status` by `operation` (undefined: no route), is not
+ * what the document promises, or undefined when it is. A success must be one of
+ * the operation's documented statuses and match its schema; any other answer
+ * must have the error shape.
+ */
+export function answerViolation(operation: CompiledOperation | undefined, status: number, body: unknown): string | undefined {
+  let schemaName = 'ApiErrorBody';
+  if (operation && status < 300) {
+    const documented = operation.answerSchemas[String(status)];
+    if (!documented) return `status ${status} is not documented for ${operation.method} ${operation.pathTemplate}`;
+    schemaName = documented;
+  }
+  sharedAjv ??= createApiAjv();
+  const validate = sharedAjv.getSchema(componentSchemaRef(schemaName))!;
+  if (validate(body)) return undefined;
+  const error = validate.errors![0]!;
+  return `does not match ${schemaName}: ${error.instancePath || '(root)'} ${error.message ?? error.keyword}`;
+}
 
 /** Every operation of the document, compiled on first use and shared by every sandbox of the process. */
 export function compiledOperations(): CompiledOperation[] {
@@ -177,6 +211,7 @@ export function compiledOperations(): CompiledOperation[] {
         path: new ParameterSet(ajv, inLocation('path'), 'path'),
         query: new ParameterSet(ajv, inLocation('query'), 'query', operation['x-query-return-code']),
         validateBody: bodyValidator && ((body: unknown) => check(bodyValidator, body, 'body')),
+        answerSchemas: Object.fromEntries(Object.entries(operation.responses).map(([status, response]) => [status, responseSchemaName(response)])),
       });
     }
   }

@@ -47,6 +47,13 @@ export class Router {
     }
     return allowed.length ? { kind: 'methodNotAllowed', allowed: [...new Set(allowed)] } : { kind: 'notFound' };
   }
+
+  /** The operation a request URL (path and query) names, if any. */
+  operationOf(method: string, url: string): CompiledOperation | undefined {
+    const queryStart = url.indexOf('?');
+    const match = this.match(method, queryStart < 0 ? url : url.slice(0, queryStart));
+    return match.kind === 'found' ? match.operation : undefined;
+  }
 }
 
 const literalCount = (route: Route) => route.segments.filter((segment) => segment !== null).length;

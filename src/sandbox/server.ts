@@ -9,9 +9,9 @@ import type { AddressInfo } from 'node:net';
 import type { CompanyRequest, PublicRequest, Reply, SandboxServices } from './context.js';
 import { ApiError } from './errors.js';
 import { companyHandlers, publicHandlers } from './handlers/index.js';
-import { parseJsonBody, readBody, sendJson } from './http.js';
+import { jsonBytes, parseJsonBody, readBody, sendJson } from './http.js';
 import { verifyAccessToken, type AccessClaims } from './jwt.js';
-import { compiledOperations, type CompiledOperation } from './openapi.js';
+import { answerViolation, compiledOperations, type CompiledOperation } from './openapi.js';
 import { DataFile } from './persistence.js';
 import { DEFAULT_RETRY_DELAYS_MS, PostbackDispatcher } from './postbacks.js';
 import { Router } from './router.js';
@@ -40,6 +40,12 @@ export interface SandboxOptions {
   log?: (line: string) => void;
   /** milliseconds every answer waits, as across a network to the real platform (default 0) */
   latencyMs?: number;
+  /**
+   * Checks every answer against the OpenAPI document; one that does not match is
+   * answered 500 instead, recorded in answerViolations, and makes close() reject.
+   * For tests; default: on when PAYCTL_SANDBOX_CHECK_ANSWERS=1.
+   */
+  checkAnswers?: boolean;
 }
 
 export interface RunningSandbox {
@@ -47,7 +53,9 @@ export interface RunningSandbox {
   port: number;
   host: string;
   credentials: Array<{ company: string; clientId: string; clientSecret: string }>;
-  /** Stops listening, drops pending postbacks and flushes the data file. */
+  /** With checkAnswers: every answer that did not match the document, as `METHOD URL → STATUS: why`. */
+  answerViolations: readonly string[];
+  /** Stops listening, drops pending postbacks and flushes the data file; rejects when an answer violated the document. */
   close(): Promise<void>;
 }
 
@@ -92,24 +100,43 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   const latencyMs = options.latencyMs ?? 0;
+  const checkAnswers = options.checkAnswers ?? process.env.PAYCTL_SANDBOX_CHECK_ANSWERS === '1';
+  const answerViolations: string[] = [];
+  /** The answer, or with checkAnswers a 500 in its place when it does not match the document. */
+  const checkedAnswer = (req: IncomingMessage, operation: CompiledOperation | undefined, status: number, bytes: Buffer): { status: number; bytes: Buffer } => {
+    const violation = answerViolation(operation, status, JSON.parse(bytes.toString('utf8')));
+    if (!violation) return { status, bytes };
+    const line = `${req.method} ${req.url} → ${status}: ${violation}`;
+    answerViolations.push(line);
+    log(`answer violates the OpenAPI document: ${line}`);
+    return { status: 500, bytes: jsonBytes(new ApiError('internal', `answer violates the OpenAPI document: ${violation}`).toBody()) };
+  };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const method = req.method ?? 'GET';
+    let operation: CompiledOperation | undefined;
     let status: number;
+    let bytes: Buffer;
+    let headers: Record<string, string> = {};
     try {
-      const { operation, reply } = await respond(req, router, services);
+      const answer = await respond(req, router, services);
+      operation = answer.operation;
       if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
-      status = reply.status ?? operation.successStatus;
-      sendJson(res, status, reply.body);
+      status = answer.reply.status ?? operation.successStatus;
+      bytes = jsonBytes(answer.reply.body);
       if (dataFile && method !== 'GET' && !operation.isPublic) dataFile.changed();
     } catch (error) {
       const apiError = error instanceof ApiError ? error : new ApiError('internal');
       if (!(error instanceof ApiError)) log(`internal error on ${method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
+      operation = router.operationOf(method, req.url ?? '/');
       status = apiError.status;
+      bytes = jsonBytes(apiError.toBody());
+      headers = apiError.headers;
       // Past the body limit the rest is not read: the connection closes after the answer.
       if (apiError.kind === 'bodyTooLarge') res.shouldKeepAlive = false;
-      sendJson(res, status, apiError.toBody(), apiError.headers);
     }
+    if (checkAnswers) ({ status, bytes } = checkedAnswer(req, operation, status, bytes));
+    sendJson(res, status, bytes, headers);
     if (options.log) log(`${method} ${req.url} ${status} ${(performance.now() - started).toFixed(1)}ms`);
   };
 
@@ -135,6 +162,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     port: address.port,
     host: address.address,
     credentials: SEEDED_COMPANIES.map((company) => ({ company: company.name, clientId: company.clientId, clientSecret: company.clientSecret })),
+    answerViolations,
     async close() {
       services.postbacks.close();
       await new Promise<void>((resolve) => {
@@ -142,6 +170,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         server.closeAllConnections();
       });
       await dataFile?.flush();
+      if (answerViolations.length) throw new Error(`${answerViolations.length} sandbox answers violated the OpenAPI document:\n  ${answerViolations.join('\n  ')}`);
     },
   };
 }

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { RETURN_CODES } from '../../src/sandbox/errors.js';
-import { apiDocument } from '../../src/sandbox/openapi.js';
+import { answerViolation, apiDocument, compiledOperations } from '../../src/sandbox/openapi.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { discover, expectError, login, useSandbox, type Fixtures, type Session } from './helpers.js';
 
@@ -210,6 +210,39 @@ describe('sandbox: scale, documents and generated types', () => {
     const docs = readFileSync(new URL('../../docs/sandbox.md', import.meta.url), 'utf8');
     for (const { returnCode, status } of Object.values(RETURN_CODES)) expect(docs).toMatch(new RegExp(`^\\| ${returnCode} \\| ${status} \\|`, 'm'));
     expect(new Set(Object.values(RETURN_CODES).map((code) => code.returnCode)).size).toBe(Object.keys(RETURN_CODES).length);
+  });
+
+  it('allows null in the OpenAPI document only where the reference does: canceledAt, splitPercentage, splitAmount', () => {
+    const nullable: string[] = [];
+    const walk = (node: unknown, path: string[]): void => {
+      if (Array.isArray(node)) return node.forEach((item, i) => walk(item, [...path, String(i)]));
+      if (typeof node !== 'object' || node === null) return;
+      for (const [key, value] of Object.entries(node)) {
+        const allowsNull = (key === 'type' && (value === 'null' || (Array.isArray(value) && value.includes('null')))) || (key === 'const' && value === null) || (key === 'enum' && Array.isArray(value) && value.includes(null));
+        if (allowsNull) nullable.push(path.join('/'));
+        walk(value, [...path, key]);
+      }
+    };
+    walk(apiDocument, []);
+    const fields = nullable.map((path) => path.split('/').pop());
+    expect(new Set(fields)).toEqual(new Set(['canceledAt', 'splitPercentage', 'splitAmount']));
+    expect(nullable.every((path) => /^components\/schemas\/(Subscription|SubscriptionListItem|Split|SplitListItem)\/properties\//.test(path)), nullable.join('\n')).toBe(true);
+  });
+
+  it('finds answers that break the document: a null outside the three fields, a missing or extra field, an undocumented status', () => {
+    const operation = (id: string) => compiledOperations().find((candidate) => candidate.operationId === id)!;
+    const customer = { id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e10', firstName: 'A', lastName: 'B', email: 'a@example.com', phoneNumber: '+5511987654321', document: '52998224725', birthdate: '1990-01-01', statusId: 'APPROVED', createdAt: '2024-01-01T00:00:00.000Z' };
+    expect(answerViolation(operation('getCustomer'), 200, { data: customer, message: 'ok' })).toBeUndefined();
+    expect(answerViolation(operation('getCustomer'), 200, { data: { ...customer, address: null }, message: 'ok' })).toMatch(/address/);
+    expect(answerViolation(operation('getCustomer'), 200, { data: { ...customer, extra: 1 }, message: 'ok' })).toMatch(/additional/);
+    expect(answerViolation(operation('getCustomer'), 201, { data: customer, message: 'ok' })).toMatch(/not documented/);
+    const withdrawal = { id: customer.id, amount: 100, liquidAmount: 51, status: 'PENDING', withdrawalPaymentType: 'CARD', bankAccountId: 1, createdAt: customer.createdAt, updatedAt: customer.createdAt };
+    expect(answerViolation(operation('getWithdrawal'), 200, { data: withdrawal, message: 'ok' })).toBeUndefined();
+    expect(answerViolation(operation('getWithdrawal'), 200, { data: { ...withdrawal, postbackUrl: null }, message: 'ok' })).toMatch(/postbackUrl/);
+    expect(answerViolation(operation('getWithdrawal'), 200, { data: { ...withdrawal, pixKey: 'x@example.com' }, message: 'ok' })).toBeDefined();
+    expect(answerViolation(operation('getWithdrawal'), 200, { data: { ...withdrawal, withdrawalPaymentType: 'PIX' }, message: 'ok' })).toMatch(/pixKeyType/);
+    expect(answerViolation(undefined, 404, { data: { message: 'no route', returnCode: -7008 } })).toBeUndefined();
+    expect(answerViolation(undefined, 404, { error: 'no route' })).toBeDefined();
   });
 
   it('has src/api/types.ts up to date with the OpenAPI document', () => {
