@@ -117,3 +117,6 @@ export const isoDay = (date: Date) => date.toISOString().slice(0, 10);
 
 /** A birthdate a person can have: a real day, not before 1900, not after today. */
 export const isPlausibleBirthdate = (text: string, now: Date) => isCalendarDate(text) && text >= '1900-01-01' && text <= isoDay(now);
+
+/** Text as searches compare it: without accents (NFD, combining marks removed) or case, so "CAFE" finds "Café". */
+export const foldForSearch = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase();

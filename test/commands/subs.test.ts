@@ -49,6 +49,14 @@ describe.concurrent('subs list and get', () => {
     expect(paged).toHaveLength(3);
   });
 
+  it('list: --title matches without regard to accents or case', async () => {
+    const withAccents = await json<Sub[]>(s, ['subs', 'list', '--title', 'Café', '--all']);
+    expect(withAccents.length, 'the seed has "Clube do Café" plans').toBeGreaterThan(0);
+    for (const spelling of ['cafe', 'CAFE', 'cafÉ', 'Cafe\u0301']) {
+      expect((await json<Sub[]>(s, ['subs', 'list', '--title', spelling, '--all'])).map((sub) => sub.id), spelling).toEqual(withAccents.map((sub) => sub.id));
+    }
+  });
+
   it('get: JSON, and a table that lists the split ids', async () => {
     const withSplit = active.find((sub) => sub.splits.length > 0)!;
     const got = await json<Sub>(s, ['subs', 'get', withSplit.id]);

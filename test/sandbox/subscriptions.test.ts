@@ -86,6 +86,18 @@ describe('sandbox: subscriptions and splits', () => {
     expectError(await session.acme.put(`/subscriptions/${expired.id}`, { expirationDate: '2020-01-02' }), 400, -7001);
   });
 
+  it('filters titles without regard to accents or case (NFD, combining marks dropped)', async () => {
+    const expected = acme.subscriptions.filter((s) => s.title.includes('Café')).map((s) => s.id);
+    expect(expected.length, 'the seed has "Clube do Café" plans').toBeGreaterThan(0);
+    for (const needle of ['cafe', 'CAFÉ', 'Cafe\u0301', 'clube do cafe']) {
+      const response = await session.acme.get(`/subscriptions?limit=100&title=${encodeURIComponent(needle)}`);
+      expect(response.body.data.map((s: { id: string }) => s.id), needle).toEqual(expected);
+    }
+    const services = await session.acme.get(`/subscriptions?limit=100&title=${encodeURIComponent('INGLES')}`);
+    expect(services.body.data.length).toBe(acme.subscriptions.filter((s) => s.title.includes('Inglês')).length);
+    expect(services.body.data.length).toBeGreaterThan(0);
+  });
+
   it('refuses null for duration and expirationDate: the API has no null there', async () => {
     const subscription = await newFixture({ duration: 12 });
     expectError(await session.acme.put(`/subscriptions/${subscription.id}`, { duration: null }), 400, -7001);

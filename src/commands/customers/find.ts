@@ -3,11 +3,11 @@ import type { Customer } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { customerView } from '../../output/views.js';
+import { foldForSearch } from '../../rules.js';
 import { optString, type CommandInput } from '../spec.js';
 import { writeAllPages } from '../shared/list.js';
 
-/** Letters without accents or case, so "JOÃO" finds "João". */
-const fold = (text: string) => text.normalize('NFD').replace(/\p{M}/gu, '').toLowerCase().trim();
+const fold = (text: string) => foldForSearch(text).trim();
 const digitsOnly = (text: string) => text.replace(/\D/g, '');
 /** Brazilian phone digits without the +55 country code. */
 const nationalPhone = (text: string) => digitsOnly(text).replace(/^55(?=\d{10,11}$)/, '');

@@ -14,7 +14,7 @@ import type { SubscriptionFilters } from '../../api/subscriptions.js';
 import { findOrFail, pageMeta, pageQuery, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
 import { splitAllowanceCents, splitGrossCents, splitLiquidCents } from '../fees.js';
-import { isoDay } from '../../rules.js';
+import { foldForSearch, isoDay } from '../../rules.js';
 import { replaceContents } from '../store.js';
 import { findCard } from './cards.js';
 import { findCustomer } from './customers.js';
@@ -58,7 +58,7 @@ function listItem({ tokenizedCardId, splits, ...subscription }: Subscription): S
 
 function matchesFilters(subscription: Subscription, filters: SubscriptionFilters, titleNeedle: string | undefined): boolean {
   return (
-    (titleNeedle === undefined || subscription.title.toLowerCase().includes(titleNeedle)) &&
+    (titleNeedle === undefined || foldForSearch(subscription.title).includes(titleNeedle)) &&
     (filters.amount === undefined || subscription.amount === filters.amount) &&
     (filters.setupAmount === undefined || subscription.setupAmount === filters.setupAmount) &&
     (filters.frequency === undefined || subscription.frequency === filters.frequency) &&
@@ -70,7 +70,7 @@ function matchesFilters(subscription: Subscription, filters: SubscriptionFilters
 
 export function listSubscriptions({ company, query }: CompanyRequest): Reply {
   const filters = query as SubscriptionFilters;
-  const titleNeedle = filters.title?.toLowerCase();
+  const titleNeedle = filters.title === undefined ? undefined : foldForSearch(filters.title);
   const matching = company.subscriptions.all().filter((subscription) => matchesFilters(subscription, filters, titleNeedle));
   const paging = pageQuery(query);
   const start = (paging.page - 1) * paging.limit;
