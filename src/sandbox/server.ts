@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { CompanyRequest, PublicRequest, Reply, SandboxServices } from './context.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, defaultMaxConnections, guardConnections, SERVER_TIMEOUTS } from './connections.js';
 import { ApiError } from './errors.js';
 import { companyHandlers, publicHandlers } from './handlers/index.js';
 import { jsonBytes, parseJsonBody, readBody, sendJson } from './http.js';
@@ -46,6 +47,10 @@ export interface SandboxOptions {
    * For tests; default: on when PAYCTL_SANDBOX_CHECK_ANSWERS=1.
    */
   checkAnswers?: boolean;
+  /** connections kept open at most; past it the longest-idle ones are closed (default: from the open-file limit) */
+  maxConnections?: number;
+  /** a connection that has not begun a request within this many milliseconds is closed (default 10,000) */
+  idleTimeoutMs?: number;
 }
 
 export interface RunningSandbox {
@@ -140,7 +145,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (options.log) log(`${method} ${req.url} ${status} ${(performance.now() - started).toFixed(1)}ms`);
   };
 
-  const server = createServer({ maxHeaderSize: 16 * 1024 }, (req, res) => void handle(req, res));
+  const server = createServer({ maxHeaderSize: 16 * 1024, ...SERVER_TIMEOUTS }, (req, res) => void handle(req, res));
+  guardConnections(server, { maxConnections: options.maxConnections ?? defaultMaxConnections(), idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS });
   // Requests node cannot even parse also get the error shape.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();

@@ -3,6 +3,7 @@ import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { splitAllowanceCents, splitGrossCents } from '../../src/sandbox/fees.js';
+import { startSandboxProcess } from '../sandbox/helpers.js';
 import { tally, trackFailures } from './tally.js';
 
 /**
@@ -353,6 +354,95 @@ describe('hostile bodies and query strings', () => {
     const after = await call('GET', '/withdrawals/balance', { token: acme });
     expect(after.status).toBe(200);
     tally('attacks', answers.length);
+  });
+});
+
+describe('connections', () => {
+  /** Opens `count` connections that never finish a request; resolves once all are connected, with a count of those the server closed. */
+  async function openIdleConnections(url: string, count: number) {
+    const { port } = new URL(url);
+    const sockets: net.Socket[] = [];
+    const closed = { count: 0 };
+    for (let start = 0; start < count; start += 250) {
+      await Promise.all(
+        Array.from({ length: Math.min(250, count - start) }, (_, i) =>
+          new Promise<void>((resolve) => {
+            const socket = net.connect(Number(port), '127.0.0.1', () => {
+              // half say nothing at all, half begin a request and stop in the middle of its headers
+              if ((start + i) % 2) socket.write('GET /withdrawals/balance HTTP/1.1\r\nHost: x\r\n');
+              resolve();
+            });
+            socket.on('error', () => resolve());
+            socket.on('close', () => closed.count++);
+            sockets.push(socket);
+          }),
+        ),
+      );
+    }
+    return { sockets, closed };
+  }
+
+  /** POST /auth and GET /withdrawals/balance on fresh connections; the milliseconds both took. */
+  async function newClientServed(url: string): Promise<number> {
+    const started = performance.now();
+    const { request } = await import('node:http');
+    const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
+      new Promise<{ status: number; body: any }>((resolve, reject) => {
+        const req = request(`${url}${path}`, { method, headers, agent: false, timeout: 5_000 }, (res) => {
+          let text = '';
+          res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+        });
+        req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 5 s`)));
+        req.on('error', reject);
+        req.end(body);
+      });
+    const token = (await send('POST', '/auth', { 'content-type': 'application/json' }, JSON.stringify({ clientId: 'acme', clientSecret: 'acme-sandbox-secret' }))).body.data.accessToken;
+    const balance = await send('GET', '/withdrawals/balance', { authorization: `Bearer ${token}` });
+    expect(balance.status).toBe(200);
+    return performance.now() - started;
+  }
+
+  it('4,000 idle and half-sent connections against a sandbox allowed 1,024 open files: a new client is still served at once', async () => {
+    const child = await startSandboxProcess(['--customers', '10'], { openFiles: 1024 });
+    const opened: net.Socket[] = [];
+    try {
+      const { sockets, closed } = await openIdleConnections(child.url, 4_000);
+      opened.push(...sockets);
+      const elapsed = await newClientServed(child.url);
+      expect(elapsed, 'a new client waited').toBeLessThan(2_000);
+      // the server made room by closing the longest-idle connections, not by refusing the newcomer
+      expect(closed.count).toBeGreaterThan(4_000 - 1_024);
+      expect(child.stderr()).not.toMatch(/EMFILE|internal error/);
+    } finally {
+      for (const socket of opened) socket.destroy();
+      child.kill('SIGTERM');
+      await child.exited;
+    }
+    tally('attacks', 4_000);
+  }, 60_000);
+
+  it('closes a connection that never begins a request, and one that stops in the middle of its headers', async () => {
+    const quick = await startSandbox({ port: 0, customers: 1, idleTimeoutMs: 300 });
+    try {
+      const { port } = new URL(quick.url);
+      const lifetime = (greeting?: string) =>
+        new Promise<{ ms: number; text: string }>((resolve) => {
+          const started = performance.now();
+          let text = '';
+          const socket = net.connect(Number(port), '127.0.0.1', () => greeting && socket.write(greeting));
+          socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
+          socket.on('close', () => resolve({ ms: performance.now() - started, text }));
+          socket.on('error', () => undefined);
+        });
+      const [silent, slow] = await Promise.all([lifetime(), lifetime('GET /customers HTTP/1.1\r\nHost: x\r\n')]);
+      expect(silent.ms).toBeLessThan(3_000);
+      expect(slow.ms).toBeLessThan(3_000);
+      expect(silent.text).toBe('');
+    } finally {
+      await quick.close();
+    }
+    tally('attacks', 2);
   });
 });
 
