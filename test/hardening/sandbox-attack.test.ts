@@ -190,6 +190,12 @@ describe('tokens', () => {
     return `${body}.${createHmac('sha256', key).update(body).digest('base64url')}`;
   };
 
+  /** The token with its signature's last character swapped for one that differs only in the 2 bits base64url decoding drops. */
+  const lastCharacterTwin = (token: string) => {
+    const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789-_';
+    return token.slice(0, -1) + alphabet[alphabet.indexOf(token.at(-1)!) ^ 1];
+  };
+
   it('forged, expired, alg:none, wrong-key, tampered and foreign-sandbox tokens: 401 on every route', async () => {
     const [, payloadPart, signature] = acme.split('.') as [string, string, string];
     const claims = JSON.parse(Buffer.from(payloadPart, 'base64url').toString()) as { sub: string; exp: number; iat: number; iss: string };
@@ -209,6 +215,7 @@ describe('tokens', () => {
       'expired claims, acme signature': `${acme.split('.')[0]}.${b64({ ...claims, exp: now - 10 })}.${signature}`,
       'expired (another sandbox, 1 s lifetime)': foreign,
       'alg HS512 header': `${b64({ alg: 'HS512', typ: 'JWT' })}.${payloadPart}.${signature}`,
+      'signature, last character changed to one decoding to the same bytes': lastCharacterTwin(acme),
       'two parts': `${acme.split('.')[0]}.${payloadPart}`,
       empty: '',
       garbage: '%%%.@@@.###',

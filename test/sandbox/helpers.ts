@@ -138,3 +138,39 @@ export const VALID = {
   phone: '+5511987654321',
   randomKey: '123e4567-e89b-42d3-a456-426614174000',
 };
+
+/** `payctl sandbox start` running in a process of its own (the built payctl). */
+export interface SandboxProcess {
+  url: string;
+  pid: number;
+  /** everything the process wrote to stderr so far */
+  stderr(): string;
+  /** Resolves with the exit code or signal once the process has ended. */
+  exited: Promise<number | NodeJS.Signals | null>;
+  kill(signal?: NodeJS.Signals): void;
+}
+
+/**
+ * Starts `payctl sandbox start --port 0 ARGS` and waits for its `listening on` line.
+ * `openFiles` runs it under `ulimit -n` (the shell lowers both limits for that process only).
+ */
+export async function startSandboxProcess(args: readonly string[], options: { openFiles?: number; env?: Record<string, string> } = {}): Promise<SandboxProcess> {
+  const { spawn } = await import('node:child_process');
+  const { BIN, cleanEnv } = await import('../helpers/cli.js');
+  const command = [process.execPath, BIN, 'sandbox', 'start', '--port', '0', ...args];
+  const [file, argv] = options.openFiles === undefined ? [command[0]!, command.slice(1)] : ['bash', ['-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'bash', ...command]];
+  const child = spawn(file, argv, { env: cleanEnv({ PAYCTL_SANDBOX_CHECK_ANSWERS: '1', ...options.env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<number | NodeJS.Signals | null>((resolve) => child.once('exit', (code, signal) => resolve(signal ?? code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+      const match = /listening on (\S+)/.exec(stdout);
+      if (match) resolve(match[1]!);
+    });
+    void exited.then((code) => reject(new Error(`sandbox exited (${code}) before listening:\n${stderr}`)));
+  });
+  return { url, pid: child.pid!, stderr: () => stderr, exited, kill: (signal = 'SIGTERM') => void child.kill(signal) };
+}
