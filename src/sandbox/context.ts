@@ -1,5 +1,6 @@
 /** What a handler receives and returns, and the helpers every handler shares. */
 import type { ListMeta } from '../api/types.js';
+import type { ChangeSet } from './changes.js';
 import { ApiError, type ErrorKind } from './errors.js';
 import type { AccessClaims } from './jwt.js';
 import type { PostbackDispatcher } from './postbacks.js';
@@ -30,6 +31,8 @@ export interface CompanyRequest extends PublicRequest {
   company: Company;
   /** the main account, or the sub-account named by x-subaccount-id on the routes that take it */
   account: Account;
+  /** every record the handler creates, changes or removes is noted here (see changes.ts) */
+  changes: ChangeSet;
 }
 
 export interface Reply {

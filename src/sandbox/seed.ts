@@ -8,7 +8,7 @@ import type { BankAccount, BrazilianState, Card, Customer, PixKeyType, Split, Su
 import { splitAllowanceCents, splitGrossCents, splitLiquidCents, withdrawalLiquidCents } from './fees.js';
 import { hashString, permute48, Prng, unpermute48 } from './random.js';
 import { BRAZILIAN_AREA_CODES, cardBrand, completeCnpj, completeCpf, isoDay, passesLuhn } from '../rules.js';
-import { companyFromSnapshot, CustomerDirectory, emptyAccount, IndexedList, type Account, type Company, type CompanySnapshot, type CustomerDirectorySnapshot } from './store.js';
+import { companyFromSnapshot, CustomerDirectory, emptyAccount, IndexedList, MAIN_ACCOUNT_KEY, type Account, type Company, type CompanySnapshot, type CustomerDirectorySnapshot } from './store.js';
 
 export const SEED_EPOCH_MS = Date.UTC(2024, 0, 1);
 const DAY_MS = 86_400_000;
@@ -362,13 +362,13 @@ export function seedCompany(config: SeedConfig, companyIndex: number): Company {
   const bankPrng = stream('bank-accounts');
   let nextBankAccountId = 1000 * (companyIndex + 1) + 1;
   const companyDocument = completeCnpj(bankPrng.digits(8) + '0001');
-  const account = emptyAccount({ pix: 2_500_000 + bankPrng.int(0, 99) * 100, card: 1_200_000, billet: 800_000, processing: 0 });
+  const account = emptyAccount(MAIN_ACCOUNT_KEY, { pix: 2_500_000 + bankPrng.int(0, 99) * 100, card: 1_200_000, billet: 800_000, processing: 0 });
   for (let k = 0; k < 3; k++) account.bankAccounts.add(seedBankAccount(bankPrng, nextBankAccountId++, spec.name, companyDocument, k * DAY_MS));
 
   const subaccountAccounts = new Map<string, Account>();
   for (const subaccount of subaccounts) {
     const isApproved = subaccount.status === 'APPROVED';
-    const subaccountAccount = emptyAccount(isApproved ? { pix: 300_000, card: 150_000, billet: 50_000, processing: 0 } : undefined);
+    const subaccountAccount = emptyAccount(subaccount.id, isApproved ? { pix: 300_000, card: 150_000, billet: 50_000, processing: 0 } : undefined);
     const { holderName, document } = subaccount.accountBank;
     const createdMs = Date.parse(subaccount.createdAt) - SEED_EPOCH_MS;
     subaccountAccount.bankAccounts.add({ ...seedBankAccount(bankPrng, nextBankAccountId++, holderName, document, createdMs), ...subaccount.accountBank, status: 'APPROVED' });
@@ -393,6 +393,10 @@ export function seedCompany(config: SeedConfig, companyIndex: number): Company {
     subscriptions: new IndexedList(subscriptions),
   };
 }
+
+/** The seeded state of a seeded company (POST /sandbox/reset). */
+export const reseedCompany = (config: SeedConfig, company: Company): Company =>
+  seedCompany(config, SEEDED_COMPANIES.findIndex((spec) => spec.clientId === company.clientId));
 
 export const seedCompanies = (config: SeedConfig): Company[] => SEEDED_COMPANIES.map((_, index) => seedCompany(config, index));
 

@@ -8,6 +8,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from 'node:ht
 import type { AddressInfo } from 'node:net';
 import type { CompanyRequest, PublicRequest, Reply, SandboxServices } from './context.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, defaultMaxConnections, guardConnections, SERVER_TIMEOUTS } from './connections.js';
+import { applyChange, ChangeSet } from './changes.js';
 import { ApiError } from './errors.js';
 import { companyHandlers, publicHandlers } from './handlers/index.js';
 import { jsonBytes, parseJsonBody, readBody, sendJson } from './http.js';
@@ -17,7 +18,7 @@ import { DataFile } from './persistence.js';
 import { DEFAULT_RETRY_DELAYS_MS, PostbackDispatcher } from './postbacks.js';
 import { Router } from './router.js';
 import { isUuid } from '../rules.js';
-import { restoreCompany, SEEDED_COMPANIES, seedCompanies } from './seed.js';
+import { reseedCompany, restoreCompany, SEEDED_COMPANIES, seedCompanies } from './seed.js';
 import { SandboxStore, type Account, type Company } from './store.js';
 
 export { SEEDED_COMPANIES } from './seed.js';
@@ -31,8 +32,10 @@ export interface SandboxOptions {
   seed?: number;
   /** acme's customer count, default 250 */
   customers?: number;
-  /** JSON file loaded at start when present, saved atomically after every change and at close */
+  /** JSON snapshot loaded at start when present, with FILE.log: every change is on disk before it is answered (see persistence.ts) */
   dataFile?: string;
+  /** with dataFile: the log is compacted into a new snapshot once larger than this and than the snapshot (default 4 MiB) */
+  compactLogBytes?: number;
   /** access token lifetime, default 3600 */
   tokenTtlSeconds?: number;
   /** waits between postback attempts, default DEFAULT_RETRY_DELAYS_MS */
@@ -90,15 +93,19 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
 
   const saved = options.dataFile ? DataFile.load(options.dataFile) : undefined;
   // A data file carries its own seed parameters: they win over the options, so reset restores that file's seed.
+  const seedConfig = saved ? { seed: saved.snapshot.seed, customers: saved.snapshot.customers } : { seed, customers };
   const store = saved
-    ? SandboxStore.fromSnapshot(saved, (company) => restoreCompany({ seed: saved.seed, customers: saved.customers }, company))
-    : new SandboxStore(seed, customers, randomBytes(32), seedCompanies({ seed, customers }));
-  const dataFile = options.dataFile ? new DataFile(options.dataFile, () => store.toSnapshot(), log) : undefined;
-  if (dataFile && !saved) dataFile.changed();
+    ? SandboxStore.fromSnapshot(saved.snapshot, (company) => restoreCompany(seedConfig, company))
+    : new SandboxStore(seed, customers, randomBytes(32), seedCompanies(seedConfig));
+  for (const entry of saved?.entries ?? []) {
+    for (const change of entry.changes) applyChange(store, entry.company, change, (company) => reseedCompany(seedConfig, company));
+  }
+  const lastSavedSeq = saved && (saved.entries.at(-1)?.seq ?? saved.snapshot.seq);
+  const dataFile = options.dataFile ? await DataFile.open(options.dataFile, { seq: lastSavedSeq, snapshot: () => store.toSnapshot(), report: log, compactLogBytes: options.compactLogBytes }) : undefined;
 
   const services: SandboxServices = {
     store,
-    seedConfig: { seed: store.seed, customers: store.customerCount },
+    seedConfig,
     postbacks: new PostbackDispatcher(options.postbackRetryDelaysMs ?? DEFAULT_RETRY_DELAYS_MS, log),
     tokenTtlSeconds,
     verifiedTokens: new Map(),
@@ -116,6 +123,17 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     log(`answer violates the OpenAPI document: ${line}`);
     return { status: 500, bytes: jsonBytes(new ApiError('internal', `answer violates the OpenAPI document: ${violation}`).toBody()) };
   };
+  /** Makes one unit of changes durable (with a data file), then runs what had to wait for that. */
+  const commit = async (company: Company, changes: ChangeSet): Promise<void> => {
+    if (dataFile && changes.changes.length > 0) {
+      try {
+        await dataFile.append(company.id, changes.changes);
+      } catch (error) {
+        throw new ApiError('internal', `the change could not be saved: ${(error as Error).message}`);
+      }
+    }
+    for (const action of changes.afterDurable) action();
+  };
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const method = req.method ?? 'GET';
@@ -126,10 +144,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     try {
       const answer = await respond(req, router, services);
       operation = answer.operation;
+      if (answer.company) await commit(answer.company, answer.changes);
       if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
       status = answer.reply.status ?? operation.successStatus;
       bytes = jsonBytes(answer.reply.body);
-      if (dataFile && method !== 'GET' && !operation.isPublic) dataFile.changed();
     } catch (error) {
       const apiError = error instanceof ApiError ? error : new ApiError('internal');
       if (!(error instanceof ApiError)) log(`internal error on ${method} ${req.url}: ${(error as Error)?.stack ?? String(error)}`);
@@ -141,6 +159,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (apiError.kind === 'bodyTooLarge') res.shouldKeepAlive = false;
     }
     if (checkAnswers) ({ status, bytes } = checkedAnswer(req, operation, status, bytes));
+    // No answer shows a change before it is durable: a read waits for the writes made before it.
+    await dataFile?.settled();
     sendJson(res, status, bytes, headers);
     if (options.log) log(`${method} ${req.url} ${status} ${(performance.now() - started).toFixed(1)}ms`);
   };
@@ -175,14 +195,22 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         server.close(() => resolve());
         server.closeAllConnections();
       });
-      await dataFile?.flush();
+      await dataFile?.close();
       if (answerViolations.length) throw new Error(`${answerViolations.length} sandbox answers violated the OpenAPI document:\n  ${answerViolations.join('\n  ')}`);
     },
   };
 }
 
+interface Answer {
+  operation: CompiledOperation;
+  reply: Reply;
+  /** the token's company, on authenticated routes */
+  company?: Company;
+  changes: ChangeSet;
+}
+
 /** Routes, authenticates, validates and runs the handler of one request. */
-async function respond(req: IncomingMessage, router: Router, services: SandboxServices): Promise<{ operation: CompiledOperation; reply: Reply }> {
+async function respond(req: IncomingMessage, router: Router, services: SandboxServices): Promise<Answer> {
   const url = req.url ?? '/';
   const queryStart = url.indexOf('?');
   const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
@@ -202,9 +230,10 @@ async function respond(req: IncomingMessage, router: Router, services: SandboxSe
     now,
     services,
   };
-  if (operation.isPublic) return { operation, reply: publicHandlers[operation.operationId]!(request) };
-  const companyRequest: CompanyRequest = { ...request, company: company!, account: account! };
-  return { operation, reply: companyHandlers[operation.operationId]!(companyRequest) };
+  const changes = new ChangeSet();
+  if (operation.isPublic) return { operation, reply: publicHandlers[operation.operationId]!(request), changes };
+  const companyRequest: CompanyRequest = { ...request, company: company!, account: account!, changes };
+  return { operation, reply: companyHandlers[operation.operationId]!(companyRequest), company, changes };
 }
 
 /** Every body the API takes is a JSON object: anything else is refused before its schema is consulted. */

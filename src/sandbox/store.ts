@@ -41,6 +41,13 @@ export class IndexedList<T extends { id: string | number }> {
     this.byId.set(item.id, item);
   }
 
+  /** Adds the record, or makes the one with its id hold exactly its fields (replaying a logged change). */
+  put(record: T): void {
+    const existing = this.byId.get(record.id);
+    if (existing) replaceContents(existing, record);
+    else this.add(record);
+  }
+
   remove(id: T['id']): boolean {
     const item = this.byId.get(id);
     if (!item) return false;
@@ -64,7 +71,7 @@ export class IndexedList<T extends { id: string | number }> {
 }
 
 export interface CustomerDirectorySnapshot {
-  /** seeded customers generated (read, maybe changed) so far; the others are generated again from the seed */
+  /** seeded customers changed at run time; the others are generated again from the seed */
   materialized: Customer[];
   /** customers created at run time (sandbox fixtures) */
   created: Customer[];
@@ -74,10 +81,12 @@ export interface CustomerDirectorySnapshot {
  * A company's customers: `seededCount` seeded ones, each generated on first
  * read and kept from then on (so updates stick), then those created at run
  * time. Starting with 100,000 customers costs nothing until they are read, and
- * a snapshot carries the generated customers, not all of them.
+ * a snapshot carries the customers changed, not all of them.
  */
 export class CustomerDirectory {
   private readonly generated: Array<Customer | undefined>;
+  /** indexes of the seeded customers changed since they were generated */
+  private readonly changedSeeded = new Set<number>();
   private readonly created: IndexedList<Customer>;
   /** UTF-8 JSON of each customer already serialised: customer pages are the hot read path */
   private readonly jsonCache = new WeakMap<Customer, Buffer>();
@@ -90,11 +99,8 @@ export class CustomerDirectory {
     saved?: CustomerDirectorySnapshot,
   ) {
     this.generated = new Array<Customer | undefined>(seededCount);
-    for (const customer of saved?.materialized ?? []) {
-      const index = seededIndexOf(customer.id);
-      if (index !== undefined) this.generated[index] = customer;
-    }
     this.created = new IndexedList(saved?.created ?? []);
+    for (const customer of saved?.materialized ?? []) this.put(customer);
   }
 
   get size(): number {
@@ -108,6 +114,20 @@ export class CustomerDirectory {
 
   add(customer: Customer): void {
     this.created.add(customer);
+  }
+
+  /** Adds the customer, or makes the one with its id hold exactly its fields (replaying a logged change). */
+  put(customer: Customer): void {
+    const index = this.seededIndexOf(customer.id);
+    if (index === undefined) return this.created.put(customer);
+    const current = this.generated[index];
+    if (current) {
+      replaceContents(current, customer);
+      this.jsonCache.delete(current);
+    } else {
+      this.generated[index] = customer;
+    }
+    this.changedSeeded.add(index);
   }
 
   /** Page `page` (from 1) of `limit` customers, oldest first. */
@@ -128,13 +148,15 @@ export class CustomerDirectory {
     return bytes;
   }
 
-  /** Must follow every change to a customer record, so its cached JSON is not served stale. */
+  /** Must follow every change to a customer record, so its cached JSON is not served stale and a snapshot keeps it. */
   changed(customer: Customer): void {
     this.jsonCache.delete(customer);
+    const index = this.seededIndexOf(customer.id);
+    if (index !== undefined) this.changedSeeded.add(index);
   }
 
   toSnapshot(): CustomerDirectorySnapshot {
-    return { materialized: this.generated.filter((customer): customer is Customer => customer !== undefined), created: [...this.created.all()] };
+    return { materialized: [...this.changedSeeded].sort((a, b) => a - b).map((index) => this.generated[index]!), created: [...this.created.all()] };
   }
 
   private seeded(index: number): Customer {
@@ -144,6 +166,8 @@ export class CustomerDirectory {
 
 /** The main account of a company or one of its sub-accounts: what x-subaccount-id switches between. */
 export interface Account {
+  /** MAIN_ACCOUNT_KEY, or the sub-account's id */
+  key: string;
   bankAccounts: IndexedList<BankAccount>;
   withdrawals: IndexedList<Withdrawal>;
   balance: BalanceCents;
@@ -180,7 +204,7 @@ export interface CompanySnapshot {
   subscriptions: Subscription[];
 }
 
-export const SNAPSHOT_FORMAT = 'payctl-sandbox/1';
+export const SNAPSHOT_FORMAT = 'payctl-sandbox/2';
 
 export interface StoreSnapshot {
   format: typeof SNAPSHOT_FORMAT;
@@ -193,13 +217,17 @@ export interface StoreSnapshot {
   companies: CompanySnapshot[];
 }
 
-export const emptyAccount = (balance: BalanceCents = { pix: 0, card: 0, billet: 0, processing: 0 }): Account => ({
+export const MAIN_ACCOUNT_KEY = 'main';
+
+export const emptyAccount = (key: string, balance: BalanceCents = { pix: 0, card: 0, billet: 0, processing: 0 }): Account => ({
+  key,
   bankAccounts: new IndexedList(),
   withdrawals: new IndexedList(),
   balance,
 });
 
-const accountFromSnapshot = (snapshot: AccountSnapshot): Account => ({
+const accountFromSnapshot = (key: string, snapshot: AccountSnapshot): Account => ({
+  key,
   bankAccounts: new IndexedList(snapshot.bankAccounts),
   withdrawals: new IndexedList(snapshot.withdrawals),
   balance: snapshot.balance,
@@ -218,9 +246,9 @@ export function companyFromSnapshot(snapshot: CompanySnapshot, customers: Custom
     clientId: snapshot.clientId,
     clientSecret: snapshot.clientSecret,
     name: snapshot.name,
-    account: accountFromSnapshot(snapshot.account),
+    account: accountFromSnapshot(MAIN_ACCOUNT_KEY, snapshot.account),
     subaccounts: new IndexedList(snapshot.subaccounts.map((entry) => entry.subaccount)),
-    subaccountAccounts: new Map(snapshot.subaccounts.map((entry) => [entry.subaccount.id, accountFromSnapshot(entry.account)])),
+    subaccountAccounts: new Map(snapshot.subaccounts.map((entry) => [entry.subaccount.id, accountFromSnapshot(entry.subaccount.id, entry.account)])),
     customers,
     cards: new IndexedList(snapshot.cards),
     subscriptions: new IndexedList(snapshot.subscriptions),
@@ -279,6 +307,11 @@ export class SandboxStore {
 
   allocateBankAccountId(): number {
     return this.nextBankAccountId++;
+  }
+
+  /** Keeps ids allocated from here on above `id` (replaying a logged change). */
+  noteBankAccountId(id: number): void {
+    this.nextBankAccountId = Math.max(this.nextBankAccountId, id + 1);
   }
 
   toSnapshot(): StoreSnapshot {

@@ -150,16 +150,31 @@ export interface SandboxProcess {
   kill(signal?: NodeJS.Signals): void;
 }
 
+/** Runs the built sandbox bundle with the options in argv[1], like `payctl sandbox start` (for options it has no flag for). */
+const LIBRARY_RUNNER = `
+const { startSandbox } = require(process.env.PAYCTL_SANDBOX_BUNDLE);
+startSandbox({ port: 0, ...JSON.parse(process.argv[1]) }).then((sandbox) => {
+  process.stdout.write('listening on ' + sandbox.url + '\\n');
+  process.once('SIGTERM', () => sandbox.close().then(() => process.exit(0)));
+});`;
+
 /**
- * Starts `payctl sandbox start --port 0 ARGS` and waits for its `listening on` line.
+ * Starts `payctl sandbox start --port 0 ARGS` (or, given `library`, the built
+ * sandbox with those options) and waits for its `listening on` line.
  * `openFiles` runs it under `ulimit -n` (the shell lowers both limits for that process only).
  */
-export async function startSandboxProcess(args: readonly string[], options: { openFiles?: number; env?: Record<string, string> } = {}): Promise<SandboxProcess> {
+export async function startSandboxProcess(
+  args: readonly string[],
+  options: { openFiles?: number; env?: Record<string, string>; library?: SandboxOptions } = {},
+): Promise<SandboxProcess> {
   const { spawn } = await import('node:child_process');
-  const { BIN, cleanEnv } = await import('../helpers/cli.js');
-  const command = [process.execPath, BIN, 'sandbox', 'start', '--port', '0', ...args];
+  const { BIN, cleanEnv, ROOT } = await import('../helpers/cli.js');
+  const command = options.library
+    ? [process.execPath, '-e', LIBRARY_RUNNER, JSON.stringify(options.library)]
+    : [process.execPath, BIN, 'sandbox', 'start', '--port', '0', ...args];
   const [file, argv] = options.openFiles === undefined ? [command[0]!, command.slice(1)] : ['bash', ['-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'bash', ...command]];
-  const child = spawn(file, argv, { env: cleanEnv({ PAYCTL_SANDBOX_CHECK_ANSWERS: '1', ...options.env }), stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = cleanEnv({ PAYCTL_SANDBOX_CHECK_ANSWERS: '1', PAYCTL_SANDBOX_BUNDLE: `${ROOT}/dist/sandbox.cjs`, ...options.env });
+  const child = spawn(file, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';
   let stderr = '';
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

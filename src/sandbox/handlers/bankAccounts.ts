@@ -16,13 +16,15 @@ export function deleteBankAccount(request: CompanyRequest): Reply {
   const inUse = request.account.withdrawals.all().some((withdrawal) => withdrawal.status === 'PENDING' && withdrawal.bankAccountId === bankAccount.id);
   if (inUse) throw new ApiError('bankAccountInUse', `bank account ${bankAccount.id} has PENDING withdrawals`);
   request.account.bankAccounts.remove(bankAccount.id);
+  request.changes.bankAccountRemoved(request.account, bankAccount.id);
   return single({ message: 'Bank account deleted' }, 'Bank account deleted');
 }
 
-export function sandboxCreateBankAccount({ account, body, now, services }: CompanyRequest): Reply {
+export function sandboxCreateBankAccount({ account, body, now, services, changes }: CompanyRequest): Reply {
   const request = body as CreateBankAccountRequest;
   if (!isValidCpfOrCnpj(request.document)) throw new ApiError('validation', 'document must be a valid CPF or CNPJ');
   const bankAccount: BankAccount = { id: services.store.allocateBankAccountId(), ...request, status: 'APPROVED', createdAt: now.toISOString() };
   account.bankAccounts.add(bankAccount);
+  changes.bankAccount(account, bankAccount);
   return single(bankAccount, 'Bank account created');
 }

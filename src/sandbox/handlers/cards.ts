@@ -14,7 +14,7 @@ function tokenizedView({ createdAt: _createdAt, ...card }: Card): TokenizedCard 
  * brand. The full number and the security code are dropped here, so each call
  * makes a new token (there is nothing to recognise a card by).
  */
-export function tokenizeCard({ company, body, now }: CompanyRequest): Reply {
+export function tokenizeCard({ company, body, now, changes }: CompanyRequest): Reply {
   const request = body as TokenizeCardRequest;
   findOrFail(company.customers, request.customerId, 'customerNotFound', 'customer');
   if (!passesLuhn(request.cardNumber)) throw new ApiError('cardNumberInvalid', 'cardNumber fails the Luhn check');
@@ -36,6 +36,7 @@ export function tokenizeCard({ company, body, now }: CompanyRequest): Reply {
     createdAt: now.toISOString(),
   };
   company.cards.add(card);
+  changes.card(card);
   return single(tokenizedView(card), 'Card tokenized');
 }
 

@@ -47,10 +47,11 @@ export function updateCustomer(request: CompanyRequest): Reply {
   checkPersonalFields(personal, request.now);
   Object.assign(customer, personal, address && { address: nextAddress(customer.address, address) });
   request.company.customers.changed(customer);
+  request.changes.customer(customer);
   return single(customer, 'Customer updated');
 }
 
-export function sandboxCreateCustomer({ company, body, now }: CompanyRequest): Reply {
+export function sandboxCreateCustomer({ company, body, now, changes }: CompanyRequest): Reply {
   const { address, ...personal } = body as CreateCustomerRequest;
   checkPersonalFields(personal, now);
   const customer: Customer = {
@@ -61,5 +62,6 @@ export function sandboxCreateCustomer({ company, body, now }: CompanyRequest): R
     createdAt: now.toISOString(),
   };
   company.customers.add(customer);
+  changes.customer(customer);
   return single(customer, 'Customer created');
 }

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { CreateSubaccountPfRequest, CreateSubaccountPjRequest, Subaccount } from '../../api/types.js';
+import type { BankAccount, CreateSubaccountPfRequest, CreateSubaccountPjRequest, Subaccount } from '../../api/types.js';
 import { findOrFail, pagedReply, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
 import { isPlausibleBirthdate, isValidCnpj, isValidCpf, isValidCpfOrCnpj } from '../../rules.js';
@@ -22,14 +22,17 @@ function checkSubaccountRules(body: CreateSubaccountPfRequest | CreateSubaccount
  * A new PENDING sub-account with an empty account; its accountBank also becomes
  * the first bank account of that account, so it can receive withdrawals once funded.
  */
-function createSubaccount({ company, body, now, services }: CompanyRequest): Reply {
+function createSubaccount({ company, body, now, services, changes }: CompanyRequest): Reply {
   const request = body as CreateSubaccountPfRequest | CreateSubaccountPjRequest;
   checkSubaccountRules(request, now);
   const subaccount: Subaccount = { id: randomUUID(), ...request, status: 'PENDING', createdAt: now.toISOString() };
-  const account = emptyAccount();
-  account.bankAccounts.add({ id: services.store.allocateBankAccountId(), ...request.accountBank, status: 'APPROVED', createdAt: subaccount.createdAt });
+  const account = emptyAccount(subaccount.id);
+  const bankAccount: BankAccount = { id: services.store.allocateBankAccountId(), ...request.accountBank, status: 'APPROVED', createdAt: subaccount.createdAt };
+  account.bankAccounts.add(bankAccount);
   company.subaccounts.add(subaccount);
   company.subaccountAccounts.set(subaccount.id, account);
+  changes.subaccount(subaccount);
+  changes.bankAccount(account, bankAccount);
   return single(subaccount, 'Sub-account created');
 }
 
@@ -41,6 +44,9 @@ export const sandboxListSubaccounts = ({ company, query }: CompanyRequest): Repl
 /** Idempotent: approving an APPROVED sub-account answers it unchanged. */
 export function sandboxApproveSubaccount(request: CompanyRequest): Reply {
   const subaccount = findSubaccount(request, request.params.subaccountId);
-  subaccount.status = 'APPROVED';
+  if (subaccount.status !== 'APPROVED') {
+    subaccount.status = 'APPROVED';
+    request.changes.subaccount(subaccount);
+  }
   return single(subaccount, 'Sub-account approved');
 }

@@ -120,6 +120,7 @@ export function updateSubscription(request: CompanyRequest): Reply {
     updatedAt: request.now.toISOString(),
   });
   replaceContents(subscription, updated);
+  request.changes.subscription(subscription);
   return single(subscription, 'Subscription updated');
 }
 
@@ -127,6 +128,7 @@ export function cancelSubscription(request: CompanyRequest): Reply {
   const subscription = findChangeableSubscription(request, request.params.subscriptionId);
   const now = request.now.toISOString();
   Object.assign(subscription, { status: 'DELETED', canceledAt: now, updatedAt: now });
+  request.changes.subscription(subscription);
   const cancelled: CancelledSubscription = { id: subscription.id, status: 'DELETED' };
   return single(cancelled, 'Subscription cancelled');
 }
@@ -150,6 +152,7 @@ export function addSplit(request: CompanyRequest): Reply {
   };
   subscription.splits.push(split);
   subscription.updatedAt = request.now.toISOString();
+  request.changes.subscription(subscription);
   return single(split, 'Split added');
 }
 
@@ -159,6 +162,7 @@ export function removeSplit(request: CompanyRequest): Reply {
   if (index < 0) throw new ApiError('splitNotFound', `split ${String(request.params.splitId)} not found on subscription ${subscription.id}`);
   subscription.splits.splice(index, 1);
   subscription.updatedAt = request.now.toISOString();
+  request.changes.subscription(subscription);
   return single({ message: 'Split removed' }, 'Split removed');
 }
 
@@ -187,5 +191,6 @@ export function sandboxCreateSubscription(request: CompanyRequest): Reply {
     canceledAt: null,
   });
   request.company.subscriptions.add(subscription);
+  request.changes.subscription(subscription);
   return single(subscription, 'Subscription created');
 }

@@ -1,10 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import type { Balances, CreditBalanceRequest, SettleWithdrawalRequest, Withdrawal, WithdrawalMethod, WithdrawalPaymentType, WithdrawRequest } from '../../api/types.js';
+import type { Balances, CreditBalanceRequest, SettlementStatus, SettleWithdrawalRequest, Withdrawal, WithdrawalMethod, WithdrawalPaymentType, WithdrawRequest } from '../../api/types.js';
+import type { ChangeSet } from '../changes.js';
 import { findOrFail, pageQuery, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
 import { withdrawalLiquidCents } from '../fees.js';
 import { isValidPixKey } from '../../rules.js';
-import type { BalanceCents } from '../store.js';
+import type { PostbackDispatcher } from '../postbacks.js';
+import type { Account, BalanceCents, Company } from '../store.js';
 import { findBankAccount } from './bankAccounts.js';
 
 /** Highest balance the sandbox keeps (R$ 100 billion), far below Number.MAX_SAFE_INTEGER so cents stay exact. */
@@ -65,6 +67,8 @@ export function withdraw(request: CompanyRequest): Reply {
     updatedAt: now,
   };
   request.account.withdrawals.add(withdrawal);
+  request.changes.withdrawal(request.account, withdrawal);
+  request.changes.balance(request.account);
   return single(withdrawal, 'Withdrawal requested');
 }
 
@@ -78,26 +82,46 @@ export const getWithdrawal = (request: CompanyRequest): Reply => single(findWith
 
 export const getBalance = ({ account }: CompanyRequest): Reply => single(balancesView(account.balance), 'Balances');
 
-/** PENDING to COMPLETED (the money leaves processing) or FAILED (it returns to its balance); then the postback. */
+/**
+ * PENDING to COMPLETED (the money leaves processing) or FAILED (it returns to its
+ * balance); the postback goes once the change is durable. The caller has checked
+ * that the withdrawal is PENDING.
+ */
+export function settleWithdrawal(
+  settlement: { company: Company; account: Account; withdrawal: Withdrawal; status: SettlementStatus; now: Date },
+  postbacks: PostbackDispatcher,
+  changes: ChangeSet,
+): void {
+  const { company, account, withdrawal, status } = settlement;
+  account.balance.processing -= withdrawal.amount;
+  if (status === 'FAILED') account.balance[BALANCE_OF_PAYMENT_TYPE[withdrawal.withdrawalPaymentType]] += withdrawal.amount;
+  withdrawal.status = status;
+  withdrawal.updatedAt = settlement.now.toISOString();
+  changes.withdrawal(account, withdrawal);
+  changes.balance(account);
+  const { postbackUrl } = withdrawal;
+  if (postbackUrl) {
+    // serialised now: the notification carries the record as this change left it
+    const payload = JSON.parse(JSON.stringify(withdrawal)) as Withdrawal;
+    changes.afterDurable.push(() => postbacks.dispatch(postbackUrl, payload, company.clientSecret));
+  }
+}
+
 export function sandboxSettleWithdrawal(request: CompanyRequest): Reply {
   const withdrawal = findWithdrawal(request, request.params.withdrawalId);
   if (withdrawal.status !== 'PENDING') throw new ApiError('withdrawalSettled', `withdrawal ${withdrawal.id} is already ${withdrawal.status}`);
   const { status } = request.body as SettleWithdrawalRequest;
-  const balance = request.account.balance;
-  balance.processing -= withdrawal.amount;
-  if (status === 'FAILED') balance[BALANCE_OF_PAYMENT_TYPE[withdrawal.withdrawalPaymentType]] += withdrawal.amount;
-  withdrawal.status = status;
-  withdrawal.updatedAt = request.now.toISOString();
-  if (withdrawal.postbackUrl) request.services.postbacks.dispatch(withdrawal.postbackUrl, withdrawal, request.company.clientSecret);
+  settleWithdrawal({ company: request.company, account: request.account, withdrawal, status, now: request.now }, request.services.postbacks, request.changes);
   return single(withdrawal, `Withdrawal ${status}`);
 }
 
-export function sandboxCreditBalance({ account, body }: CompanyRequest): Reply {
+export function sandboxCreditBalance({ account, body, changes }: CompanyRequest): Reply {
   const credit = body as CreditBalanceRequest;
   const amounts: Record<AvailableBalance, number> = { pix: credit.pix ?? 0, card: credit.card ?? 0, billet: credit.billet ?? 0 };
   const entries = Object.entries(amounts) as Array<[AvailableBalance, number]>;
   const over = entries.find(([field, cents]) => account.balance[field] + cents > MAX_BALANCE_CENTS);
   if (over) throw new ApiError('balanceLimit', `${over[0]} balance would exceed ${MAX_BALANCE_CENTS} cents`);
   for (const [field, cents] of entries) account.balance[field] += cents;
+  changes.balance(account);
   return single(balancesView(account.balance), 'Balances credited');
 }
