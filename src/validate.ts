@@ -67,6 +67,12 @@ export const parsePercentage: Parser<number> = (flag, raw) => {
   return value;
 };
 
+/** A share from 0 to 1, such as 0.25 (a quarter). */
+export const parseShare: Parser<number> = (flag, raw) => {
+  if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(raw.trim())) throw fail(flag, raw, 'must be a share from 0 to 1, such as 0.25 for a quarter');
+  return Number(raw.trim());
+};
+
 /** YYYY-MM-DD that exists on the calendar. */
 export const parseDate: Parser<string> = (flag, raw) => {
   if (!isCalendarDate(raw)) throw fail(flag, raw, 'must be a date that exists, as YYYY-MM-DD');

@@ -14,6 +14,8 @@ export const RETURN_CODES = {
   invalidSubaccountHeader: { returnCode: -7007, status: 400, meaning: 'x-subaccount-id is not a UUID' },
   routeNotFound: { returnCode: -7008, status: 404, meaning: 'no such route' },
   methodNotAllowed: { returnCode: -7009, status: 405, meaning: 'route exists, method does not' },
+  rateLimited: { returnCode: -7010, status: 429, meaning: 'rate limit exceeded (sandbox started with a rate limit): retry after Retry-After seconds' },
+  injectedFailure: { returnCode: -7011, status: 503, meaning: 'service unavailable: a failure the sandbox was started to inject' },
   unauthorized: { returnCode: -7401, status: 401, meaning: 'bearer token missing, malformed, forged or expired' },
   invalidCredentials: { returnCode: -7402, status: 401, meaning: 'wrong clientId or clientSecret' },
   foreignSubaccount: { returnCode: -7403, status: 403, meaning: 'x-subaccount-id names a sub-account the company does not own' },

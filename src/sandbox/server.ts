@@ -10,6 +10,7 @@ import type { CompanyRequest, PublicRequest, Reply, SandboxServices } from './co
 import { DEFAULT_IDLE_TIMEOUT_MS, defaultMaxConnections, guardConnections, SERVER_TIMEOUTS } from './connections.js';
 import { applyChange, ChangeSet } from './changes.js';
 import { ApiError } from './errors.js';
+import { checkFaultOptions, FaultInjector, type Fate, type FaultOptions } from './faults.js';
 import { companyHandlers, publicHandlers } from './handlers/index.js';
 import { jsonBytes, parseJsonBody, readBody, sendJson } from './http.js';
 import { verifyAccessToken, type AccessClaims } from './jwt.js';
@@ -17,13 +18,14 @@ import { answerViolation, compiledOperations, type CompiledOperation } from './o
 import { DataFile } from './persistence.js';
 import { DEFAULT_RETRY_DELAYS_MS, PostbackDispatcher } from './postbacks.js';
 import { Router } from './router.js';
+import { AutoSettlement } from './settlement.js';
 import { isUuid } from '../rules.js';
-import { reseedCompany, restoreCompany, SEEDED_COMPANIES, seedCompanies } from './seed.js';
+import { reseedCompany, restoreCompany, SEEDED_COMPANIES, seedCompanies, type SeedConfig } from './seed.js';
 import { SandboxStore, type Account, type Company } from './store.js';
 
 export { SEEDED_COMPANIES } from './seed.js';
 
-export interface SandboxOptions {
+export interface SandboxOptions extends FaultOptions {
   /** default 4010; 0 picks a free port */
   port?: number;
   /** default 127.0.0.1 */
@@ -54,6 +56,10 @@ export interface SandboxOptions {
   maxConnections?: number;
   /** a connection that has not begun a request within this many milliseconds is closed (default 10,000) */
   idleTimeoutMs?: number;
+  /** PENDING withdrawals settle on their own this many milliseconds after their creation (default: only by hand) */
+  settleAfterMs?: number;
+  /** with settleAfterMs: the share, 0 to 1, of settlements that are FAILED (default 0.1) */
+  settleFailedShare?: number;
 }
 
 export interface RunningSandbox {
@@ -70,7 +76,10 @@ export interface RunningSandbox {
 export const DEFAULT_PORT = 4010;
 const MAX_SEED_CUSTOMERS = 1_000_000;
 
-function checkOptions(seed: number, customers: number, tokenTtlSeconds: number): void {
+function checkOptions(options: SandboxOptions, seed: number, customers: number, tokenTtlSeconds: number): void {
+  checkFaultOptions(options);
+  if (options.settleAfterMs !== undefined && !(Number.isInteger(options.settleAfterMs) && options.settleAfterMs >= 0)) throw new RangeError('settleAfterMs must be a non-negative integer');
+  if (options.settleFailedShare !== undefined && !(options.settleFailedShare >= 0 && options.settleFailedShare <= 1)) throw new RangeError('settleFailedShare must be a share from 0 to 1');
   if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be an integer');
   if (!Number.isInteger(customers) || customers < 1 || customers > MAX_SEED_CUSTOMERS) throw new RangeError(`customers must be an integer from 1 to ${MAX_SEED_CUSTOMERS}`);
   if (!Number.isInteger(tokenTtlSeconds) || tokenTtlSeconds < 1) throw new RangeError('tokenTtlSeconds must be a positive integer');
@@ -85,24 +94,13 @@ function checkHandlers(operations: readonly CompiledOperation[]): void {
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
   const { port = DEFAULT_PORT, host = '127.0.0.1', seed = 1, customers = 250, tokenTtlSeconds = 3600 } = options;
-  checkOptions(seed, customers, tokenTtlSeconds);
+  checkOptions(options, seed, customers, tokenTtlSeconds);
   const log = options.log ?? (() => {});
   const operations = compiledOperations();
   checkHandlers(operations);
   const router = new Router(operations);
 
-  const saved = options.dataFile ? DataFile.load(options.dataFile) : undefined;
-  // A data file carries its own seed parameters: they win over the options, so reset restores that file's seed.
-  const seedConfig = saved ? { seed: saved.snapshot.seed, customers: saved.snapshot.customers } : { seed, customers };
-  const store = saved
-    ? SandboxStore.fromSnapshot(saved.snapshot, (company) => restoreCompany(seedConfig, company))
-    : new SandboxStore(seed, customers, randomBytes(32), seedCompanies(seedConfig));
-  for (const entry of saved?.entries ?? []) {
-    for (const change of entry.changes) applyChange(store, entry.company, change, (company) => reseedCompany(seedConfig, company));
-  }
-  const lastSavedSeq = saved && (saved.entries.at(-1)?.seq ?? saved.snapshot.seq);
-  const dataFile = options.dataFile ? await DataFile.open(options.dataFile, { seq: lastSavedSeq, snapshot: () => store.toSnapshot(), report: log, compactLogBytes: options.compactLogBytes }) : undefined;
-
+  const { store, seedConfig, dataFile } = await openState(options, { seed, customers }, log);
   const services: SandboxServices = {
     store,
     seedConfig,
@@ -114,15 +112,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const latencyMs = options.latencyMs ?? 0;
   const checkAnswers = options.checkAnswers ?? process.env.PAYCTL_SANDBOX_CHECK_ANSWERS === '1';
   const answerViolations: string[] = [];
-  /** The answer, or with checkAnswers a 500 in its place when it does not match the document. */
-  const checkedAnswer = (req: IncomingMessage, operation: CompiledOperation | undefined, status: number, bytes: Buffer): { status: number; bytes: Buffer } => {
-    const violation = answerViolation(operation, status, JSON.parse(bytes.toString('utf8')));
-    if (!violation) return { status, bytes };
-    const line = `${req.method} ${req.url} → ${status}: ${violation}`;
-    answerViolations.push(line);
-    log(`answer violates the OpenAPI document: ${line}`);
-    return { status: 500, bytes: jsonBytes(new ApiError('internal', `answer violates the OpenAPI document: ${violation}`).toBody()) };
-  };
+  const faults = new FaultInjector(options, seedConfig.seed);
+  let settlement: AutoSettlement | undefined;
   /** Makes one unit of changes durable (with a data file), then runs what had to wait for that. */
   const commit = async (company: Company, changes: ChangeSet): Promise<void> => {
     if (dataFile && changes.changes.length > 0) {
@@ -133,7 +124,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       }
     }
     for (const action of changes.afterDurable) action();
+    for (const change of changes.changes) {
+      if (change.kind === 'withdrawal' && change.record.status === 'PENDING') settlement?.schedule(company.id, change.account, change.record.id, change.record.createdAt);
+      if (change.kind === 'reset') settlement?.scheduleCompany(services.store.company(company.id)!);
+    }
   };
+  if (options.settleAfterMs !== undefined) {
+    settlement = new AutoSettlement({ settleAfterMs: options.settleAfterMs, failedShare: options.settleFailedShare }, seedConfig.seed, store, services.postbacks, commit, log);
+    for (const company of store.companies()) settlement.scheduleCompany(company);
+  }
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
     const started = performance.now();
     const method = req.method ?? 'GET';
@@ -142,9 +141,10 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     let bytes: Buffer;
     let headers: Record<string, string> = {};
     try {
-      const answer = await respond(req, router, services);
+      const answer = await respond(req, router, services, faults);
       operation = answer.operation;
       if (answer.company) await commit(answer.company, answer.changes);
+      if (answer.fate === 'failsAfterWrite') throw new ApiError('injectedFailure');
       if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
       status = answer.reply.status ?? operation.successStatus;
       bytes = jsonBytes(answer.reply.body);
@@ -158,7 +158,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       // Past the body limit the rest is not read: the connection closes after the answer.
       if (apiError.kind === 'bodyTooLarge') res.shouldKeepAlive = false;
     }
-    if (checkAnswers) ({ status, bytes } = checkedAnswer(req, operation, status, bytes));
+    if (checkAnswers) ({ status, bytes } = checkedAnswer(`${method} ${req.url}`, operation, status, bytes, answerViolations, log));
     // No answer shows a change before it is durable: a read waits for the writes made before it.
     await dataFile?.settled();
     sendJson(res, status, bytes, headers);
@@ -190,6 +190,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     credentials: SEEDED_COMPANIES.map((company) => ({ company: company.name, clientId: company.clientId, clientSecret: company.clientSecret })),
     answerViolations,
     async close() {
+      settlement?.close();
       services.postbacks.close();
       await new Promise<void>((resolve) => {
         server.close(() => resolve());
@@ -201,16 +202,45 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 }
 
+/**
+ * The state at start: the seed, or the data file's snapshot with its log replayed.
+ * A data file carries its own seed parameters: they win over the options, so
+ * reset restores that file's seed.
+ */
+async function openState(options: SandboxOptions, seeded: SeedConfig, log: (line: string) => void) {
+  const saved = options.dataFile ? DataFile.load(options.dataFile) : undefined;
+  const seedConfig: SeedConfig = saved ? { seed: saved.snapshot.seed, customers: saved.snapshot.customers } : seeded;
+  const store = saved
+    ? SandboxStore.fromSnapshot(saved.snapshot, (company) => restoreCompany(seedConfig, company))
+    : new SandboxStore(seedConfig.seed, seedConfig.customers, randomBytes(32), seedCompanies(seedConfig));
+  for (const entry of saved?.entries ?? []) {
+    for (const change of entry.changes) applyChange(store, entry.company, change, (company) => reseedCompany(seedConfig, company));
+  }
+  const seq = saved && (saved.entries.at(-1)?.seq ?? saved.snapshot.seq);
+  const dataFile = options.dataFile ? await DataFile.open(options.dataFile, { seq, snapshot: () => store.toSnapshot(), report: log, compactLogBytes: options.compactLogBytes }) : undefined;
+  return { store, seedConfig, dataFile };
+}
+
+/** The answer, or a 500 in its place (recorded in `violations`) when it does not match the document. */
+function checkedAnswer(request: string, operation: CompiledOperation | undefined, status: number, bytes: Buffer, violations: string[], log: (line: string) => void) {
+  const violation = answerViolation(operation, status, JSON.parse(bytes.toString('utf8')));
+  if (!violation) return { status, bytes };
+  violations.push(`${request} → ${status}: ${violation}`);
+  log(`answer violates the OpenAPI document: ${violations.at(-1)}`);
+  return { status: 500, bytes: jsonBytes(new ApiError('internal', `answer violates the OpenAPI document: ${violation}`).toBody()) };
+}
+
 interface Answer {
   operation: CompiledOperation;
   reply: Reply;
   /** the token's company, on authenticated routes */
   company?: Company;
   changes: ChangeSet;
+  fate: Fate;
 }
 
 /** Routes, authenticates, validates and runs the handler of one request. */
-async function respond(req: IncomingMessage, router: Router, services: SandboxServices): Promise<Answer> {
+async function respond(req: IncomingMessage, router: Router, services: SandboxServices, faults: FaultInjector): Promise<Answer> {
   const url = req.url ?? '/';
   const queryStart = url.indexOf('?');
   const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
@@ -218,6 +248,7 @@ async function respond(req: IncomingMessage, router: Router, services: SandboxSe
   if (match.kind === 'notFound') throw new ApiError('routeNotFound', `no route ${pathname}`);
   if (match.kind === 'methodNotAllowed') throw new ApiError('methodNotAllowed', `${req.method} is not allowed on ${pathname}`, undefined, { allow: match.allowed.join(', ') });
   const { operation } = match;
+  const fate = faults.admit(operation, req.socket.remoteAddress ?? '', Date.now());
   const rawBody = operation.validateBody ? await readBody(req) : undefined;
 
   const now = new Date();
@@ -231,9 +262,9 @@ async function respond(req: IncomingMessage, router: Router, services: SandboxSe
     services,
   };
   const changes = new ChangeSet();
-  if (operation.isPublic) return { operation, reply: publicHandlers[operation.operationId]!(request), changes };
+  if (operation.isPublic) return { operation, reply: publicHandlers[operation.operationId]!(request), changes, fate };
   const companyRequest: CompanyRequest = { ...request, company: company!, account: account!, changes };
-  return { operation, reply: companyHandlers[operation.operationId]!(companyRequest), company, changes };
+  return { operation, reply: companyHandlers[operation.operationId]!(companyRequest), company, changes, fate };
 }
 
 /** Every body the API takes is a JSON object: anything else is refused before its schema is consulted. */

@@ -4,6 +4,8 @@
  * other body against the error shape, and never a 500. So every call of every
  * test checks shapes.
  */
+import { createServer, type IncomingHttpHeaders } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { answerViolation, compiledOperations } from '../../src/sandbox/openapi.js';
 import { Router } from '../../src/sandbox/router.js';
@@ -188,4 +190,37 @@ export async function startSandboxProcess(
     void exited.then((code) => reject(new Error(`sandbox exited (${code}) before listening:\n${stderr}`)));
   });
   return { url, pid: child.pid!, stderr: () => stderr, exited, kill: (signal = 'SIGTERM') => void child.kill(signal) };
+}
+
+/** Postbacks as a receiver saw them. */
+export interface Delivery {
+  headers: IncomingHttpHeaders;
+  body: string;
+  at: number;
+}
+
+/** A receiver on 127.0.0.1 answering the given statuses in turn (then 200). */
+export async function receiver(statuses: number[]) {
+  const deliveries: Delivery[] = [];
+  let notify: () => void = () => {};
+  const server = createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (chunk: string) => (body += chunk));
+    req.on('end', () => {
+      deliveries.push({ headers: req.headers, body, at: Date.now() });
+      res.statusCode = statuses.shift() ?? 200;
+      res.end();
+      notify();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/withdrawals`,
+    deliveries,
+    async waitFor(count: number) {
+      while (deliveries.length < count) await new Promise<void>((resolve) => (notify = resolve));
+    },
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
 }

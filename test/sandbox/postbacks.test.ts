@@ -1,40 +1,6 @@
 import { createHmac } from 'node:crypto';
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectDocumentedResponse, startSession, VALID, type Session } from './helpers.js';
-
-interface Delivery {
-  headers: IncomingHttpHeaders;
-  body: string;
-  at: number;
-}
-
-/** A receiver on 127.0.0.1 answering the given statuses in turn (then 200). */
-async function receiver(statuses: number[]) {
-  const deliveries: Delivery[] = [];
-  let notify: () => void = () => {};
-  const server = createServer((req, res) => {
-    let body = '';
-    req.setEncoding('utf8');
-    req.on('data', (chunk: string) => (body += chunk));
-    req.on('end', () => {
-      deliveries.push({ headers: req.headers, body, at: Date.now() });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end();
-      notify();
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks/withdrawals`,
-    deliveries,
-    async waitFor(count: number) {
-      while (deliveries.length < count) await new Promise<void>((resolve) => (notify = resolve));
-    },
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
+import { expectDocumentedResponse, receiver, startSession, VALID, type Delivery, type Session } from './helpers.js';
 
 describe('sandbox: withdrawal postbacks', () => {
   let session: Session;

@@ -1,12 +1,14 @@
 import type { Context } from '../../context.js';
 import { writeOut } from '../../output/format.js';
-import { parseInteger, parseNonEmpty } from '../../validate.js';
+import { usageError } from '../../errors.js';
+import { parseInteger, parseNonEmpty, parseShare } from '../../validate.js';
 import { optString, type CommandInput } from '../spec.js';
 
 export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
-  const option = <T>(key: string, parse: (flag: string, raw: string) => T): T | undefined => {
-    const raw = optString(opts, key);
-    return raw === undefined ? undefined : parse(`--${key}`, raw);
+  /** The parsed value of `--name`, whose value commander keeps under its camel-case key. */
+  const option = <T>(name: string, parse: (flag: string, raw: string) => T): T | undefined => {
+    const raw = optString(opts, name.replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase()));
+    return raw === undefined ? undefined : parse(`--${name}`, raw);
   };
   const options = {
     port: option('port', (flag, raw) => parseInteger(flag, raw, 0, 65535)) ?? 4010,
@@ -15,7 +17,15 @@ export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
     customers: option('customers', (flag, raw) => parseInteger(flag, raw, 1, 1_000_000)),
     dataFile: option('data', (flag, raw) => parseNonEmpty(flag, raw, 4096)),
     latencyMs: option('latency', (flag, raw) => parseInteger(flag, raw, 0, 60_000)),
+    rateLimit: option('rate-limit', (flag, raw) => parseInteger(flag, raw, 1, 1_000_000)),
+    failureRate: option('fail-rate', parseShare),
+    failAfterWrite: opts.failAfterWrite === true,
+    settleAfterMs: option('settle-after', (flag, raw) => parseInteger(flag, raw, 0, 86_400_000)),
+    settleFailedShare: option('settle-failed-share', parseShare),
+    maxConnections: option('max-connections', (flag, raw) => parseInteger(flag, raw, 1, 1_000_000)),
   };
+  if (options.failAfterWrite && options.failureRate === undefined) throw usageError('--fail-after-write needs --fail-rate: it says when a failure comes, not how many');
+  if (options.settleFailedShare !== undefined && options.settleAfterMs === undefined) throw usageError('--settle-failed-share needs --settle-after');
   const { startSandbox } = await import('../../sandbox/server.js');
   const sandbox = await startSandbox({ ...options, log: (line) => ctx.io.stderr.write(`${line}\n`) });
   const credentials = sandbox.credentials.map((c) => `  ${c.company}: client id ${c.clientId}, client secret ${c.clientSecret}`);
