@@ -1,4 +1,4 @@
-import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { appendFileSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
@@ -25,7 +25,7 @@ describe('sandbox: --data file and reset', () => {
     );
     const balance = (await acme.get('/withdrawals/balance')).body.data;
     await first.close();
-    expect(readdirSync(directory).sort()).toEqual(['state.json', 'state.json.log']);
+    expect(readdirSync(directory).filter((name) => name.startsWith('state')).sort()).toEqual(['state.json', 'state.json.log']);
     expect(JSON.parse(readFileSync(dataFile, 'utf8')).format).toBe('payctl-sandbox/2');
 
     const second = await startSandbox({ port: 0, dataFile, customers: 5 });
@@ -39,6 +39,93 @@ describe('sandbox: --data file and reset', () => {
       expect((await sameToken.get(`/withdrawals/${last}`)).status).toBe(200);
     } finally {
       await second.close();
+    }
+  });
+
+  it('replays the log onto the snapshot: compactions under way and a reset included', async () => {
+    const dataFile = join(directory, 'compacting.json');
+    const first = await startSandbox({ port: 0, dataFile, customers: 30, compactLogBytes: 4096 });
+    const acme = await login(first, 'acme');
+    const fixtures = await discover(acme);
+    const bankAccountId = fixtures.mainBankAccounts[0].id;
+    const ids: string[] = [];
+    const withdrawSome = async () => {
+      const batch = await Promise.all(Array.from({ length: 25 }, (_, i) => acme.post('/withdrawals/withdraw', { withdrawalMethod: 'card', amount: 100 + i, bankAccountId })));
+      ids.push(...batch.map((reply) => reply.body.data.id as string));
+    };
+    // until the log outgrows the snapshot and is compacted into a new one; then some more, left in the log
+    while (JSON.parse(readFileSync(dataFile, 'utf8')).seq === 0) await withdrawSome();
+    await withdrawSome();
+    await acme.put(`/customers/${fixtures.customers[2].id}`, { lastName: 'Depois' });
+    const globex = await login(first, 'globex');
+    await globex.post('/sandbox/balance', { pix: 777 });
+    await globex.post('/sandbox/reset');
+    const globexAfterReset = await discover(globex);
+    const balance = (await acme.get('/withdrawals/balance')).body.data;
+    await first.close();
+    // compacted: the snapshot holds most of it and says up to which change
+    expect(JSON.parse(readFileSync(dataFile, 'utf8')).seq).toBeGreaterThan(0);
+    expect(readFileSync(`${dataFile}.log`).length).toBeLessThan(readFileSync(dataFile).length);
+
+    const second = await startSandbox({ port: 0, dataFile });
+    try {
+      const again = new Client(second.url, acme.token);
+      for (const id of ids) expect((await again.get(`/withdrawals/${id}`)).status).toBe(200);
+      expect((await again.get('/withdrawals/balance')).body.data).toEqual(balance);
+      expect((await again.get(`/customers/${fixtures.customers[2].id}`)).body.data.lastName).toBe('Depois');
+      expect(await discover(new Client(second.url, globex.token))).toEqual(globexAfterReset);
+    } finally {
+      await second.close();
+    }
+  });
+
+  it('drops a last line cut short and leftover temporary files; refuses a damaged log or a log without its snapshot', async () => {
+    const dataFile = join(directory, 'torn.json');
+    const first = await startSandbox({ port: 0, dataFile, customers: 10 });
+    const acme = await login(first, 'acme');
+    await acme.post('/sandbox/balance', { billet: 4242 });
+    const balance = (await acme.get('/withdrawals/balance')).body.data;
+    await first.close();
+    const log = readFileSync(`${dataFile}.log`, 'utf8');
+    appendFileSync(`${dataFile}.log`, '{"seq":99,"company":"x","chan');
+    writeFileSync(join(directory, '.torn.json.snapshot.tmp'), '{"half":');
+
+    const second = await startSandbox({ port: 0, dataFile });
+    expect((await new Client(second.url, acme.token).get('/withdrawals/balance')).body.data).toEqual(balance);
+    await second.close();
+    expect(readFileSync(`${dataFile}.log`, 'utf8')).toBe(log);
+    expect(readdirSync(directory).filter((name) => name.includes('torn'))).toEqual(['torn.json', 'torn.json.log']);
+
+    writeFileSync(`${dataFile}.log`, `not a log entry\n${log}`);
+    await expect(startSandbox({ port: 0, dataFile })).rejects.toThrow(/damaged/);
+    rmSync(dataFile);
+    await expect(startSandbox({ port: 0, dataFile })).rejects.toThrow(/exists without/);
+  });
+
+  it('reads a data file of the first format, leaving out its nulls', async () => {
+    const dataFile = join(directory, 'first-format.json');
+    const sandbox = await startSandbox({ port: 0, dataFile, customers: 20 });
+    const acme = await login(sandbox, 'acme');
+    const card = (await acme.post('/withdrawals/withdraw', { withdrawalMethod: 'card', amount: 500, bankAccountId: (await discover(acme)).mainBankAccounts[0].id })).body.data;
+    await sandbox.close();
+    // what the first format wrote: the whole state in one file, null for every absent field
+    const snapshot = JSON.parse(readFileSync(dataFile, 'utf8'));
+    const state = await startSandbox({ port: 0, dataFile });
+    const current = await new Client(state.url, acme.token).get('/withdrawals?limit=100');
+    await state.close();
+    const withNulls = (withdrawal: Record<string, unknown>) => ({ pixKeyType: null, pixKey: null, postbackUrl: null, ...withdrawal });
+    snapshot.companies[0].account.withdrawals = current.body.data.reverse().map(withNulls);
+    delete snapshot.seq;
+    writeFileSync(dataFile, JSON.stringify({ ...snapshot, format: 'payctl-sandbox/1' }));
+    rmSync(`${dataFile}.log`);
+
+    const reopened = await startSandbox({ port: 0, dataFile });
+    try {
+      const read = (await new Client(reopened.url, acme.token).get(`/withdrawals/${card.id}`)).body.data;
+      expect(read).toEqual(card);
+      expect(read).not.toHaveProperty('pixKey');
+    } finally {
+      await reopened.close();
     }
   });
 
