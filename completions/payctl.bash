@@ -53,7 +53,7 @@ __payctl_flags() {
     'withdrawals list') printf '%s\n' '--page:page to show, from 1 (default 1)' '--limit:items per page, 1 to 100 (default 20; 100 with --all)' '--all:every page, in order (fetched a few at a time; a failure mid-way exits non-zero)' '--subaccount:run in this sub-account (default: the profile'\''s active one)' '--main-account:run in the main account, ignoring the profile'\''s active sub-account' ;;
     'withdrawals get') printf '%s\n' '--subaccount:run in this sub-account (default: the profile'\''s active one)' '--main-account:run in the main account, ignoring the profile'\''s active sub-account' ;;
     'balance') printf '%s\n' '--subaccount:run in this sub-account (default: the profile'\''s active one)' '--main-account:run in the main account, ignoring the profile'\''s active sub-account' ;;
-    'sandbox start') printf '%s\n' '--port:port to listen on; 0 picks a free one (default 4010)' '--host:address to listen on (default 127.0.0.1)' '--seed:seed of the generated data: the same seed gives the same data (default 1)' '--customers:number of acme'\''s customers (default 250)' '--data:load the data from FILE at start and save every change to it' '--latency:answer every request after MS milliseconds, as the platform across a network would (default 0)' ;;
+    'sandbox start') printf '%s\n' '--port:port to listen on; 0 picks a free one (default 4010)' '--host:address to listen on (default 127.0.0.1)' '--seed:seed of the generated data: the same seed gives the same data (default 1)' '--customers:number of acme'\''s customers (default 250)' '--data:load the data from FILE (and FILE.log) at start; every change is on disk before it is answered' '--latency:answer every request after MS milliseconds, as the platform across a network would (default 0)' '--rate-limit:allow each client address N requests a second; past it answer 429 with Retry-After (API routes, not /sandbox/...)' '--fail-rate:answer this share of requests (0 to 1) with 503 (API routes, not /sandbox/...)' '--fail-after-write:with --fail-rate: a failing POST, PUT or DELETE makes its change first, then answers 503' '--settle-after:PENDING withdrawals settle on their own MS milliseconds after their creation' '--settle-failed-share:with --settle-after: the share (0 to 1) that end FAILED (default 0.1)' '--max-connections:connections kept open at most; past it the longest-idle are closed (default: from the open-file limit)' ;;
     'sandbox approve') printf '%s\n' '--dry-run:print the request that would be sent and send nothing' ;;
     'sandbox settle') printf '%s\n' '--status:outcome (required)' '--subaccount:run in this sub-account (default: the profile'\''s active one)' '--main-account:run in the main account, ignoring the profile'\''s active sub-account' '--dry-run:print the request that would be sent and send nothing' ;;
     'sandbox credit') printf '%s\n' '--pix:cents to add to the PIX balance' '--card:cents to add to the card balance' '--billet:cents to add to the boleto balance' '--subaccount:run in this sub-account (default: the profile'\''s active one)' '--main-account:run in the main account, ignoring the profile'\''s active sub-account' '--dry-run:print the request that would be sent and send nothing' ;;
@@ -211,6 +211,11 @@ __payctl_flag_value() {
     'sandbox start|--customers') echo 'any' ;;
     'sandbox start|--data') echo 'files' ;;
     'sandbox start|--latency') echo 'any' ;;
+    'sandbox start|--rate-limit') echo 'any' ;;
+    'sandbox start|--fail-rate') echo 'any' ;;
+    'sandbox start|--settle-after') echo 'any' ;;
+    'sandbox start|--settle-failed-share') echo 'any' ;;
+    'sandbox start|--max-connections') echo 'any' ;;
     'sandbox settle|--status') echo 'choices COMPLETED FAILED' ;;
     'sandbox settle|--subaccount') echo 'any' ;;
     'sandbox credit|--pix') echo 'any' ;;
