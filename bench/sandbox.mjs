@@ -213,7 +213,7 @@ try {
   for (const customers of sizes) await durable[customers].stop();
 }
 
-/** Milliseconds from spawning a sandbox to its first answer. */
+/** Milliseconds from spawning a sandbox to its listening. */
 async function startupMs(options) {
   const began = performance.now();
   const child = await startChild('sandbox', bundle, options);
