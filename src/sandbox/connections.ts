@@ -50,7 +50,10 @@ export function defaultMaxConnections(): number {
 
 export interface ConnectionLimits {
   maxConnections: number;
+  /** a connection that has not begun a request within this is closed */
   idleTimeoutMs: number;
+  /** while answering, a connection on which no byte moves for this long is closed (a client that stopped reading) */
+  stalledAnswerMs: number;
 }
 
 /**
@@ -58,7 +61,8 @@ export interface ConnectionLimits {
  * end of its last answer) until its next request arrives. Beyond maxConnections
  * the longest-idle connections are closed first; only when every connection is
  * busy answering is the new one closed. A connection that never begins a request
- * is closed after idleTimeoutMs.
+ * is closed after idleTimeoutMs, and one whose answer stops moving (its client no
+ * longer reads) after stalledAnswerMs.
  */
 export function guardConnections(server: Server, limits: ConnectionLimits): void {
   const open = new Set<Socket>();
@@ -83,6 +87,10 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
     silent.unref();
     idle.set(socket, silent);
     socket.once('close', () => forget(socket));
+    // node leaves a socket whose timeout passed while answering alone; one whose answer stopped moving is closed
+    socket.on('timeout', () => {
+      if ((requestsInFlight.get(socket) ?? 0) > 0) close(socket);
+    });
     for (const [oldest] of idle) {
       if (open.size <= limits.maxConnections) break;
       if (oldest !== socket) close(oldest);
@@ -96,6 +104,8 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
     clearTimeout(idle.get(socket));
     idle.delete(socket);
     requestsInFlight.set(socket, (requestsInFlight.get(socket) ?? 0) + 1);
+    // once answered, node's keepAliveTimeout takes the socket's timeout over
+    socket.setTimeout(limits.stalledAnswerMs);
     res.once('close', () => {
       const remaining = (requestsInFlight.get(socket) ?? 1) - 1;
       if (!open.has(socket)) return;

@@ -54,7 +54,7 @@ export interface SandboxOptions extends FaultOptions {
   checkAnswers?: boolean;
   /** connections kept open at most; past it the longest-idle ones are closed (default: from the open-file limit) */
   maxConnections?: number;
-  /** a connection that has not begun a request within this many milliseconds is closed (default 10,000) */
+  /** a connection that has not begun a request within this many milliseconds, or whose answer stops moving for as long, is closed (default 10,000) */
   idleTimeoutMs?: number;
   /** PENDING withdrawals settle on their own this many milliseconds after their creation (default: only by hand) */
   settleAfterMs?: number;
@@ -166,7 +166,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   };
 
   const server = createServer({ maxHeaderSize: 16 * 1024, ...SERVER_TIMEOUTS }, (req, res) => void handle(req, res));
-  guardConnections(server, { maxConnections: options.maxConnections ?? defaultMaxConnections(), idleTimeoutMs: options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS });
+  const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  guardConnections(server, { maxConnections: options.maxConnections ?? defaultMaxConnections(), idleTimeoutMs, stalledAnswerMs: idleTimeoutMs + latencyMs });
   // Requests node cannot even parse also get the error shape.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
