@@ -19,7 +19,7 @@ export const sandboxCommands: CommandSpec = {
         { flags: '--fail-rate <share>', description: 'answer this share of requests (0 to 1) with 503 (API routes, not /sandbox/...)' },
         { flags: '--fail-after-write', description: 'with --fail-rate: a failing POST, PUT or DELETE makes its change first, then answers 503' },
         { flags: '--settle-after <ms>', description: 'PENDING withdrawals settle on their own MS milliseconds after their creation' },
-        { flags: '--settle-failed-share <share>', description: 'with --settle-after: the share (0 to 1) that end FAILED (default 0.1)' },
+        { flags: '--settle-failed-share <share>', description: 'with --settle-after: the share of withdrawals (0 to 1) that end FAILED (default 0.1)' },
         { flags: '--max-connections <n>', description: 'connections kept open at most; past it the longest-idle are closed (default: from the open-file limit)' },
       ],
       examples: [
