@@ -4,9 +4,11 @@
  * other body against the error shape, and never a 500. So every call of every
  * test checks shapes.
  */
+import { spawn } from 'node:child_process';
 import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
+import { BIN, cleanEnv, ROOT } from '../helpers/cli.js';
 import { answerViolation, compiledOperations } from '../../src/sandbox/openapi.js';
 import { Router } from '../../src/sandbox/router.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
@@ -169,8 +171,6 @@ export async function startSandboxProcess(
   args: readonly string[],
   options: { openFiles?: number; env?: Record<string, string>; library?: SandboxOptions } = {},
 ): Promise<SandboxProcess> {
-  const { spawn } = await import('node:child_process');
-  const { BIN, cleanEnv, ROOT } = await import('../helpers/cli.js');
   const command = options.library
     ? [process.execPath, '-e', LIBRARY_RUNNER, JSON.stringify(options.library)]
     : [process.execPath, BIN, 'sandbox', 'start', '--port', '0', ...args];
