@@ -114,7 +114,11 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const answerViolations: string[] = [];
   const faults = new FaultInjector(options, seedConfig.seed);
   let settlement: AutoSettlement | undefined;
-  /** Makes one unit of changes durable (with a data file), then runs what had to wait for that. */
+  /**
+   * Makes one unit of changes durable (with a data file), then runs what had to
+   * wait for that. The log entry is made at once, before anything else can change
+   * the state, so log order is the order of the changes.
+   */
   const commit = async (company: Company, changes: ChangeSet): Promise<void> => {
     if (dataFile && changes.changes.length > 0) {
       try {
@@ -141,9 +145,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     let bytes: Buffer;
     let headers: Record<string, string> = {};
     try {
-      const answer = await respond(req, router, services, faults);
+      const answer = await respond(req, { router, services, faults, commit });
       operation = answer.operation;
-      if (answer.company) await commit(answer.company, answer.changes);
+      await answer.durable;
       if (answer.fate === 'failsAfterWrite') throw new ApiError('injectedFailure');
       if (latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, latencyMs));
       status = answer.reply.status ?? operation.successStatus;
@@ -231,17 +235,25 @@ function checkedAnswer(request: string, operation: CompiledOperation | undefined
   return { status: 500, bytes: jsonBytes(new ApiError('internal', `answer violates the OpenAPI document: ${violation}`).toBody()) };
 }
 
+/** What answering a request takes. */
+interface Pipeline {
+  router: Router;
+  services: SandboxServices;
+  faults: FaultInjector;
+  /** makes a handler's changes durable; called in the same step as the handler, so no other request comes between */
+  commit: (company: Company, changes: ChangeSet) => Promise<void>;
+}
+
 interface Answer {
   operation: CompiledOperation;
   reply: Reply;
-  /** the token's company, on authenticated routes */
-  company?: Company;
-  changes: ChangeSet;
+  /** resolves once the request's changes are durable */
+  durable?: Promise<void>;
   fate: Fate;
 }
 
-/** Routes, authenticates, validates and runs the handler of one request. */
-async function respond(req: IncomingMessage, router: Router, services: SandboxServices, faults: FaultInjector): Promise<Answer> {
+/** Routes, authenticates, validates and runs the handler of one request, and starts saving its changes. */
+async function respond(req: IncomingMessage, { router, services, faults, commit }: Pipeline): Promise<Answer> {
   const url = req.url ?? '/';
   const queryStart = url.indexOf('?');
   const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
@@ -262,10 +274,11 @@ async function respond(req: IncomingMessage, router: Router, services: SandboxSe
     now,
     services,
   };
+  if (operation.isPublic) return { operation, reply: publicHandlers[operation.operationId]!(request), fate };
   const changes = new ChangeSet();
-  if (operation.isPublic) return { operation, reply: publicHandlers[operation.operationId]!(request), changes, fate };
   const companyRequest: CompanyRequest = { ...request, company: company!, account: account!, changes };
-  return { operation, reply: companyHandlers[operation.operationId]!(companyRequest), company, changes, fate };
+  const reply = companyHandlers[operation.operationId]!(companyRequest);
+  return { operation, reply, durable: commit(companyRequest.company, changes), fate };
 }
 
 /** Every body the API takes is a JSON object: anything else is refused before its schema is consulted. */
