@@ -59,7 +59,7 @@ __payctl_flags() {
     'sandbox credit') printf '%s\n' '--pix:cents to add to the PIX balance' '--card:cents to add to the card balance' '--billet:cents to add to the boleto balance' '--subaccount:run in this sub-account (default: the profile'\''s active one)' '--main-account:run in the main account, ignoring the profile'\''s active sub-account' '--dry-run:print the request that would be sent and send nothing' ;;
     'api') printf '%s\n' '--data:request body: JSON text, @FILE to read a file, or @- to read stdin' '--query:query parameter, repeatable' '--envelope:print the whole response body (data, meta, message) instead of its data' '--subaccount:run in this sub-account (default: the profile'\''s active one)' '--main-account:run in the main account, ignoring the profile'\''s active sub-account' '--dry-run:print the request that would be sent and send nothing' ;;
   esac
-  printf '%s\n' '--profile:profile to use' '--base-url:API base URL, overriding the profile' '--output:output format' '--json:same as --output json' '--fields:comma-separated fields or dot paths to show, in order' '--no-input:never prompt; fail naming the missing flags' '--no-color:no colour in tables' '--debug:log requests and responses (redacted) to stderr' '--timeout:request timeout (default 30)' '--help:show help'
+  printf '%s\n' '--profile:profile to use' '--base-url:API base URL, overriding the profile' '--output:output format' '--json:same as --output json' '--fields:comma-separated fields or dot paths to show, in order' '--csv-separator:separator of -o csv: , ; | or tab (default: the profile'\''s csvSeparator, else ,)' '--no-input:never prompt; fail naming the missing flags' '--no-color:no colour in tables' '--debug:log requests and responses (redacted) to stderr' '--timeout:request timeout (default 30)' '--help:show help'
 }
 
 # What the value of flag $2 of command path $1 can be: none, any, files, profiles or "choices V...".
@@ -227,6 +227,7 @@ __payctl_flag_value() {
     *'|-o') echo 'choices table json ndjson csv tsv' ;;
     *'|--output') echo 'choices table json ndjson csv tsv' ;;
     *'|--fields') echo 'any' ;;
+    *'|--csv-separator') echo 'choices , ; | tab' ;;
     *'|--timeout') echo 'any' ;;
     *) echo none ;;
   esac

@@ -101,7 +101,7 @@ function __payctl_flags
         case 'api'
             printf '%s\n' '--data	request body: JSON text, @FILE to read a file, or @- to read stdin' '--query	query parameter, repeatable' '--envelope	print the whole response body (data, meta, message) instead of its data' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--dry-run	print the request that would be sent and send nothing'
     end
-    printf '%s\n' '--profile	profile to use' '--base-url	API base URL, overriding the profile' '--output	output format' '--json	same as --output json' '--fields	comma-separated fields or dot paths to show, in order' '--no-input	never prompt; fail naming the missing flags' '--no-color	no colour in tables' '--debug	log requests and responses (redacted) to stderr' '--timeout	request timeout (default 30)' '--help	show help'
+    printf '%s\n' '--profile	profile to use' '--base-url	API base URL, overriding the profile' '--output	output format' '--json	same as --output json' '--fields	comma-separated fields or dot paths to show, in order' '--csv-separator	separator of -o csv: , ; | or tab (default: the profile\'s csvSeparator, else ,)' '--no-input	never prompt; fail naming the missing flags' '--no-color	no colour in tables' '--debug	log requests and responses (redacted) to stderr' '--timeout	request timeout (default 30)' '--help	show help'
 end
 
 # What the value of flag $argv[2] of command path $argv[1] can be: none, any, files, profiles or "choices V...".
@@ -431,6 +431,8 @@ function __payctl_flag_value
             echo 'choices table json ndjson csv tsv'
         case '*|--fields'
             echo 'any'
+        case '*|--csv-separator'
+            echo 'choices , ; | tab'
         case '*|--timeout'
             echo 'any'
         case '*'

@@ -2,9 +2,10 @@ import type { Readable, Writable } from 'node:stream';
 import { authError } from './errors.js';
 import type { ApiClient, DryRunRequest } from './http/client.js';
 import { configDir, readConfig, type ConfigData } from './config/store.js';
-import { loginCommand, resolveSettings, type Settings } from './config/settings.js';
-import { Output, type OutputFormat } from './output/format.js';
+import { loginCommand, profileSetting, resolveSettings, type Settings } from './config/settings.js';
+import { Output, parseCsvSeparator, type OutputFormat } from './output/format.js';
 import { colorEnabled } from './output/color.js';
+import { visible } from './output/sanitize.js';
 import { SecretScrubber } from './redact.js';
 import type { Prompter } from './prompt.js';
 
@@ -28,6 +29,7 @@ export interface Flags {
   color: boolean;
   debug?: boolean;
   timeout?: string;
+  csvSeparator?: string;
   subaccount?: string;
   mainAccount?: boolean;
   yes?: boolean;
@@ -53,11 +55,21 @@ export class Context {
     readonly flags: Flags,
   ) {
     const format: OutputFormat = flags.json ? 'json' : (flags.output ?? (io.stdoutIsTTY ? 'table' : 'tsv'));
+    // A bad flag stops every command, csv or not; the profile's setting is read only for csv.
+    const givenSeparator = flags.csvSeparator === undefined ? undefined : parseCsvSeparator('--csv-separator', flags.csvSeparator);
     this.output = new Output(io.stdout, io.stderr, {
       format,
       fields: flags.fields,
       color: format === 'table' && colorEnabled(flags.color, env, io.stdoutIsTTY),
+      terminal: io.stdoutIsTTY,
+      csvSeparator: () => givenSeparator ?? this.profileCsvSeparator(),
     });
+  }
+
+  /** The profile's `csvSeparator` setting (pt-BR spreadsheets want `;`), else a comma. */
+  private profileCsvSeparator(): string {
+    const { profileName, value } = profileSetting(this.config(), this.flags, this.env, 'csvSeparator');
+    return value === undefined ? ',' : parseCsvSeparator(`the csvSeparator setting of profile "${profileName}"`, value);
   }
 
   get configDir(): string {
@@ -118,7 +130,7 @@ export class Context {
   }
 
   debug(line: string): void {
-    if (this.flags.debug) this.io.stderr.write(`${this.secrets.scrub(`debug: ${line}`)}\n`);
+    if (this.flags.debug) this.io.stderr.write(`${visible(this.secrets.scrub(`debug: ${line}`))}\n`);
   }
 
   get canPrompt(): boolean {

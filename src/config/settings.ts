@@ -43,12 +43,7 @@ export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: N
   for (const [flag, value] of given) {
     if (value !== undefined && value.trim() === '') throw usageError(`${flag} is empty: give a value, or leave the flag out`);
   }
-  const [profileName, profileSource] = pick<string>(
-    [flags.profile, 'flag'],
-    [env.PAYCTL_PROFILE, 'env'],
-    [config.currentProfile, 'profile'],
-    [DEFAULT_PROFILE, 'default'],
-  );
+  const [profileName, profileSource] = chosenProfile(config, flags, env);
   const profile = config.profiles[profileName];
   if (!profile && profileName !== DEFAULT_PROFILE) {
     throw new PayctlError(`profile "${profileName}" does not exist`, ExitCode.usage, {
@@ -76,6 +71,20 @@ export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: N
     subaccountSource: subaccount || flags.mainAccount ? subaccountSource : undefined,
     timeoutMs: parseTimeout(timeout, timeoutFlag),
   };
+}
+
+const chosenProfile = (config: ConfigData, flags: SettingsFlags, env: NodeJS.ProcessEnv) =>
+  pick<string>([flags.profile, 'flag'], [env.PAYCTL_PROFILE, 'env'], [config.currentProfile, 'profile'], [DEFAULT_PROFILE, 'default']);
+
+/**
+ * A setting of the profile in use that only some commands read (such as `csvSeparator`,
+ * set by hand in the config file), without resolving, or failing on, the others.
+ */
+export function profileSetting(config: ConfigData, flags: SettingsFlags, env: NodeJS.ProcessEnv, key: string): { profileName: string; value: unknown } {
+  const [profileName] = chosenProfile(config, flags, env);
+  // Read as untyped: a value set by hand may be of any type, and is checked by its reader.
+  const profile = config.profiles[profileName] as unknown as Record<string, unknown> | undefined;
+  return { profileName, value: profile?.[key] };
 }
 
 function pick<T>(...candidates: Array<[T | undefined | '', Source | string]>): [T, Source] {

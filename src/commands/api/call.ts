@@ -3,6 +3,7 @@ import { usageError } from '../../errors.js';
 import type { HttpMethod } from '../../http/client.js';
 import { writeOut } from '../../output/format.js';
 import { pickPaths } from '../../output/paths.js';
+import { jsonText } from '../../output/sanitize.js';
 import { parseJson, readJsonFile } from '../../stdin.js';
 import type { CommandInput } from '../spec.js';
 
@@ -51,8 +52,8 @@ export async function run(ctx: Context, { args, opts }: CommandInput): Promise<v
   const result = opts.envelope ? envelope : project(envelope.data, fields);
   if (explicit === 'ndjson') {
     const lines = Array.isArray(result) && !opts.envelope ? result : [result];
-    await writeOut(ctx.io.stdout, lines.map((line) => `${JSON.stringify(line ?? null)}\n`).join(''));
+    await writeOut(ctx.io.stdout, lines.map((line) => `${jsonText(line ?? null)}\n`).join(''));
   } else {
-    await writeOut(ctx.io.stdout, `${JSON.stringify(result ?? null, null, 2)}\n`);
+    await writeOut(ctx.io.stdout, `${jsonText(result ?? null, 2)}\n`);
   }
 }
