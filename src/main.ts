@@ -26,7 +26,7 @@ const EXIT_HELP = `Exit codes:\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${
 export async function main(argv: readonly string[], givenIO?: IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const io = givenIO ?? processIO();
   let context: Context | undefined;
-  const program = buildProgram(commandPath(argv), io, (ctx) => (context = ctx), env, wantsJson(argv));
+  const program = buildProgram(commandPath(argv), io, (ctx) => (context = ctx), env);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.ok;
@@ -34,7 +34,7 @@ export async function main(argv: readonly string[], givenIO?: IO, env: NodeJS.Pr
     if (error instanceof DryRunComplete) return ExitCode.ok;
     if (error instanceof CommanderError) {
       if (error.exitCode === 0) return ExitCode.ok;
-      // commander has already printed its one-line message, unless the error is to be JSON.
+      // commander has already printed its one-line message.
       if (wantsJson(argv)) writeJsonError(io, error.message.replace(/^error: /, ''), undefined, undefined, ExitCode.usage);
       return ExitCode.usage;
     }
@@ -60,7 +60,7 @@ function commandPath(argv: readonly string[]): string[] {
   return words;
 }
 
-function buildProgram(path: readonly string[], io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv, jsonErrors: boolean): Command {
+function buildProgram(path: readonly string[], io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): Command {
   const program = new Command('payctl')
     .description('Manage cards, customers, sub-accounts, subscriptions, bank accounts, withdrawals and balances of the payment platform.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -73,8 +73,6 @@ function buildProgram(path: readonly string[], io: IO, onContext: (ctx: Context)
       writeOut: (text) => io.stdout.write(text),
       // commander's messages quote the arguments, which may hold text copied from an answer.
       writeErr: (text) => io.stderr.write(visibleLines(text)),
-      // With -o json an error is one JSON line on stderr (written by main), and nothing else.
-      outputError: (text, write) => (jsonErrors ? undefined : write(text)),
       // Help is laid out for 80 columns everywhere, as gh's and git's is: the
       // same text at a terminal and in a pipe, so the build can pre-render it
       // (scripts/prerender.cjs) and `--help` need not load the bundle.
@@ -124,10 +122,10 @@ function toOption(spec: OptionSpec): Option {
 }
 
 /**
- * One line plus a hint for people; in JSON modes one JSON line instead, so stderr
- * holds one JSON document. No stack trace without --debug. Messages often carry the
- * server's text: it is made visible, so an error line is one line and cannot retitle
- * or recolour the terminal (JSON escapes it).
+ * One line plus a hint for people; the same as JSON on stderr in JSON modes. No stack
+ * trace without --debug. Messages often carry the server's text: it is made visible,
+ * so an error line is one line and cannot retitle or recolour the terminal (and JSON
+ * escapes it).
  */
 function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: readonly string[]): number {
   const scrub = (text: string) => (ctx ? ctx.secrets.scrub(text) : text);
@@ -138,15 +136,12 @@ function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: rea
   const detail = [known?.returnCode !== undefined ? `returnCode ${known.returnCode}` : '', known?.status ? `HTTP ${known.status}` : '']
     .filter(Boolean)
     .join(', ');
-  if (ctx?.output.isJson ?? wantsJson(argv)) {
-    writeJsonError(io, scrub(message), known?.returnCode, known?.status, exitCode);
-    return exitCode;
-  }
   let text = `error: ${shown(message)}${detail ? ` (${detail})` : ''}\n`;
   const hint = known?.hint ?? (known ? undefined : 'this is a bug in payctl; run again with --debug and report the output');
   if (hint) text += `hint: ${shown(hint)}\n`;
   if (argv.includes('--debug') && error instanceof Error && !known) text += `${visibleLines(scrub(error.stack ?? ''))}\n`;
   io.stderr.write(text);
+  if (ctx?.output.isJson ?? wantsJson(argv)) writeJsonError(io, scrub(message), known?.returnCode, known?.status, exitCode);
   return exitCode;
 }
 

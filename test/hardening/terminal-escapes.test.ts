@@ -176,7 +176,8 @@ describe('pick lists', () => {
       const run = await runCliOnScreen(picker.args, {
         env: { ...session.env, PAYCTL_BASE_URL: proxy.url },
         width: 250,
-        steps: [{ after: picker.prompt, keys: ['C-c'] }],
+        // The list is drawn once its last choice's text is on the screen.
+        steps: [{ after: new RegExp(`${picker.prompt.replace(/[()]/g, '\\$&')}[^]*gnp\\.exe`), keys: ['C-c'] }],
       });
       expect(run.code, run.screen).toBe(130);
       const list = run.seen[0]!;
@@ -208,7 +209,7 @@ describe.concurrent('errors and hints', () => {
       const json = await runCli(['customers', 'get', ids.customer!, '--json'], { env });
       expect(json.code).toBe(1);
       expect(controlsIn(json.stderr.trimEnd())).toEqual([]);
-      expect(JSON.parse(json.stderr)).toEqual({ error: { message: MESSAGE, returnCode: -1234, status: 400, exitCode: 1 } });
+      expect(JSON.parse(json.stderr.trimEnd().split('\n').pop()!)).toEqual({ error: { message: MESSAGE, returnCode: -1234, status: 400, exitCode: 1 } });
       tally('attacks', 3);
     } finally {
       await api.close();

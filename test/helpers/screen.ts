@@ -23,6 +23,7 @@ export interface ScreenOptions {
 }
 
 export interface ScreenRun {
+  /** The exit code, or 128 + the number of the signal that ended payctl. */
   code: number;
   /** What a person sees once payctl has ended: the terminal's rendered screen, one string per row, trailing blanks trimmed. */
   screen: string;
@@ -47,10 +48,12 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
   const socket = path.join(dir, 'tmux.sock');
   const gate = path.join(dir, 'go');
   const log = path.join(dir, 'bytes');
+  const exitFile = path.join(dir, 'exit-code');
   const env = Object.entries(cleanEnv(options.env)).map(([key, value]) => quote(`${key}=${value}`));
   writeFileSync(
     path.join(dir, 'run.sh'),
-    `while [ ! -e ${quote(gate)} ]; do sleep 0.02; done\nexec env -i TERM="$TERM" ${env.join(' ')} ${[process.execPath, BIN, ...args].map(quote).join(' ')}\n`,
+    // The shell records the exit code (128 + the signal's number when one ended payctl, 130 for Ctrl-C).
+    `while [ ! -e ${quote(gate)} ]; do sleep 0.02; done\nenv -i TERM="$TERM" ${env.join(' ')} ${[process.execPath, BIN, ...args].map(quote).join(' ')}\necho $? > ${quote(exitFile)}\n`,
   );
   const tmux = (...tmuxArgs: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...tmuxArgs], { env: cleanEnv() });
   const target = ['-t', 'payctl'];
@@ -62,14 +65,14 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
     const capture = async () => (await tmux('capture-pane', '-p', ...target)).stdout.split('\n').map((line) => line.trimEnd()).join('\n').trimEnd();
     const pending = [...(options.steps ?? [])];
     const seen: string[] = [];
-    const deadline = Date.now() + (options.timeoutMs ?? 30_000);
+    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
     for (;;) {
-      const [dead, status] = (await tmux('display-message', '-p', ...target, '#{pane_dead} #{pane_dead_status}')).stdout.trim().split(' ');
+      const exitCode = existsSync(exitFile) ? readFileSync(exitFile, 'utf8').trim() : '';
       const screen = await capture();
-      if (dead === '1') {
+      if (exitCode !== '') {
         // Let the pipe's reader write out what it has read.
         await pause(100);
-        return { code: Number(status), screen, bytes: existsSync(log) ? readFileSync(log, 'utf8') : '', seen };
+        return { code: Number(exitCode), screen, bytes: existsSync(log) ? readFileSync(log, 'utf8') : '', seen };
       }
       const step = pending[0];
       if (step && (typeof step.after === 'string' ? screen.includes(step.after) : step.after.test(screen))) {
