@@ -4,7 +4,7 @@
 // CommonJS: its own code is one file, dist/cli.cjs, in which each command's code
 // runs only when that command does (and so do the requires of the Node built-ins
 // it uses); ky is in it too, with its Fetch API classes swapped (see kyWithoutUndici).
-// The libraries only some runs need (chalk, cli-table3, conf, inquirer, csv-stringify) and the
+// The libraries only some runs need (chalk, cli-table3, conf, inquirer) and the
 // sandbox are bundled apart, into dist/vendor/ and dist/sandbox.cjs, and required
 // on first use.
 import { build } from 'esbuild';
@@ -21,7 +21,6 @@ const VENDOR = {
   'cli-table3': 'cli-table3',
   conf: 'conf',
   inquirer: '@inquirer/prompts',
-  'csv-stringify': 'csv-stringify/sync',
 };
 const BUNDLE_OF = Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [pkg, `./vendor/${bundle}.cjs`]));
 
@@ -43,8 +42,7 @@ const common = {
 const requireApart = {
   name: 'require-apart',
   setup(builder) {
-    const vendored = new RegExp(`^(${Object.values(VENDOR).map((pkg) => pkg.replace(/[/.-]/g, '\\$&')).join('|')})$`);
-    builder.onResolve({ filter: vendored }, (args) => ({ path: BUNDLE_OF[args.path], namespace: 'apart' }));
+    builder.onResolve({ filter: /^(chalk|cli-table3|conf|@inquirer\/prompts)$/ }, (args) => ({ path: BUNDLE_OF[args.path], namespace: 'apart' }));
     builder.onResolve({ filter: /\/sandbox\/server\.js$/ }, () => ({ path: './sandbox.cjs', namespace: 'apart' }));
     builder.onResolve({ filter: /\.cjs$/, namespace: 'apart' }, (args) => ({ path: args.path, external: true }));
     // An ES module re-exporting the bundle, so its `default` is the library's own default export.

