@@ -1,7 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import { authError } from './errors.js';
 import type { ApiClient, DryRunRequest } from './http/client.js';
-import { configDir, readConfig, type ConfigData } from './config/store.js';
+import { configDir, configFile, readConfig, type ConfigData } from './config/store.js';
 import { loginCommand, profileSetting, resolveSettings, type Settings } from './config/settings.js';
 import { Output, parseCsvSeparator, type OutputFormat } from './output/format.js';
 import { colorEnabled } from './output/color.js';
@@ -69,7 +69,9 @@ export class Context {
   /** The profile's `csvSeparator` setting (pt-BR spreadsheets want `;`), else a comma. */
   private profileCsvSeparator(): string {
     const { profileName, value } = profileSetting(this.config(), this.flags, this.env, 'csvSeparator');
-    return value === undefined ? ',' : parseCsvSeparator(`the csvSeparator setting of profile "${profileName}"`, value);
+    return value === undefined
+      ? ','
+      : parseCsvSeparator(`the csvSeparator setting of profile "${profileName}"`, value, `fix it in ${configFile(this.configDir)}, or give --csv-separator`);
   }
 
   get configDir(): string {

@@ -32,8 +32,7 @@ export async function createPrompter(ctx: Context): Promise<Prompter> {
           return problem === undefined ? true : visible(problem);
         }
       : undefined;
-  // What was typed is echoed as it will be read; the value itself is returned untouched.
-  const echo = (value: string) => visible(value);
+  // `transformer` below changes only how what was typed is echoed; the value returned is untouched.
   const interruptible = async <T>(question: Promise<T>): Promise<T> => {
     try {
       return await question;
@@ -46,7 +45,7 @@ export async function createPrompter(ctx: Context): Promise<Prompter> {
   };
   return {
     text: (message, options = {}) =>
-      interruptible(inquirer.input({ message: visible(message), transformer: echo, validate: toInquirer(options.validate) }, streams)),
+      interruptible(inquirer.input({ message: visible(message), transformer: (typed) => visible(typed), validate: toInquirer(options.validate) }, streams)),
     secret: (message, options = {}) =>
       interruptible(inquirer.password({ message: visible(message), mask: '*', validate: toInquirer(options.validate) }, streams)),
     select: <T>(message: string, choices: ReadonlyArray<Choice<T>>) =>

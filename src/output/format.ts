@@ -25,10 +25,10 @@ export interface OutputOptions {
 const CSV_SEPARATORS: Readonly<Record<string, string>> = { ',': ',', ';': ';', '|': '|', '\t': '\t', tab: '\t', '\\t': '\t' };
 
 /** Checks a csv separator from `origin` (a flag or a profile setting); anything else is a usage error naming it. */
-export function parseCsvSeparator(origin: string, raw: unknown): string {
+export function parseCsvSeparator(origin: string, raw: unknown, hint?: string): string {
   const separator = typeof raw === 'string' ? CSV_SEPARATORS[raw] : undefined;
   if (separator === undefined) {
-    throw usageError(`${origin} ${JSON.stringify(raw)} is not a csv separator: use one of , ; | or tab`);
+    throw usageError(`${origin} is ${JSON.stringify(raw)}, not a csv separator: use one of , ; | or tab`, hint);
   }
   return separator;
 }
@@ -297,5 +297,3 @@ function displayCell(value: unknown, kind: ColumnKind | undefined, painter: Pain
       return visible(rawCell(value));
   }
 }
-
-

@@ -279,14 +279,15 @@ describe.concurrent('csv for spreadsheets', async () => {
       for (const bad of [';;', '', 'x', '.', '"', '\n']) {
         const result = await runCli(['customers', 'list', '-o', 'csv', '--csv-separator', bad], { env });
         expect(result.code, bad).toBe(2);
-        expect(result.stderr).toMatch(/^error: --csv-separator .* is not a csv separator: use one of , ; \| or tab\n/);
+        expect(result.stderr).toMatch(/^error: --csv-separator is ".*", not a csv separator: use one of , ; \| or tab\n/);
         expect(result.stdout).toBe('');
       }
       const configDir = tempConfigDir();
       writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ currentProfile: 'odd', profiles: { odd: { baseUrl: silent.url, env: 'local', csvSeparator: 'semicolon' } } }));
       const fromProfile = await runCli(['customers', 'list', '-o', 'csv'], { env: { ...env, PAYCTL_CONFIG_DIR: configDir } });
       expect(fromProfile.code).toBe(2);
-      expect(fromProfile.stderr).toContain('the csvSeparator setting of profile "odd" "semicolon" is not a csv separator');
+      expect(fromProfile.stderr).toContain('error: the csvSeparator setting of profile "odd" is "semicolon", not a csv separator: use one of , ; | or tab\n');
+      expect(fromProfile.stderr).toContain(`hint: fix it in ${path.join(configDir, 'config.json')}, or give --csv-separator`);
       expect(silent.requests).toEqual([]);
     } finally {
       await silent.close();

@@ -32,7 +32,7 @@ async function contextLines(ctx: Context): Promise<string[]> {
 export async function confirmChange(ctx: Context, summary: readonly string[], question: string): Promise<void> {
   const asking = !ctx.flags.dryRun && !ctx.flags.yes;
   if (asking && !ctx.canPrompt) {
-    throw usageError(`${visible(question).replace(/\?$/, '')}: refused without confirmation`, 'pass --yes to confirm, or run it at a terminal to be asked');
+    throw usageError(`${question.replace(/\?$/, '')}: refused without confirmation`, 'pass --yes to confirm, or run it at a terminal to be asked');
   }
   ctx.io.stderr.write(`${[...summary.map(visible), ...(await contextLines(ctx))].join('\n')}\n`);
   if (asking && !(await (await ctx.prompter()).confirm(question))) throw usageError('not confirmed: nothing was sent');
