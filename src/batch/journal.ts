@@ -105,7 +105,7 @@ const CUT_RECORD = /^\{"type":"[a-z]+","key":"([0-9a-f]{32})"/;
 
 /**
  * Reads a journal. A line that is not JSON is a record cut by a crash (or a full
- * disk) when it is the last line, or when the next run's record follows it: its
+ * disk) when it is the last line, or when the next run's records follow it: its
  * row, when the cut left its key, becomes of unknown outcome (settled by
  * `--reconcile`). Anywhere else it is damage, and the journal is refused.
  */
@@ -124,8 +124,9 @@ export function readJournal(file: string): JournalContents {
       return;
     }
     const nextIndex = lines.findIndex((rest, i) => i > index && rest.trim() !== '');
-    if (nextIndex !== -1 && records[nextIndex]?.type !== 'run') {
-      throw new Error(`line ${index + 1} of the journal is not JSON, and it is not a line cut by a crash (those are last, or followed by the next run's record)`);
+    // The next run writes its record (after the header, when the cut line was the header) right after the cut.
+    if (nextIndex !== -1 && !['run', 'batch'].includes(records[nextIndex]?.type ?? '')) {
+      throw new Error(`line ${index + 1} of the journal is not JSON, and it is not a line cut by a crash (those are last, or followed by the next run's records)`);
     }
     const key = CUT_RECORD.exec(text)?.[1];
     const current = key ? contents.rows.get(key) : undefined;

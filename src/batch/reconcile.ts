@@ -14,7 +14,6 @@ const WINDOW_MARGIN_MS = 30_000;
 /** A row whose request may have reached the API without its answer being recorded. */
 export interface UnknownRow {
   key: string;
-  line: number;
   account: string | null;
   identity: WithdrawalIdentity;
   /** When its intent was made, on this machine's clock. */

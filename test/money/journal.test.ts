@@ -82,6 +82,9 @@ describe('a journal cut by a crash', () => {
     const result = await batch(file);
     expect(result.code, result.stderr).toBe(0);
     await expectPaidOnce(s, 'header-', pixKeys('header', 3));
+    const again = await batch(file);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('3 done (0 now, 3 before');
   });
 
   it('damaged in the middle: refused, naming the line, with no advice to move it (that would pay every row again)', async () => {

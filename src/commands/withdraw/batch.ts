@@ -245,9 +245,9 @@ async function settleUnknown(
     const row = rowOf.get(key);
     if (intent) {
       const identity: WithdrawalIdentity = { method, amount: intent.amount, bankAccountId: intent.bankAccountId, ...(intent.pixKey !== undefined ? { pixKey: intent.pixKey } : {}) };
-      unknownRows.push({ key, line: row?.line ?? intent.line, account: intent.account, identity, at: Date.parse(intent.at), apiAt: intent.apiAt ? Date.parse(intent.apiAt) : undefined });
+      unknownRows.push({ key, account: intent.account, identity, at: Date.parse(intent.at), apiAt: intent.apiAt ? Date.parse(intent.apiAt) : undefined });
     } else if (row && state.cutAfter) {
-      unknownRows.push({ key, line: row.line, account: row.account, identity: identityOf(row.request), at: Date.parse(state.cutAfter) });
+      unknownRows.push({ key, account: row.account, identity: identityOf(row.request), at: Date.parse(state.cutAfter) });
     } else {
       // A first intent cut before it was flushed, of a row no longer in the file: intents are flushed before sending, so it never left.
       journal.append({ type: 'absent', key, at: at() });
