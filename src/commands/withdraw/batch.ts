@@ -277,7 +277,7 @@ async function settleUnknown(
     count[settlement.kind]++;
   }
   await ctx.output.note(
-    `reconcile: ${count.paid} of ${settlements.size + neverSent} unknown rows were paid (found in withdrawals list); ${count.absent} were not and will be sent` +
+    `reconcile: ${count.paid} of ${settlements.size + neverSent} unknown rows were paid (found in withdrawals list); ${count.absent} were not, and those still in the file are sent` +
       (count.undecided ? `; ${count.undecided} cannot be decided and stay unknown` : ''),
   );
 }
