@@ -45,6 +45,8 @@ export interface ApiClient {
   readonly baseUrl: string;
   readonly subaccount?: string;
   request<T = unknown>(request: ApiRequest): Promise<ApiEnvelope<T>>;
+  /** The `Date` header of the latest answer, if any: the API's clock, for time windows read on it. */
+  lastAnswerDate(): string | undefined;
 }
 
 const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
@@ -70,9 +72,11 @@ export async function createApiClient(options: ApiClientOptions): Promise<ApiCli
       : {},
   });
 
+  let lastAnswerDate: string | undefined;
   return {
     baseUrl,
     subaccount: options.subaccount,
+    lastAnswerDate: () => lastAnswerDate,
     async request<T>(request: ApiRequest): Promise<ApiEnvelope<T>> {
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `payctl/${VERSION}` };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
@@ -104,9 +108,11 @@ export async function createApiClient(options: ApiClientOptions): Promise<ApiCli
           ...perRequest,
         } as KyOptions);
       } catch (error) {
-        if (isHttpError(error)) throw await errorFromResponse(error.response, request.method);
-        throw errorFromTransport(error, request.method);
+        if (!isHttpError(error)) throw errorFromTransport(error, request.method);
+        lastAnswerDate = error.response.headers.get('date') ?? undefined;
+        throw await errorFromResponse(error.response, request.method);
       }
+      lastAnswerDate = response.headers.get('date') ?? undefined;
       return parseEnvelope<T>(await readBody(response, request.method), response.status, request.method);
     },
   };

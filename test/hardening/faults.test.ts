@@ -30,7 +30,8 @@ const UNKNOWN = /outcome is unknown|check whether|of unknown outcome/;
 function expectationFor(fault: Fault, method: string, batch: boolean): Expectation {
   const single = singleRequestExpectation(fault, method);
   // A batch reports each row's error in its report on stdout and ends with one summary error:
-  // 5 when any row's outcome is unknown, 1 when rows were refused or not reached.
+  // 5 when any row's outcome is unknown (any 5xx to its POST among them), 1 when rows were refused or not reached.
+  if (batch && fault === 'status-500-api-error') return { ...single, exit: 5 };
   return batch ? { ...single, exit: single.exit === 4 ? 1 : single.exit } : single;
 }
 
