@@ -120,7 +120,7 @@ function toOption(spec: OptionSpec): Option {
 }
 
 /** One line plus a hint for people; the same as JSON on stderr in JSON modes. No stack trace without --debug. */
-function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: readonly string[]): number {
+export function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: readonly string[]): number {
   const scrub = (text: string) => (ctx ? ctx.secrets.scrub(text) : text);
   const known = error instanceof PayctlError ? error : undefined;
   const exitCode = known?.exitCode ?? ExitCode.apiRefused;

@@ -130,7 +130,7 @@ describe.concurrent('exit codes', () => {
       async (server) => {
         const result = await runCli(['sandbox', 'credit', '--pix', '100'], { env: envFor(server.url) });
         expect(result.code).toBe(5);
-        expect(result.stderr).toMatch(/outcome is unknown\nhint: check whether it took effect/);
+        expect(result.stderr).toMatch(/outcome is unknown\nhint: check whether the POST took effect before retrying: payctl balance\n/);
         expect(server.requests).toHaveLength(1);
       },
     );
