@@ -2,7 +2,7 @@ import type { Readable, Writable } from 'node:stream';
 import { authError } from './errors.js';
 import type { ApiClient, DryRunRequest } from './http/client.js';
 import { configDir, readConfig, type ConfigData } from './config/store.js';
-import { loginCommand, resolveSettings, type Settings } from './config/settings.js';
+import { assertSecureTransport, loginCommand, resolveSettings, type Settings } from './config/settings.js';
 import { Output, type OutputFormat } from './output/format.js';
 import { colorEnabled } from './output/color.js';
 import { SecretScrubber } from './redact.js';
@@ -105,6 +105,7 @@ export class Context {
 
   private async buildApi(withToken: boolean, account?: { subaccount?: string }): Promise<ApiClient> {
     const settings = this.settings();
+    assertSecureTransport(settings);
     if (withToken && !this.flags.dryRun) assertUsableToken(settings);
     const { createApiClient } = await import('./http/client.js');
     return createApiClient({

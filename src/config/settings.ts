@@ -100,6 +100,32 @@ export function parseBaseUrl(value: string, source: string): string {
   return url.toString().replace(/\/+$/, '');
 }
 
+/** 127.0.0.0/8, ::1 (also as an IPv4-mapped address) and localhost: traffic that never leaves the machine. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);
+}
+
+/**
+ * A production profile talks to the real platform with real money and a client
+ * secret: it must use https, so neither crosses a network in clear. Loopback
+ * addresses aside (a tunnel or a local proxy on this machine).
+ */
+export function requireHttpsForProduction(baseUrl: string, env: Environment, origin: string): void {
+  const url = new URL(baseUrl);
+  if (env !== 'production' || url.protocol === 'https:' || isLoopback(url.hostname)) return;
+  throw usageError(
+    `${origin} ${baseUrl} uses http, and a production profile must use https (only loopback addresses such as 127.0.0.1 may use http)`,
+    `use https://${url.host}${url.pathname === '/' ? '' : url.pathname}, or a profile whose environment is sandbox or local`,
+  );
+}
+
+/** Before any request: the base URL in effect, wherever it came from, under the profile's environment. */
+export function assertSecureTransport(settings: Settings): void {
+  const origin = { flag: '--base-url', env: 'PAYCTL_BASE_URL', profile: `the base URL of profile "${settings.profileName}"`, default: 'the base URL' }[settings.baseUrlSource];
+  requireHttpsForProduction(settings.baseUrl, settings.env, origin);
+}
+
 function parseSubaccount(value: string, source: Source): string {
   const origin = { flag: '--subaccount', env: 'PAYCTL_SUBACCOUNT', profile: "the profile's sub-account", default: 'default' }[source];
   return parseUuid(origin, value);
