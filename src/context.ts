@@ -1,8 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import { authError } from './errors.js';
 import type { ApiClient, DryRunRequest } from './http/client.js';
 import { configDir, readConfig, type ConfigData } from './config/store.js';
-import { assertSecureTransport, loginCommand, resolveSettings, type Settings } from './config/settings.js';
+import { assertSecureTransport, resolveSettings, tokenRefusal, type Settings } from './config/settings.js';
 import { Output, type OutputFormat } from './output/format.js';
 import { colorEnabled } from './output/color.js';
 import { SecretScrubber } from './redact.js';
@@ -154,13 +153,6 @@ export class Context {
 }
 
 function assertUsableToken(settings: Settings): void {
-  const login = loginCommand(settings.profileName);
-  if (!settings.token) {
-    throw authError(`no token for profile "${settings.profileName}"`, { hint: `log in: ${login} (or set PAYCTL_TOKEN)` });
-  }
-  if (settings.tokenExpiresAt && settings.tokenExpiresAt.getTime() <= Date.now()) {
-    throw authError(`the token of profile "${settings.profileName}" expired at ${settings.tokenExpiresAt.toISOString()}`, {
-      hint: `log in again: ${login}`,
-    });
-  }
+  const refusal = tokenRefusal(settings);
+  if (refusal) throw refusal;
 }

@@ -17,6 +17,11 @@ export function maskSecrets(value: unknown): unknown {
   return value;
 }
 
+/** A JSON.parse error's message without the excerpt of the text that V8 quotes in it: the text may hold a secret. */
+export function jsonErrorMessage(error: unknown): string {
+  return String((error as Error)?.message ?? error).replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, '');
+}
+
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const copy = { ...headers };
   for (const name of Object.keys(copy)) {

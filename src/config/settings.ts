@@ -1,5 +1,5 @@
-import { ExitCode, PayctlError, usageError } from '../errors.js';
-import { jwtExpiry } from '../jwt.js';
+import { authError, ExitCode, PayctlError, usageError } from '../errors.js';
+import { jwtExpiry, MalformedToken } from '../jwt.js';
 import { parseUuid } from '../validate.js';
 import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, type ConfigData, type Environment, type Profile } from './store.js';
 
@@ -29,6 +29,8 @@ export interface Settings {
   token?: string;
   tokenSource?: Source;
   tokenExpiresAt?: Date;
+  /** Why the token cannot be used as it is (a malformed JWT); found on reading, refused before sending. */
+  tokenProblem?: string;
   subaccount?: string;
   subaccountSource?: Source;
   timeoutMs: number;
@@ -71,11 +73,37 @@ export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: N
     env: stored.env,
     token,
     tokenSource: token ? tokenSource : undefined,
-    tokenExpiresAt: token ? jwtExpiry(token) : undefined,
+    ...(token ? readExpiry(token) : {}),
     subaccount: subaccount === undefined ? undefined : parseSubaccount(subaccount, subaccountSource),
     subaccountSource: subaccount || flags.mainAccount ? subaccountSource : undefined,
     timeoutMs: parseTimeout(timeout, timeoutFlag),
   };
+}
+
+function readExpiry(token: string): { tokenExpiresAt?: Date; tokenProblem?: string } {
+  try {
+    return { tokenExpiresAt: jwtExpiry(token) };
+  } catch (error) {
+    if (error instanceof MalformedToken) return { tokenProblem: error.message };
+    throw error;
+  }
+}
+
+/**
+ * Why no request can be sent with this token (exit 3), or undefined when it can:
+ * none, malformed, or past its `exp`. Each names the command that fixes it.
+ */
+export function tokenRefusal(settings: Settings): PayctlError | undefined {
+  const login = loginCommand(settings.profileName);
+  if (!settings.token) return authError(`no token for profile "${settings.profileName}"`, { hint: `log in: ${login} (or set PAYCTL_TOKEN)` });
+  const fromEnv = settings.tokenSource === 'env';
+  const which = fromEnv ? 'the token in PAYCTL_TOKEN' : `the token of profile "${settings.profileName}"`;
+  const hint = (what: string) => (fromEnv ? `set PAYCTL_TOKEN to ${what}, or unset it and log in: ${login}` : `log in again: ${login}`);
+  if (settings.tokenProblem) return authError(`${which} ${settings.tokenProblem.replace(/^the token /, '')}`, { hint: hint('a token the API issued') });
+  if (settings.tokenExpiresAt && settings.tokenExpiresAt.getTime() <= Date.now()) {
+    return authError(`${which} expired at ${settings.tokenExpiresAt.toISOString()}`, { hint: hint('a fresh token') });
+  }
+  return undefined;
 }
 
 function pick<T>(...candidates: Array<[T | undefined | '', Source | string]>): [T, Source] {
