@@ -114,6 +114,7 @@ export class Context {
       timeoutMs: settings.timeoutMs,
       debug: this.flags.debug ? (line) => this.debug(line) : undefined,
       dryRun: this.flags.dryRun ? (request) => this.printDryRun(request) : undefined,
+      secrets: this.secrets,
     });
   }
 

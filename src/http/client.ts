@@ -1,6 +1,6 @@
 import type { HTTPError, KyInstance, Options as KyOptions, RetryOptions } from 'ky';
 import { ExitCode, PayctlError, DryRunComplete } from '../errors.js';
-import { maskSecrets, redactHeaders } from '../redact.js';
+import { maskSecrets, redactHeaders, secretFieldsIn } from '../redact.js';
 import { VERSION } from '../version.js';
 import type { LiteResponse } from './fetch-classes.js';
 import { nodeFetch, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
@@ -40,6 +40,8 @@ export interface ApiClientOptions {
   debug?: (line: string) => void;
   /** When set, changing requests are handed here instead of being sent. */
   dryRun?: (request: DryRunRequest) => void;
+  /** Told the value of every secret field sent or received, so that an echo of it is scrubbed wherever it comes back. */
+  secrets?: { add(secret: string): void };
 }
 
 export interface ApiClient {
@@ -75,6 +77,10 @@ export async function createApiClient(options: ApiClientOptions): Promise<ApiCli
     baseUrl,
     subaccount: options.subaccount,
     async request<T>(request: ApiRequest): Promise<ApiEnvelope<T>> {
+      const registerSecretsOf = (value: unknown) => {
+        for (const field of secretFieldsIn(value)) for (const secret of field.values) options.secrets?.add(secret);
+      };
+      registerSecretsOf(request.body);
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `payctl/${VERSION}` };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
       if (request.accountContext && options.subaccount) headers['x-subaccount-id'] = options.subaccount;
@@ -109,7 +115,9 @@ export async function createApiClient(options: ApiClientOptions): Promise<ApiCli
         if (isHttpError(error)) throw await errorFromResponse(error.response, sent);
         throw errorFromTransport(error, sent);
       }
-      return parseEnvelope<T>(await readBody(response, sent), response.status, sent);
+      const envelope = parseEnvelope<T>(await readBody(response, sent), response.status, sent);
+      registerSecretsOf(envelope);
+      return envelope;
     },
   };
 }

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { Readable, Writable } from 'node:stream';
@@ -189,5 +189,26 @@ describe('the named cases, through the built payctl', () => {
       expect(result.stderr).not.toContain('secretvalue');
     }
     expect(api.requests.length).toBe(sent);
+  });
+
+  it('a login answered with a token payctl cannot use (exp 1e20, not a string, absent): exit 5, nothing stored', async () => {
+    const cases: Array<[unknown, string]> = [
+      [jwtWithExp(1e20), 'has an accessToken that is a malformed JWT: its exp (100000000000000000000) is not a time in seconds since 1970'],
+      [12345, 'has no accessToken string'],
+      [undefined, 'has no accessToken string'],
+    ];
+    for (const [accessToken, message] of cases) {
+      const issuer = await startFakeApi((_, response) => sendJson(response, 200, { data: { accessToken, tokenType: 'Bearer', expiresIn: 1e20 }, message: 'ok' }));
+      try {
+        const dir = configDirWith('{}');
+        const result = await runCli(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: issuer.url }, input: 'cs_live_secret\n' });
+        expect(result.code, result.stderr).toBe(5);
+        expect(result.stderr).toContain(`error: the answer to POST /auth ${message}`);
+        expect(result.stderr).not.toMatch(/unexpected failure/);
+        expect(readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe('{}');
+      } finally {
+        await issuer.close();
+      }
+    }
   });
 });
