@@ -18,10 +18,17 @@ export function maskSecrets(value: unknown): unknown {
 }
 
 /** Each secret-keyed field anywhere in a JSON value: its key as written, and its value's text (a card number may come as a number). */
-export function secretFieldsIn(value: unknown): Array<{ key: string; values: string[] }> {
-  if (Array.isArray(value)) return value.flatMap(secretFieldsIn);
-  if (!value || typeof value !== 'object') return [];
-  return Object.entries(value).flatMap(([key, inner]) => (isSecretKey(key) ? [{ key, values: leavesOf(inner) }] : secretFieldsIn(inner)));
+export function secretFieldsIn(value: unknown, found: Array<{ key: string; values: string[] }> = []): Array<{ key: string; values: string[] }> {
+  if (Array.isArray(value)) {
+    for (const item of value) secretFieldsIn(item, found);
+  } else if (value && typeof value === 'object') {
+    for (const key in value) {
+      const inner = (value as Record<string, unknown>)[key];
+      if (isSecretKey(key)) found.push({ key, values: leavesOf(inner) });
+      else if (inner && typeof inner === 'object') secretFieldsIn(inner, found);
+    }
+  }
+  return found;
 }
 
 function leavesOf(value: unknown): string[] {

@@ -77,10 +77,7 @@ export async function createApiClient(options: ApiClientOptions): Promise<ApiCli
     baseUrl,
     subaccount: options.subaccount,
     async request<T>(request: ApiRequest): Promise<ApiEnvelope<T>> {
-      const registerSecretsOf = (value: unknown) => {
-        for (const field of secretFieldsIn(value)) for (const secret of field.values) options.secrets?.add(secret);
-      };
-      registerSecretsOf(request.body);
+      registerSecretsOf(request.body, options.secrets);
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `payctl/${VERSION}` };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
       if (request.accountContext && options.subaccount) headers['x-subaccount-id'] = options.subaccount;
@@ -116,10 +113,17 @@ export async function createApiClient(options: ApiClientOptions): Promise<ApiCli
         throw errorFromTransport(error, sent);
       }
       const envelope = parseEnvelope<T>(await readBody(response, sent), response.status, sent);
-      registerSecretsOf(envelope);
+      // Pages of a list hold no secrets in the API's schema, and walking each would cost an export as much as parsing it.
+      if (!Array.isArray(envelope.data)) registerSecretsOf(envelope, options.secrets);
       return envelope;
     },
   };
+}
+
+/** Tells `secrets` the value of every secret-keyed field in `value`, so that an echo of it is scrubbed wherever it comes back. */
+function registerSecretsOf(value: unknown, secrets: ApiClientOptions['secrets']): void {
+  if (!secrets || value === undefined) return;
+  for (const field of secretFieldsIn(value)) for (const secret of field.values) secrets.add(secret);
 }
 
 /**
