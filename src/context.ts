@@ -1,8 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
-import { authError } from './errors.js';
 import type { ApiClient, DryRunRequest } from './http/client.js';
 import { configDir, configFile, readConfig, type ConfigData } from './config/store.js';
-import { loginCommand, profileSetting, resolveSettings, type Settings } from './config/settings.js';
+import { assertSecureTransport, profileSetting, resolveSettings, tokenRefusal, type Settings } from './config/settings.js';
 import { Output, parseCsvSeparator, type OutputFormat } from './output/format.js';
 import { colorEnabled } from './output/color.js';
 import { visible } from './output/sanitize.js';
@@ -119,6 +118,7 @@ export class Context {
 
   private async buildApi(withToken: boolean, account?: { subaccount?: string }): Promise<ApiClient> {
     const settings = this.settings();
+    assertSecureTransport(settings);
     if (withToken && !this.flags.dryRun) assertUsableToken(settings);
     const { createApiClient } = await import('./http/client.js');
     return createApiClient({
@@ -128,6 +128,7 @@ export class Context {
       timeoutMs: settings.timeoutMs,
       debug: this.flags.debug ? (line) => this.debug(line) : undefined,
       dryRun: this.flags.dryRun ? (request) => this.printDryRun(request) : undefined,
+      secrets: this.secrets,
     });
   }
 
@@ -167,13 +168,6 @@ export class Context {
 }
 
 function assertUsableToken(settings: Settings): void {
-  const login = loginCommand(settings.profileName);
-  if (!settings.token) {
-    throw authError(`no token for profile "${settings.profileName}"`, { hint: `log in: ${login} (or set PAYCTL_TOKEN)` });
-  }
-  if (settings.tokenExpiresAt && settings.tokenExpiresAt.getTime() <= Date.now()) {
-    throw authError(`the token of profile "${settings.profileName}" expired at ${settings.tokenExpiresAt.toISOString()}`, {
-      hint: `log in again: ${login}`,
-    });
-  }
+  const refusal = tokenRefusal(settings);
+  if (refusal) throw refusal;
 }

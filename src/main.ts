@@ -127,7 +127,7 @@ function toOption(spec: OptionSpec): Option {
  * so an error line is one line and cannot retitle or recolour the terminal (and JSON
  * escapes it).
  */
-function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: readonly string[]): number {
+export function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: readonly string[]): number {
   const scrub = (text: string) => (ctx ? ctx.secrets.scrub(text) : text);
   const shown = (text: string) => visible(scrub(text));
   const known = error instanceof PayctlError ? error : undefined;
