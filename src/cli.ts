@@ -3,7 +3,7 @@ import { COMMAND_TREE } from './commands/tree.js';
 import { everyCommand } from './commands/spec.js';
 import { ExitCode, PayctlError } from './errors.js';
 import { processIO } from './process-io.js';
-import { checkBeforeRetrying, writesOnTheWire } from './http/writes.js';
+import { checkBeforeRetrying, ctrlCHandledByCommand, writesOnTheWire } from './http/writes.js';
 
 /**
  * The bundle's entry (dist/cli.cjs). bin/payctl.js calls `run`; the build's
@@ -19,11 +19,10 @@ export function run(argv: readonly string[]): void {
 /**
  * Ctrl-C: exit 130 at once. A POST, PUT or DELETE already on the wire may
  * still take effect on the server, so the user is told which, and how to check.
- * A command that handles Ctrl-C itself (a batch finishing its rows in flight,
- * the sandbox shutting down) has its own listener and is left to it.
+ * A command that handles Ctrl-C itself (handleCtrlCInCommand) is left to it.
  */
 function interrupted(argv: readonly string[]): void {
-  if (process.listenerCount('SIGINT') > 1) return;
+  if (ctrlCHandledByCommand()) return;
   const writes = writesOnTheWire();
   if (writes.length > 0) {
     const what = writes.map((write) => `${write.method} ${write.path}`).join(', ');

@@ -25,6 +25,24 @@ export function writesOnTheWire(): Write[] {
   return [...onTheWire];
 }
 
+let commandsHandlingCtrlC = 0;
+
+/**
+ * A command that handles Ctrl-C itself (a batch finishing its rows in flight, the
+ * sandbox shutting down) says so here, and calls the returned function when done.
+ * Counting SIGINT listeners cannot tell: libraries (proper-lockfile's signal-exit) add their own.
+ */
+export function handleCtrlCInCommand(): () => void {
+  commandsHandlingCtrlC++;
+  let released = false;
+  return () => {
+    if (!released) commandsHandlingCtrlC--;
+    released = true;
+  };
+}
+
+export const ctrlCHandledByCommand = (): boolean => commandsHandlingCtrlC > 0;
+
 /** Whether a request of this method can have changed anything on the server. */
 export const mayHaveEffect = (method: string): boolean => method !== 'GET';
 

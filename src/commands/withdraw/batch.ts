@@ -20,6 +20,7 @@ import { assertPrivate } from '../../withdrawal/private-file.js';
 import { WITHDRAW_FLAGS } from '../../withdrawal/request.js';
 import { confirmChange } from '../shared/confirm.js';
 import { optString, type CommandInput } from '../spec.js';
+import { handleCtrlCInCommand } from '../../http/writes.js';
 
 const DEFAULT_CONCURRENCY = 4;
 
@@ -315,6 +316,7 @@ async function sendAll(
     ctx.io.stderr.write('\nstopping: waiting for the requests in flight (Ctrl-C again to quit now)\n');
   };
   process.on('SIGINT', onSigint);
+  const releaseCtrlC = handleCtrlCInCommand();
   /** Writes a record; false once the journal cannot be written. */
   const record = (write: () => void): boolean => {
     try {
@@ -382,6 +384,7 @@ async function sendAll(
     await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
   } finally {
     process.off('SIGINT', onSigint);
+    releaseCtrlC();
     progress.done();
   }
   const notSent: Record<Exclude<StopReason, undefined>, string> = {
