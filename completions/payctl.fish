@@ -23,7 +23,7 @@ function __payctl_subcommands
         case 'bank-accounts'
             printf '%s\n' 'list	List the bank accounts of the account the command runs in' 'get	Show one bank account' 'delete	Delete a bank account (cannot be undone; confirms first)'
         case 'withdraw'
-            printf '%s\n' 'pix	Withdraw from the PIX balance' 'card	Withdraw from the CARD balance' 'boleto	Withdraw from the boleto (billet) balance'
+            printf '%s\n' 'pix	Withdraw from the PIX balance' 'card	Withdraw from the CARD balance' 'boleto	Withdraw from the boleto (billet) balance' 'batch	Withdraw once per row of a CSV file, with a journal that makes reruns safe'
         case 'withdrawals'
             printf '%s\n' 'list	List the withdrawals of the account the command runs in' 'get	Show one withdrawal: amount, net amount, status'
         case 'sandbox'
@@ -33,7 +33,7 @@ end
 
 function __payctl_is_subcommand
     switch "$argv[1]|$argv[2]"
-        case '|auth' '|profiles' '|subaccounts' '|cards' '|customers' '|subs' '|bank-accounts' '|withdraw' '|withdrawals' '|balance' '|sandbox' '|api' '|completion' 'auth|login' 'auth|token' 'auth|status' 'auth|logout' 'profiles|list' 'profiles|show' 'profiles|add' 'profiles|use' 'profiles|remove' 'subaccounts|use' 'subaccounts|clear' 'subaccounts|create' 'subaccounts create|pf' 'subaccounts create|pj' 'cards|tokenize' 'cards|get' 'customers|list' 'customers|get' 'customers|find' 'customers|update' 'subs|list' 'subs|get' 'subs|update' 'subs|cancel' 'subs|add-split' 'subs|remove-split' 'bank-accounts|list' 'bank-accounts|get' 'bank-accounts|delete' 'withdraw|pix' 'withdraw|card' 'withdraw|boleto' 'withdrawals|list' 'withdrawals|get' 'sandbox|start' 'sandbox|approve' 'sandbox|settle' 'sandbox|credit'
+        case '|auth' '|profiles' '|subaccounts' '|cards' '|customers' '|subs' '|bank-accounts' '|withdraw' '|withdrawals' '|balance' '|sandbox' '|api' '|completion' 'auth|login' 'auth|token' 'auth|status' 'auth|logout' 'profiles|list' 'profiles|show' 'profiles|add' 'profiles|use' 'profiles|remove' 'subaccounts|use' 'subaccounts|clear' 'subaccounts|create' 'subaccounts create|pf' 'subaccounts create|pj' 'cards|tokenize' 'cards|get' 'customers|list' 'customers|get' 'customers|find' 'customers|update' 'subs|list' 'subs|get' 'subs|update' 'subs|cancel' 'subs|add-split' 'subs|remove-split' 'bank-accounts|list' 'bank-accounts|get' 'bank-accounts|delete' 'withdraw|pix' 'withdraw|card' 'withdraw|boleto' 'withdraw|batch' 'withdrawals|list' 'withdrawals|get' 'sandbox|start' 'sandbox|approve' 'sandbox|settle' 'sandbox|credit'
             return 0
     end
     return 1
@@ -79,11 +79,13 @@ function __payctl_flags
         case 'bank-accounts delete'
             printf '%s\n' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--yes	do not ask for confirmation' '--dry-run	print the request that would be sent and send nothing'
         case 'withdraw pix'
-            printf '%s\n' '--amount	amount in integer cents, at least 100 (R$ 12,34 is 1234)' '--bank-account	receiving bank account id (see payctl bank-accounts list); asked from that list when missing' '--pix-key-type	DOCUMENT_CPF, DOCUMENT_CNPJ, EMAIL, PHONE or RANDOM (or cpf, cnpj, email, phone, random)' '--pix-key	PIX key valid for its type: CPF/CNPJ with check digits, e-mail, mobile phone, or the random UUID' '--postback-url	http(s) address notified on every status change' '--allow-duplicate	send even if the same withdrawal was made in the last 10 minutes' '--from-csv	CSV of one withdrawal per row' '--journal	journal file, default beside the CSV' '--concurrency	parallel requests, default 4' '--reconcile	look rows of unknown outcome up in withdrawals list' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--yes	do not ask for confirmation' '--dry-run	print the request that would be sent and send nothing'
+            printf '%s\n' '--amount	amount in integer cents, at least 100 (R$ 12,34 is 1234)' '--bank-account	receiving bank account id (see payctl bank-accounts list); asked from that list when missing' '--pix-key-type	DOCUMENT_CPF, DOCUMENT_CNPJ, EMAIL, PHONE or RANDOM (or cpf, cnpj, email, phone, random)' '--pix-key	PIX key valid for its type: CPF/CNPJ with check digits, e-mail, mobile phone, or the random UUID' '--postback-url	http(s) address notified on every status change' '--allow-duplicate	send even if the same withdrawal was made in the last 10 minutes' '--from-csv	a batch: the same as payctl withdraw batch FILE --method METHOD' '--journal	journal of what was paid, default FILE.journal beside the CSV' '--concurrency	requests in flight at once, 1 to 16, default 4' '--reconcile	settle rows of unknown outcome from withdrawals list, then send the rest' '--allow-duplicate-rows	pay identical rows once each, instead of refusing the file' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--yes	do not ask for confirmation' '--dry-run	print the request that would be sent and send nothing'
         case 'withdraw card'
-            printf '%s\n' '--amount	amount in integer cents, at least 100 (R$ 12,34 is 1234)' '--bank-account	receiving bank account id (see payctl bank-accounts list); asked from that list when missing' '--postback-url	http(s) address notified on every status change' '--allow-duplicate	send even if the same withdrawal was made in the last 10 minutes' '--from-csv	CSV of one withdrawal per row' '--journal	journal file, default beside the CSV' '--concurrency	parallel requests, default 4' '--reconcile	look rows of unknown outcome up in withdrawals list' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--yes	do not ask for confirmation' '--dry-run	print the request that would be sent and send nothing'
+            printf '%s\n' '--amount	amount in integer cents, at least 100 (R$ 12,34 is 1234)' '--bank-account	receiving bank account id (see payctl bank-accounts list); asked from that list when missing' '--postback-url	http(s) address notified on every status change' '--allow-duplicate	send even if the same withdrawal was made in the last 10 minutes' '--from-csv	a batch: the same as payctl withdraw batch FILE --method METHOD' '--journal	journal of what was paid, default FILE.journal beside the CSV' '--concurrency	requests in flight at once, 1 to 16, default 4' '--reconcile	settle rows of unknown outcome from withdrawals list, then send the rest' '--allow-duplicate-rows	pay identical rows once each, instead of refusing the file' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--yes	do not ask for confirmation' '--dry-run	print the request that would be sent and send nothing'
         case 'withdraw boleto'
-            printf '%s\n' '--amount	amount in integer cents, at least 100 (R$ 12,34 is 1234)' '--bank-account	receiving bank account id (see payctl bank-accounts list); asked from that list when missing' '--postback-url	http(s) address notified on every status change' '--allow-duplicate	send even if the same withdrawal was made in the last 10 minutes' '--from-csv	CSV of one withdrawal per row' '--journal	journal file, default beside the CSV' '--concurrency	parallel requests, default 4' '--reconcile	look rows of unknown outcome up in withdrawals list' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--yes	do not ask for confirmation' '--dry-run	print the request that would be sent and send nothing'
+            printf '%s\n' '--amount	amount in integer cents, at least 100 (R$ 12,34 is 1234)' '--bank-account	receiving bank account id (see payctl bank-accounts list); asked from that list when missing' '--postback-url	http(s) address notified on every status change' '--allow-duplicate	send even if the same withdrawal was made in the last 10 minutes' '--from-csv	a batch: the same as payctl withdraw batch FILE --method METHOD' '--journal	journal of what was paid, default FILE.journal beside the CSV' '--concurrency	requests in flight at once, 1 to 16, default 4' '--reconcile	settle rows of unknown outcome from withdrawals list, then send the rest' '--allow-duplicate-rows	pay identical rows once each, instead of refusing the file' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--yes	do not ask for confirmation' '--dry-run	print the request that would be sent and send nothing'
+        case 'withdraw batch'
+            printf '%s\n' '--method	pix, card or boleto: the balance every row draws on' '--journal	journal of what was paid, default FILE.journal beside the CSV' '--concurrency	requests in flight at once, 1 to 16, default 4' '--reconcile	settle rows of unknown outcome from withdrawals list, then send the rest' '--allow-duplicate-rows	pay identical rows once each, instead of refusing the file' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--yes	do not ask for confirmation' '--dry-run	print the request that would be sent and send nothing'
         case 'withdrawals list'
             printf '%s\n' '--page	page to show, from 1 (default 1)' '--limit	items per page, 1 to 100 (default 20; 100 with --all)' '--all	every page, in order (fetched a few at a time; a failure mid-way exits non-zero)' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account'
         case 'withdrawals get'
@@ -99,9 +101,9 @@ function __payctl_flags
         case 'sandbox credit'
             printf '%s\n' '--pix	cents to add to the PIX balance' '--card	cents to add to the card balance' '--billet	cents to add to the boleto balance' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--dry-run	print the request that would be sent and send nothing'
         case 'api'
-            printf '%s\n' '--data	request body: JSON text, @FILE to read a file, or @- to read stdin' '--query	query parameter, repeatable' '--envelope	print the whole response body (data, meta, message) instead of its data' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--dry-run	print the request that would be sent and send nothing'
+            printf '%s\n' '--data	request body: JSON text, @FILE to read a file, or @- to read stdin' '--query	query parameter, repeatable' '--envelope	print the whole response body (data, meta, message) instead of its data' '--show-secrets	print secret fields of the answer (accessToken, cardNumber, …) as they are, not masked' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--dry-run	print the request that would be sent and send nothing'
     end
-    printf '%s\n' '--profile	profile to use' '--base-url	API base URL, overriding the profile' '--output	output format' '--json	same as --output json' '--fields	comma-separated fields or dot paths to show, in order' '--no-input	never prompt; fail naming the missing flags' '--no-color	no colour in tables' '--debug	log requests and responses (redacted) to stderr' '--timeout	request timeout (default 30)' '--help	show help'
+    printf '%s\n' '--profile	profile to use' '--base-url	API base URL, overriding the profile' '--output	output format' '--json	same as --output json' '--fields	comma-separated fields or dot paths to show, in order' '--csv-separator	separator of -o csv: , ; | or tab (default: the profile\'s csvSeparator, else ,)' '--no-input	never prompt; fail naming the missing flags' '--no-color	no colour in tables' '--debug	log requests and responses (redacted) to stderr' '--timeout	request timeout (default 30)' '--help	show help'
 end
 
 # What the value of flag $argv[2] of command path $argv[1] can be: none, any, files, profiles or "choices V...".
@@ -377,6 +379,14 @@ function __payctl_flag_value
             echo 'any'
         case 'withdraw boleto|--subaccount'
             echo 'any'
+        case 'withdraw batch|--method'
+            echo 'choices pix card boleto'
+        case 'withdraw batch|--journal'
+            echo 'files'
+        case 'withdraw batch|--concurrency'
+            echo 'any'
+        case 'withdraw batch|--subaccount'
+            echo 'any'
         case 'withdrawals list|--page'
             echo 'any'
         case 'withdrawals list|--limit'
@@ -441,6 +451,8 @@ function __payctl_flag_value
             echo 'choices table json ndjson csv tsv'
         case '*|--fields'
             echo 'any'
+        case '*|--csv-separator'
+            echo 'choices , ; | tab'
         case '*|--timeout'
             echo 'any'
         case '*'
@@ -457,6 +469,8 @@ function __payctl_arg_value
             echo 'profiles'
         case 'profiles remove|0'
             echo 'profiles'
+        case 'withdraw batch|0'
+            echo 'files'
         case 'api|0'
             echo 'choices GET POST PUT DELETE PATCH'
         case 'completion|0'

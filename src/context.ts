@@ -1,10 +1,10 @@
 import type { Readable, Writable } from 'node:stream';
-import { authError } from './errors.js';
 import type { ApiClient, DryRunRequest } from './http/client.js';
-import { configDir, readConfig, type ConfigData } from './config/store.js';
-import { loginCommand, resolveSettings, type Settings } from './config/settings.js';
-import { Output, type OutputFormat } from './output/format.js';
+import { configDir, configFile, readConfig, type ConfigData } from './config/store.js';
+import { assertSecureTransport, profileSetting, resolveSettings, tokenRefusal, type Settings } from './config/settings.js';
+import { Output, parseCsvSeparator, type OutputFormat } from './output/format.js';
 import { colorEnabled } from './output/color.js';
+import { visible } from './output/sanitize.js';
 import { SecretScrubber } from './redact.js';
 import type { Prompter } from './prompt.js';
 
@@ -28,6 +28,7 @@ export interface Flags {
   color: boolean;
   debug?: boolean;
   timeout?: string;
+  csvSeparator?: string;
   subaccount?: string;
   mainAccount?: boolean;
   yes?: boolean;
@@ -53,11 +54,23 @@ export class Context {
     readonly flags: Flags,
   ) {
     const format: OutputFormat = flags.json ? 'json' : (flags.output ?? (io.stdoutIsTTY ? 'table' : 'tsv'));
+    // A bad flag stops every command, csv or not; the profile's setting is read only for csv.
+    const givenSeparator = flags.csvSeparator === undefined ? undefined : parseCsvSeparator('--csv-separator', flags.csvSeparator);
     this.output = new Output(io.stdout, io.stderr, {
       format,
       fields: flags.fields,
       color: format === 'table' && colorEnabled(flags.color, env, io.stdoutIsTTY),
+      terminal: io.stdoutIsTTY,
+      csvSeparator: () => givenSeparator ?? this.profileCsvSeparator(),
     });
+  }
+
+  /** The profile's `csvSeparator` setting (pt-BR spreadsheets want `;`), else a comma. */
+  private profileCsvSeparator(): string {
+    const { profileName, value } = profileSetting(this.config(), this.flags, this.env, 'csvSeparator');
+    return value === undefined
+      ? ','
+      : parseCsvSeparator(`the csvSeparator setting of profile "${profileName}"`, value, `fix it in ${configFile(this.configDir)}, or give --csv-separator`);
   }
 
   get configDir(): string {
@@ -105,6 +118,7 @@ export class Context {
 
   private async buildApi(withToken: boolean, account?: { subaccount?: string }): Promise<ApiClient> {
     const settings = this.settings();
+    assertSecureTransport(settings);
     if (withToken && !this.flags.dryRun) assertUsableToken(settings);
     const { createApiClient } = await import('./http/client.js');
     return createApiClient({
@@ -114,11 +128,12 @@ export class Context {
       timeoutMs: settings.timeoutMs,
       debug: this.flags.debug ? (line) => this.debug(line) : undefined,
       dryRun: this.flags.dryRun ? (request) => this.printDryRun(request) : undefined,
+      secrets: this.secrets,
     });
   }
 
   debug(line: string): void {
-    if (this.flags.debug) this.io.stderr.write(`${this.secrets.scrub(`debug: ${line}`)}\n`);
+    if (this.flags.debug) this.io.stderr.write(`${visible(this.secrets.scrub(`debug: ${line}`))}\n`);
   }
 
   get canPrompt(): boolean {
@@ -153,13 +168,6 @@ export class Context {
 }
 
 function assertUsableToken(settings: Settings): void {
-  const login = loginCommand(settings.profileName);
-  if (!settings.token) {
-    throw authError(`no token for profile "${settings.profileName}"`, { hint: `log in: ${login} (or set PAYCTL_TOKEN)` });
-  }
-  if (settings.tokenExpiresAt && settings.tokenExpiresAt.getTime() <= Date.now()) {
-    throw authError(`the token of profile "${settings.profileName}" expired at ${settings.tokenExpiresAt.toISOString()}`, {
-      hint: `log in again: ${login}`,
-    });
-  }
+  const refusal = tokenRefusal(settings);
+  if (refusal) throw refusal;
 }

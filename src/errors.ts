@@ -15,8 +15,8 @@ export const EXIT_CODE_TABLE: ReadonlyArray<[number, string]> = [
   [1, 'the API refused the request (its error body is shown)'],
   [2, 'usage or validation error, or a confirmation refused: nothing was sent'],
   [3, 'authentication: no token, expired token, 401 or 403'],
-  [4, 'network failure or timeout before the request could have taken effect: safe to retry'],
-  [5, 'outcome unknown: a POST, PUT or DELETE was sent and no answer came; check before retrying'],
+  [4, 'network or TLS failure, or timeout, before the request could have taken effect: safe to retry'],
+  [5, 'outcome unknown: a POST, PUT or DELETE was sent and no answer came, or a 5xx came back; check before retrying'],
   [130, 'interrupted'],
 ];
 

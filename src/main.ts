@@ -6,6 +6,7 @@ import { COMMAND_TREE } from './commands/tree.js';
 import type { CommandSpec, OptionSpec } from './commands/spec.js';
 import { GLOBAL_OPTIONS, optionsOf } from './commands/options.js';
 import { VERSION } from './version.js';
+import { jsonText, visible, visibleLines } from './output/sanitize.js';
 
 const ENVIRONMENT_HELP = `Environment:
   PAYCTL_PROFILE      profile to use (after --profile)
@@ -70,7 +71,8 @@ function buildProgram(path: readonly string[], io: IO, onContext: (ctx: Context)
     .configureHelp({ showGlobalOptions: true, sortSubcommands: false })
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
-      writeErr: (text) => io.stderr.write(text),
+      // commander's messages quote the arguments, which may hold text copied from an answer.
+      writeErr: (text) => io.stderr.write(visibleLines(text)),
       // Help is laid out for 80 columns everywhere, as gh's and git's is: the
       // same text at a terminal and in a pipe, so the build can pre-render it
       // (scripts/prerender.cjs) and `--help` need not load the bundle.
@@ -119,20 +121,26 @@ function toOption(spec: OptionSpec): Option {
   return option;
 }
 
-/** One line plus a hint for people; the same as JSON on stderr in JSON modes. No stack trace without --debug. */
-function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: readonly string[]): number {
+/**
+ * One line plus a hint for people; the same as JSON on stderr in JSON modes. No stack
+ * trace without --debug. Messages often carry the server's text: it is made visible,
+ * so an error line is one line and cannot retitle or recolour the terminal (and JSON
+ * escapes it).
+ */
+export function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: readonly string[]): number {
   const scrub = (text: string) => (ctx ? ctx.secrets.scrub(text) : text);
+  const shown = (text: string) => visible(scrub(text));
   const known = error instanceof PayctlError ? error : undefined;
   const exitCode = known?.exitCode ?? ExitCode.apiRefused;
   const message = known?.message ?? `unexpected failure: ${(error as Error)?.message ?? String(error)}`;
   const detail = [known?.returnCode !== undefined ? `returnCode ${known.returnCode}` : '', known?.status ? `HTTP ${known.status}` : '']
     .filter(Boolean)
     .join(', ');
-  let text = `error: ${message}${detail ? ` (${detail})` : ''}\n`;
+  let text = `error: ${shown(message)}${detail ? ` (${detail})` : ''}\n`;
   const hint = known?.hint ?? (known ? undefined : 'this is a bug in payctl; run again with --debug and report the output');
-  if (hint) text += `hint: ${hint}\n`;
-  if (argv.includes('--debug') && error instanceof Error && !known) text += `${error.stack}\n`;
-  io.stderr.write(scrub(text));
+  if (hint) text += `hint: ${shown(hint)}\n`;
+  if (argv.includes('--debug') && error instanceof Error && !known) text += `${visibleLines(scrub(error.stack ?? ''))}\n`;
+  io.stderr.write(text);
   if (ctx?.output.isJson ?? wantsJson(argv)) writeJsonError(io, scrub(message), known?.returnCode, known?.status, exitCode);
   return exitCode;
 }
@@ -143,5 +151,5 @@ function wantsJson(argv: readonly string[]): boolean {
 }
 
 function writeJsonError(io: IO, message: string, returnCode: number | undefined, status: number | undefined, exitCode: number): void {
-  io.stderr.write(`${JSON.stringify({ error: { message, returnCode: returnCode ?? null, status: status ?? null, exitCode } })}\n`);
+  io.stderr.write(`${jsonText({ error: { message, returnCode: returnCode ?? null, status: status ?? null, exitCode } })}\n`);
 }

@@ -1,5 +1,6 @@
 import { ExitCode, PayctlError, usageError } from './errors.js';
 import type { Context } from './context.js';
+import { visible } from './output/sanitize.js';
 
 export interface Choice<T> {
   name: string;
@@ -9,9 +10,13 @@ export interface Choice<T> {
 
 export type Validator = (value: string) => string | undefined;
 
-/** Interactive questions, always on stderr so stdout carries data only. */
+/**
+ * Interactive questions, always on stderr so stdout carries data only. Messages,
+ * choices (names and descriptions) and validation errors are made visible here,
+ * so a name from the API can label a choice but never draw on the screen.
+ */
 export interface Prompter {
-  text(message: string, options?: { validate?: Validator; default?: string }): Promise<string>;
+  text(message: string, options?: { validate?: Validator }): Promise<string>;
   secret(message: string, options?: { validate?: Validator }): Promise<string>;
   select<T>(message: string, choices: ReadonlyArray<Choice<T>>): Promise<T>;
   confirm(message: string): Promise<boolean>;
@@ -20,7 +25,14 @@ export interface Prompter {
 export async function createPrompter(ctx: Context): Promise<Prompter> {
   const inquirer = await import('@inquirer/prompts');
   const streams = { input: ctx.io.stdin, output: ctx.io.stderr, clearPromptOnDone: false };
-  const toInquirer = (validate?: Validator) => (validate ? (value: string) => validate(value) ?? true : undefined);
+  const toInquirer = (validate?: Validator) =>
+    validate
+      ? (value: string) => {
+          const problem = validate(value);
+          return problem === undefined ? true : visible(problem);
+        }
+      : undefined;
+  // `transformer` below changes only how what was typed is echoed; the value returned is untouched.
   const interruptible = async <T>(question: Promise<T>): Promise<T> => {
     try {
       return await question;
@@ -33,12 +45,21 @@ export async function createPrompter(ctx: Context): Promise<Prompter> {
   };
   return {
     text: (message, options = {}) =>
-      interruptible(inquirer.input({ message, default: options.default, validate: toInquirer(options.validate) }, streams)),
+      interruptible(inquirer.input({ message: visible(message), transformer: (typed) => visible(typed), validate: toInquirer(options.validate) }, streams)),
     secret: (message, options = {}) =>
-      interruptible(inquirer.password({ message, mask: '*', validate: toInquirer(options.validate) }, streams)),
+      interruptible(inquirer.password({ message: visible(message), mask: '*', validate: toInquirer(options.validate) }, streams)),
     select: <T>(message: string, choices: ReadonlyArray<Choice<T>>) =>
-      interruptible(inquirer.select<T>({ message, choices: [...choices], pageSize: 12 }, streams)),
-    confirm: (message) => interruptible(inquirer.confirm({ message, default: false }, streams)),
+      interruptible(
+        inquirer.select<T>(
+          {
+            message: visible(message),
+            choices: choices.map((choice) => ({ ...choice, name: visible(choice.name), description: choice.description === undefined ? undefined : visible(choice.description) })),
+            pageSize: 12,
+          },
+          streams,
+        ),
+      ),
+    confirm: (message) => interruptible(inquirer.confirm({ message: visible(message), default: false }, streams)),
   };
 }
 
@@ -68,18 +89,4 @@ export async function resolveRequired<R extends Record<string, Requirement<unkno
     result[key] = requirement.value !== undefined ? requirement.value : await requirement.ask(await ctx.prompter());
   }
   return result as Resolved<R>;
-}
-
-/**
- * Shows what is about to happen on stderr and asks, default No. `--yes` skips the
- * question; without a terminal the command refuses (exit 2) since nobody saw it.
- */
-export async function confirmAction(ctx: Context, summary: string[], question: string): Promise<void> {
-  if (ctx.flags.yes) return;
-  if (!ctx.canPrompt) {
-    throw usageError(`${question.replace(/\?$/, '')}: refused without confirmation`, 'pass --yes to confirm, or run it at a terminal to be asked');
-  }
-  ctx.io.stderr.write(`${summary.join('\n')}\n`);
-  const answer = await (await ctx.prompter()).confirm(question);
-  if (!answer) throw usageError('not confirmed: nothing was sent');
 }

@@ -17,6 +17,31 @@ export function maskSecrets(value: unknown): unknown {
   return value;
 }
 
+/** Each secret-keyed field anywhere in a JSON value: its key as written, and its value's text (a card number may come as a number). */
+export function secretFieldsIn(value: unknown, found: Array<{ key: string; values: string[] }> = []): Array<{ key: string; values: string[] }> {
+  if (Array.isArray(value)) {
+    for (const item of value) secretFieldsIn(item, found);
+  } else if (value && typeof value === 'object') {
+    for (const key in value) {
+      const inner = (value as Record<string, unknown>)[key];
+      if (isSecretKey(key)) found.push({ key, values: leavesOf(inner) });
+      else if (inner && typeof inner === 'object') secretFieldsIn(inner, found);
+    }
+  }
+  return found;
+}
+
+function leavesOf(value: unknown): string[] {
+  if (typeof value === 'string' || typeof value === 'number' || typeof value === 'bigint') return [String(value)];
+  if (value && typeof value === 'object') return Object.values(value).flatMap(leavesOf);
+  return [];
+}
+
+/** A JSON.parse error's message without the excerpt of the text that V8 quotes in it: the text may hold a secret. */
+export function jsonErrorMessage(error: unknown): string {
+  return String((error as Error)?.message ?? error).replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, '');
+}
+
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const copy = { ...headers };
   for (const name of Object.keys(copy)) {
@@ -27,27 +52,85 @@ export function redactHeaders(headers: Record<string, string>): Record<string, s
 
 /**
  * A secret-keyed value inside text (`"securityCode":"123"`, `cardNumber=4111…`), as a server
- * may echo a request into its error message: masked even when the value is too short to scrub by text.
+ * may echo a request into its error message: masked even when it is no secret of this run.
  */
 const SECRET_KEYED_VALUE = /((?:card_?number|security_?code|client_?secret|access_?token|token|password)\\?["']?\s*[:=]\s*\\?["']?)([^"'\\,;&}\s]+)/gi;
 
+/** Secrets shorter than this are masked only where they stand alone, so that a 3-digit security code does not mangle every number that contains it. */
+const SHORT_SECRET = 8;
+const WORD_CHAR = '[\\p{L}\\p{N}]';
+const BASE64_CHAR = '[A-Za-z0-9+/=_-]';
+
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+const toBase64Url = (base64: string) => base64.replace(/\+/g, '-').replace(/\//g, '_');
+
 /**
- * Remembers the secret values of this run (token, client secret, card data) and
- * scrubs them from any text before it is written: a last line of defence for
- * messages built from server answers or exceptions.
+ * The base64 text that stands for `secret` wherever it sits in a longer encoded
+ * string (a Basic header, a token): for each of the 3 alignments, the characters
+ * made of the secret's bytes alone.
+ */
+function base64Cores(secret: string): string[] {
+  const bytes = Buffer.from(secret, 'utf8');
+  return [0, 1, 2].flatMap((shift) => {
+    const encoded = Buffer.concat([Buffer.alloc(shift), bytes]).toString('base64');
+    const core = encoded.slice(Math.ceil((8 * shift) / 6), Math.floor((8 * (shift + bytes.length)) / 6));
+    return [core, toBase64Url(core)];
+  });
+}
+
+/** How a secret may come back in a server's text: as itself, JSON-escaped, URL-encoded, or base64 (standard or URL-safe). */
+function formsOf(secret: string): { plain: string[]; encoded: string[] } {
+  const uri = encodeURIComponent(secret);
+  const plain = [secret, JSON.stringify(secret).slice(1, -1), uri, uri.replace(/%20/g, '+')];
+  const whole = Buffer.from(secret, 'utf8').toString('base64');
+  const encoded = secret.length >= SHORT_SECRET ? base64Cores(secret) : [whole, whole.replace(/=+$/, ''), toBase64Url(whole), toBase64Url(whole).replace(/=+$/, '')];
+  return { plain: [...new Set(plain)], encoded: [...new Set(encoded)] };
+}
+
+/**
+ * Remembers the secret values of this run (token, client secret, card data, the
+ * secrets of an `api` body) and scrubs them from any text before it is written:
+ * a last line of defence for messages built from server answers or exceptions.
+ * Secrets of any length are registered. One of 8 characters or more is masked
+ * wherever it appears, in any of its forms (base64 also inside a longer encoded
+ * string); a shorter one only where it stands alone, not inside a longer word or
+ * number, so that a security code `123` leaves `R$ 1.234` and ids as they are.
  */
 export class SecretScrubber {
   private readonly secrets = new Set<string>();
+  private pattern: RegExp | null | undefined;
 
   add(secret: string | undefined): void {
-    // Very short values (a 3-digit security code) are masked only by key, not by text,
-    // so that ordinary numbers in output are not mangled.
-    if (secret && secret.length >= 6) this.secrets.add(secret);
+    if (!secret || this.secrets.has(secret)) return;
+    this.secrets.add(secret);
+    this.pattern = undefined;
   }
 
   scrub(text: string): string {
-    let result = text;
-    for (const secret of this.secrets) result = result.split(secret).join(MASK);
-    return result.replace(SECRET_KEYED_VALUE, `$1${MASK}`);
+    if (this.pattern === undefined) this.pattern = patternOf(this.secrets);
+    const masked = this.pattern ? text.replace(this.pattern, MASK) : text;
+    return masked.replace(SECRET_KEYED_VALUE, `$1${MASK}`);
   }
+
+  /** A copy of a JSON value with every string in it, keys too, scrubbed. */
+  scrubDeep(value: unknown): unknown {
+    if (typeof value === 'string') return this.scrub(value);
+    if (Array.isArray(value)) return value.map((item) => this.scrubDeep(item));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [this.scrub(key), this.scrubDeep(inner)]));
+    return value;
+  }
+}
+
+/** One pattern for every form of every secret, longest first, so that a longer form is masked whole. */
+function patternOf(secrets: ReadonlySet<string>): RegExp | null {
+  const alternatives: Array<[string, string]> = [];
+  for (const secret of secrets) {
+    const alone = secret.length < SHORT_SECRET;
+    const { plain, encoded } = formsOf(secret);
+    for (const form of plain) alternatives.push([form, alone ? `(?<!${WORD_CHAR})${escapeRegExp(form)}(?!${WORD_CHAR})` : escapeRegExp(form)]);
+    for (const form of encoded) alternatives.push([form, alone ? `(?<!${BASE64_CHAR})${escapeRegExp(form)}(?!${BASE64_CHAR})` : escapeRegExp(form)]);
+  }
+  if (alternatives.length === 0) return null;
+  alternatives.sort((a, b) => b[0].length - a[0].length);
+  return new RegExp(alternatives.map(([, source]) => source).join('|'), 'gu');
 }

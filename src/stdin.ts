@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import type { Readable } from 'node:stream';
 import { usageError } from './errors.js';
+import { jsonErrorMessage } from './redact.js';
 
 /** Reads all of stdin (for secrets given with --stdin flags and for `@-` data). */
 export async function readAll(stream: Readable): Promise<string> {
@@ -33,6 +34,6 @@ export function parseJson(text: string, source: string): unknown {
   try {
     return JSON.parse(text);
   } catch (error) {
-    throw usageError(`${source} is not valid JSON: ${(error as Error).message}`);
+    throw usageError(`${source} is not valid JSON: ${jsonErrorMessage(error)}`);
   }
 }

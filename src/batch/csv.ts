@@ -1,3 +1,5 @@
+import { parse } from 'csv-parse/sync';
+
 /** One data row of a CSV file: its cells by header name, and the line it starts on (for messages). */
 export interface CsvRow {
   line: number;
@@ -7,67 +9,50 @@ export interface CsvRow {
 export interface CsvTable {
   header: string[];
   rows: CsvRow[];
+  separator: CsvSeparator;
+  /** Rows that could not be read, each with its line. */
+  problems: string[];
 }
+
+export const CSV_SEPARATORS = [',', ';'] as const;
+export type CsvSeparator = (typeof CSV_SEPARATORS)[number];
 
 /**
- * RFC 4180 CSV: comma-separated, double quotes around cells that hold commas,
- * quotes or line breaks, CRLF or LF line ends, a UTF-8 BOM ignored. Blank lines
- * are skipped. Throws with the line number on a malformed quote or a row whose
- * cell count differs from the header's.
+ * A CSV as spreadsheets save it (csv-parse): comma or semicolon separated (pt-BR
+ * spreadsheets use `;`), quoted cells, CRLF or LF line ends, with or without a
+ * UTF-8 BOM; blank lines are skipped; cells are trimmed. Without a separator given,
+ * it is the one that splits the header row into more of `knownColumns`. A quote
+ * error throws with its line; a row whose cell count differs from the header's is
+ * a problem naming its line.
  */
-export function parseCsv(text: string): CsvTable {
-  const records = splitRecords(text.replace(/^\uFEFF/, ''));
-  const headerRecord = records.shift();
+export function parseCsv(text: string, knownColumns: readonly string[], separator?: CsvSeparator): CsvTable {
+  const content = text.replace(/^\uFEFF/, '');
+  const chosen = separator ?? detectSeparator(content.split(/\r?\n/, 1)[0] ?? '', knownColumns);
+  let records: Array<{ record: string[]; info: { lines: number } }>;
+  try {
+    records = parse(content, { delimiter: chosen, info: true, skip_empty_lines: true, relax_column_count: true }) as unknown as typeof records;
+  } catch (error) {
+    throw new Error(`the CSV cannot be read: ${(error as Error).message}`);
+  }
+  const [headerRecord, ...dataRecords] = records;
   if (!headerRecord) throw new Error('the file is empty: the first line must name the columns');
-  const header = headerRecord.cells.map((cell) => cell.trim().toLowerCase());
-  const rows = records.map(({ line, cells }) => {
-    if (cells.length !== header.length) throw new Error(`line ${line} has ${cells.length} cells, the header has ${header.length}`);
-    return { line, cells: Object.fromEntries(header.map((name, i) => [name, cells[i]!.trim()])) };
-  });
-  return { header, rows };
+  const header = headerRecord.record.map((cell) => cell.trim().toLowerCase());
+  const problems: string[] = [];
+  const rows: CsvRow[] = [];
+  for (const { record, info } of dataRecords) {
+    // info.lines is the record's last line; quoted cells may hold line breaks.
+    const line = info.lines - record.reduce((breaks, cell) => breaks + (cell.match(/\n/g)?.length ?? 0), 0);
+    if (record.length === 1 && record[0]!.trim() === '') continue;
+    if (record.length !== header.length) {
+      problems.push(`line ${line} has ${record.length} cells, the header has ${header.length} (separator "${chosen}")`);
+      continue;
+    }
+    rows.push({ line, cells: Object.fromEntries(header.map((name, i) => [name, record[i]!.trim()])) });
+  }
+  return { header, rows, separator: chosen, problems };
 }
 
-function splitRecords(text: string): Array<{ line: number; cells: string[] }> {
-  const records: Array<{ line: number; cells: string[] }> = [];
-  let cells: string[] = [];
-  let cell = '';
-  let quoted = false;
-  let line = 1;
-  let recordLine = 1;
-  const endRecord = () => {
-    cells.push(cell);
-    if (!(cells.length === 1 && cells[0]!.trim() === '')) records.push({ line: recordLine, cells });
-    cells = [];
-    cell = '';
-  };
-  for (let i = 0; i < text.length; i++) {
-    const char = text[i]!;
-    if (quoted) {
-      if (char === '"' && text[i + 1] === '"') {
-        cell += '"';
-        i++;
-      } else if (char === '"') {
-        quoted = false;
-      } else {
-        if (char === '\n') line++;
-        cell += char;
-      }
-    } else if (char === '"' && cell.trim() === '') {
-      quoted = true;
-      cell = '';
-    } else if (char === ',') {
-      cells.push(cell);
-      cell = '';
-    } else if (char === '\n' || char === '\r') {
-      if (char === '\r' && text[i + 1] === '\n') i++;
-      endRecord();
-      line++;
-      recordLine = line;
-    } else {
-      cell += char;
-    }
-  }
-  if (quoted) throw new Error(`line ${recordLine}: a quoted cell is not closed`);
-  if (cell !== '' || cells.length > 0) endRecord();
-  return records;
+function detectSeparator(headerLine: string, knownColumns: readonly string[]): CsvSeparator {
+  const known = (separator: string) => headerLine.split(separator).filter((name) => knownColumns.includes(name.trim().replace(/^"|"$/g, '').toLowerCase())).length;
+  return known(';') > known(',') ? ';' : ',';
 }

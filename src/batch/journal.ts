@@ -1,4 +1,5 @@
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } from 'node:fs';
+import fs from 'node:fs';
+import path from 'node:path';
 
 /**
  * The journal of a batch: JSON lines appended and flushed to disk (fsync) one at
@@ -6,13 +7,27 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, writeSync } f
  * the answer, so after a crash, a Ctrl-C or a lost connection every row is in
  * exactly one state: never tried, done, failed (nothing moved), or unknown (an
  * intent without an outcome, or a request that got no answer).
+ *
+ * Rows are keyed by their content (see rows.ts); journals of the first format,
+ * keyed by line, are refused.
  */
+export const JOURNAL_VERSION = 2;
+
 export interface JournalHeader {
   type: 'batch';
+  version: number;
   method: string;
   baseUrl: string;
   /** Account context of rows without their own sub-account: a sub-account id, or null for the main account. */
   account: string | null;
+  at: string;
+}
+
+/** One run of payctl on the journal: a line cut by a crash is followed by the next run's record. */
+export interface RunRecord {
+  type: 'run';
+  pid: number;
+  host: string;
   at: string;
 }
 
@@ -24,8 +39,15 @@ export interface IntentRecord {
   account: string | null;
   amount: number;
   bankAccountId: number;
+  pixKeyType?: string;
   pixKey?: string;
+  postbackUrl?: string;
+  reference?: string;
+  occurrence: number;
+  /** This machine's clock. */
   at: string;
+  /** The API's clock, when an answer of this run had told it. */
+  apiAt?: string;
 }
 
 export interface DoneRecord {
@@ -60,42 +82,79 @@ export interface AbsentRecord {
   at: string;
 }
 
-export type JournalRecord = JournalHeader | IntentRecord | DoneRecord | FailedRecord | UnknownRecord | AbsentRecord;
+export type JournalRecord = JournalHeader | RunRecord | IntentRecord | DoneRecord | FailedRecord | UnknownRecord | AbsentRecord;
 
 export type RowState =
   | { state: 'new' }
   | { state: 'done'; withdrawalId: string; status: string }
   | { state: 'failed'; error: string; exitCode: number }
-  | { state: 'unknown'; intent: IntentRecord; error?: string };
+  /**
+   * Sent, or maybe sent, without a recorded answer. `intent` is missing when the
+   * only trace is a line cut by a crash; `cutAfter` is then the time of the last
+   * whole record before it, a bound on when that intent was made.
+   */
+  | { state: 'unknown'; intent?: IntentRecord; cutAfter?: string; error?: string };
 
 export interface JournalContents {
   header?: JournalHeader;
   rows: Map<string, RowState>;
 }
 
-/** Reads a journal; a last line cut by a crash is ignored (its request was never sent: intents are flushed before sending). */
+/** Records start with their type and key, so a line cut after the key still names its row. */
+const CUT_RECORD = /^\{"type":"[a-z]+","key":"([0-9a-f]{32})"/;
+
+/**
+ * Reads a journal. A line that is not JSON is a record cut by a crash (or a full
+ * disk) when it is the last line, or when the next run's records follow it: its
+ * row, when the cut left its key, becomes of unknown outcome (settled by
+ * `--reconcile`). Anywhere else it is damage, and the journal is refused.
+ */
 export function readJournal(file: string): JournalContents {
   const contents: JournalContents = { rows: new Map() };
-  if (!existsSync(file)) return contents;
-  const lines = readFileSync(file, 'utf8').split('\n');
+  if (!fs.existsSync(file)) return contents;
+  const lines = fs.readFileSync(file, 'utf8').split('\n');
+  const records = lines.map(parseRecord);
+  let lastAt: string | undefined;
   lines.forEach((text, index) => {
     if (text.trim() === '') return;
-    let record: JournalRecord;
-    try {
-      record = JSON.parse(text) as JournalRecord;
-    } catch {
-      if (index >= lines.length - 2) return;
-      throw new Error(`line ${index + 1} of the journal is not JSON`);
+    const record = records[index];
+    if (record) {
+      apply(contents, record);
+      lastAt = record.at;
+      return;
     }
-    apply(contents, record);
+    const nextIndex = lines.findIndex((rest, i) => i > index && rest.trim() !== '');
+    // The next run writes its record (after the header, when the cut line was the header) right after the cut.
+    if (nextIndex !== -1 && !['run', 'batch'].includes(records[nextIndex]?.type ?? '')) {
+      throw new Error(`line ${index + 1} of the journal is not JSON, and it is not a line cut by a crash (those are last, or followed by the next run's records)`);
+    }
+    const key = CUT_RECORD.exec(text)?.[1];
+    const current = key ? contents.rows.get(key) : undefined;
+    if (key && current?.state !== 'done') {
+      contents.rows.set(key, { state: 'unknown', intent: current?.state === 'unknown' ? current.intent : undefined, cutAfter: lastAt ?? contents.header?.at });
+    }
   });
+  if (contents.header && contents.header.version !== JOURNAL_VERSION) {
+    throw new Error('it was written by an earlier payctl, which keyed rows by their line; finish that batch with the payctl that started it');
+  }
   return contents;
+}
+
+function parseRecord(text: string): JournalRecord | undefined {
+  try {
+    const record = JSON.parse(text) as JournalRecord;
+    return record && typeof record === 'object' && typeof record.type === 'string' ? record : undefined;
+  } catch {
+    return undefined;
+  }
 }
 
 function apply(contents: JournalContents, record: JournalRecord): void {
   switch (record.type) {
     case 'batch':
-      contents.header ??= record;
+      contents.header ??= { ...record, version: record.version ?? 1 };
+      return;
+    case 'run':
       return;
     case 'intent':
       contents.rows.set(record.key, { state: 'unknown', intent: record });
@@ -117,23 +176,67 @@ function apply(contents: JournalContents, record: JournalRecord): void {
   }
 }
 
-/** Appends records, each flushed to disk before `append` returns. */
+/** Writing the journal failed (a full disk, most often): nothing more may be sent. */
+export class JournalWriteError extends Error {
+  constructor(
+    readonly file: string,
+    readonly code: string,
+  ) {
+    super(`the journal ${file} could not be written (${code})`);
+    this.name = 'JournalWriteError';
+  }
+}
+
+/**
+ * Appends records, each written whole and flushed to disk before `append`
+ * returns. After a failed write it refuses every later one: a record written
+ * after a half-written one would be lost in the same line.
+ */
 export class JournalWriter {
   private readonly fd: number;
+  /** A line cut by a crash is ended first, so the next record starts on a line of its own. */
+  private pending: string;
+  private failed?: JournalWriteError;
 
   constructor(readonly file: string) {
-    const cutShort = existsSync(file) && !/(^|\n)$/.test(readFileSync(file, 'utf8'));
-    this.fd = openSync(file, 'a', 0o600);
-    // A line cut by a crash is ended so the next record starts on a line of its own.
-    if (cutShort) writeSync(this.fd, '\n');
+    const existed = fs.existsSync(file);
+    this.pending = existed && !/(^|\n)$/.test(fs.readFileSync(file, 'utf8')) ? '\n' : '';
+    const { O_APPEND, O_CREAT, O_WRONLY, O_NOFOLLOW } = fs.constants;
+    try {
+      this.fd = fs.openSync(file, O_APPEND | O_CREAT | O_WRONLY | O_NOFOLLOW, 0o600);
+      if (!existed) syncFolder(path.dirname(file));
+    } catch (error) {
+      throw new JournalWriteError(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    }
   }
 
   append(record: JournalRecord): void {
-    writeSync(this.fd, `${JSON.stringify(record)}\n`);
-    fsyncSync(this.fd);
+    if (this.failed) throw this.failed;
+    try {
+      const bytes = Buffer.from(`${this.pending}${JSON.stringify(record)}\n`);
+      for (let written = 0; written < bytes.length; ) written += fs.writeSync(this.fd, bytes, written);
+      fs.fsyncSync(this.fd);
+      this.pending = '';
+    } catch (error) {
+      this.failed = new JournalWriteError(this.file, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+      throw this.failed;
+    }
   }
 
   close(): void {
-    closeSync(this.fd);
+    fs.closeSync(this.fd);
+  }
+}
+
+/** A new file survives a crash only once its folder's entry is on disk too. */
+function syncFolder(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(folder, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Some file systems cannot sync a folder; the file's own fsync still holds its records.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
   }
 }

@@ -20,6 +20,7 @@ export interface ReportRow {
   bankAccountId: number;
   pixKey: string | null;
   account: string | null;
+  reference: string | null;
   error: string | null;
   key: string;
 }
@@ -28,7 +29,7 @@ export const PAID: readonly RowOutcome[] = ['sent', 'already-done', 'reconciled'
 
 export const batchReportView: View = {
   noun: 'rows',
-  fields: ['line', 'outcome', 'withdrawalId', 'status', 'amount', 'bankAccountId', 'pixKey', 'account', 'error', 'key'],
+  fields: ['line', 'outcome', 'withdrawalId', 'status', 'amount', 'bankAccountId', 'pixKey', 'account', 'reference', 'error', 'key'],
   columns: [
     { field: 'line' },
     { field: 'outcome', kind: 'status' },
@@ -41,7 +42,7 @@ export const batchReportView: View = {
   kinds: { amount: 'cents', outcome: 'status' },
 };
 
-export const reportRow = (row: Pick<BatchRow, 'line' | 'key' | 'account' | 'request'>, outcome: RowOutcome, extra: Partial<ReportRow> = {}): ReportRow => ({
+export const reportRow = (row: Pick<BatchRow, 'line' | 'key' | 'account' | 'request' | 'reference'>, outcome: RowOutcome, extra: Partial<ReportRow> = {}): ReportRow => ({
   line: row.line,
   outcome,
   withdrawalId: null,
@@ -50,6 +51,7 @@ export const reportRow = (row: Pick<BatchRow, 'line' | 'key' | 'account' | 'requ
   bankAccountId: row.request.bankAccountId,
   pixKey: row.request.withdrawalMethod === 'pix' ? row.request.pixKey : null,
   account: row.account,
+  reference: row.reference,
   error: null,
   key: row.key,
   ...extra,

@@ -1,39 +1,56 @@
 import { createHash } from 'node:crypto';
 import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
-import { parseWithdrawRequest, type WithdrawField, type WithdrawFields } from '../commands/withdraw/request.js';
+import { formatCentsExact } from '../output/money.js';
 import { parseUuid } from '../validate.js';
-import { parseCsv } from './csv.js';
+import { parseWithdrawRequest, type WithdrawField, type WithdrawFields } from '../withdrawal/request.js';
+import { parseCsv, type CsvSeparator } from './csv.js';
 
 /** The CSV columns a batch reads, and the request field each one fills. */
-export const BATCH_COLUMNS: Readonly<Record<string, WithdrawField | 'subaccount'>> = {
+export const BATCH_COLUMNS: Readonly<Record<string, WithdrawField | 'subaccount' | 'reference'>> = {
   amount: 'amount',
   bank_account_id: 'bankAccount',
   pix_key_type: 'pixKeyType',
   pix_key: 'pixKey',
   postback_url: 'postbackUrl',
   subaccount: 'subaccount',
+  reference: 'reference',
 };
 const COLUMN_OF = Object.fromEntries(Object.entries(BATCH_COLUMNS).map(([column, field]) => [field, column]));
 const PIX_ONLY = ['pix_key_type', 'pix_key'];
+const MAX_REFERENCE = 200;
 
 export interface BatchRow {
   line: number;
-  /** Identifies the row in the journal: its line number and content, so an edited row is a new row. */
+  /**
+   * Identifies the row in the journal: a hash of what it pays (method, account,
+   * amount, bank account, PIX key type and key, postback URL, reference) and of
+   * its occurrence among identical rows, never of its line.
+   */
   key: string;
   /** Sub-account the row runs in; null for the main account. */
   account: string | null;
   request: WithdrawRequest;
+  reference: string | null;
+  /** 1 for a row, 2 for the second identical one (with --allow-duplicate-rows), and so on, in file order. */
+  occurrence: number;
+}
+
+export interface BatchOptions {
+  separator?: CsvSeparator;
+  allowDuplicateRows: boolean;
 }
 
 /**
  * Reads and validates every row before anything is sent; returns the rows, or
  * every problem found with its line number. `defaultAccount` is the command's
- * account context, used by rows without a `subaccount` cell.
+ * account context, used by rows without a `subaccount` cell. Identical rows are a
+ * problem (both lines named) unless allowed: then the file asks for one payment
+ * per occurrence, so a rerun after removing one never pays it again.
  */
-export function parseBatch(text: string, method: WithdrawalMethod, defaultAccount: string | null): { rows: BatchRow[]; problems: string[] } {
+export function parseBatch(text: string, method: WithdrawalMethod, defaultAccount: string | null, options: BatchOptions): { rows: BatchRow[]; problems: string[] } {
   let table;
   try {
-    table = parseCsv(text);
+    table = parseCsv(text, Object.keys(BATCH_COLUMNS), options.separator);
   } catch (error) {
     return { rows: [], problems: [(error as Error).message] };
   }
@@ -42,26 +59,63 @@ export function parseBatch(text: string, method: WithdrawalMethod, defaultAccoun
   const required = method === 'pix' ? ['amount', 'bank_account_id', 'pix_key_type', 'pix_key'] : ['amount', 'bank_account_id'];
   const missing = required.filter((name) => !table.header.includes(name));
   const problems: string[] = [];
-  if (unknown.length) problems.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; a ${method} batch takes ${columns.join(', ')}`);
+  if (unknown.length) problems.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; a ${method} batch takes ${columns.join(', ')} (separator "${table.separator}")`);
   if (missing.length) problems.push(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
-  if (table.rows.length === 0) problems.push('no rows under the header');
+  if (table.rows.length === 0 && table.problems.length === 0) problems.push('no rows under the header');
   if (problems.length) return { rows: [], problems };
+  problems.push(...table.problems);
 
-  const rows: BatchRow[] = [];
+  const parsed: Array<Omit<BatchRow, 'key' | 'occurrence'>> = [];
   for (const { line, cells } of table.rows) {
-    const label = (field: WithdrawField | 'subaccount') => COLUMN_OF[field]!;
+    const label = (field: string) => COLUMN_OF[field]!;
     try {
       const fields: WithdrawFields = { amount: cells.amount, bankAccount: cells.bank_account_id, pixKeyType: cells.pix_key_type, pixKey: cells.pix_key, postbackUrl: cells.postback_url };
       const request = parseWithdrawRequest(method, fields, label);
       const account = cells.subaccount ? parseUuid(label('subaccount'), cells.subaccount) : defaultAccount;
-      rows.push({ line, key: rowKey(line, method, account, request), account, request });
+      const reference = cells.reference || null;
+      if (reference && reference.length > MAX_REFERENCE) throw new Error(`reference is longer than ${MAX_REFERENCE} characters`);
+      parsed.push({ line, account, request, reference });
     } catch (error) {
       problems.push(`line ${line}: ${(error as Error).message}`);
+    }
+  }
+
+  const seen = new Map<string, number[]>();
+  const rows = parsed.map((row) => {
+    const content = contentOf(method, row);
+    const lines = seen.get(content) ?? [];
+    lines.push(row.line);
+    seen.set(content, lines);
+    const occurrence = lines.length;
+    return { ...row, occurrence, key: createHash('sha256').update(JSON.stringify([content, occurrence])).digest('hex').slice(0, 32) };
+  });
+  if (!options.allowDuplicateRows) {
+    for (const [content, lines] of seen) {
+      if (lines.length < 2) continue;
+      const row = rows.find((r) => contentOf(method, r) === content)!;
+      problems.push(
+        `lines ${lines.slice(0, -1).join(', ')} and ${lines.at(-1)} are the same withdrawal (${describeRow(row)}): ` +
+          'give each a different reference (a reference column), or pass --allow-duplicate-rows to pay each of them',
+      );
     }
   }
   return { rows, problems };
 }
 
-const rowKey = (line: number, method: string, account: string | null, request: WithdrawRequest) =>
-  createHash('sha256').update(JSON.stringify([line, method, account, request])).digest('hex').slice(0, 24);
+/** What a row pays, as one string: rows with the same are the same withdrawal. */
+const contentOf = (method: WithdrawalMethod, row: Pick<BatchRow, 'account' | 'request' | 'reference'>): string => {
+  const { request } = row;
+  return JSON.stringify([
+    method,
+    row.account,
+    request.amount,
+    request.bankAccountId,
+    request.withdrawalMethod === 'pix' ? request.pixKeyType : null,
+    request.withdrawalMethod === 'pix' ? request.pixKey : null,
+    request.postbackUrl ?? null,
+    row.reference,
+  ]);
+};
 
+const describeRow = ({ request }: Pick<BatchRow, 'request'>) =>
+  `${formatCentsExact(request.amount)} to ${request.withdrawalMethod === 'pix' ? `PIX key ${request.pixKey}` : `bank account ${request.bankAccountId}`}`;

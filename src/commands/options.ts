@@ -11,6 +11,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { flags: '-o, --output <format>', description: 'output format', choices: OUTPUT_FORMATS },
   { flags: '--json', description: 'same as --output json' },
   { flags: '--fields <list>', description: 'comma-separated fields or dot paths to show, in order' },
+  { flags: '--csv-separator <char>', description: "separator of -o csv: , ; | or tab (default: the profile's csvSeparator, else ,)", values: [',', ';', '|', 'tab'] },
   { flags: '--no-input', description: 'never prompt; fail naming the missing flags' },
   { flags: '--no-color', description: 'no colour in tables' },
   { flags: '--debug', description: 'log requests and responses (redacted) to stderr' },

@@ -25,10 +25,18 @@ export function missingProfile(name: string, config: ConfigData) {
   return usageError(`profile "${name}" does not exist`, `profiles: ${[...new Set([DEFAULT_PROFILE, ...Object.keys(config.profiles)])].join(', ')}`);
 }
 
-/** Stores a token and, when it is a JWT (or the server said), its expiry. */
-export function setToken(profile: Profile, token: string, expiresInSeconds?: number): void {
+/** Ten years: an `expiresIn` beyond it is no lifetime a server means. */
+const LONGEST_EXPIRES_IN_SECONDS = 10 * 365 * 24 * 3600;
+
+/**
+ * Stores a token and, when it is a JWT (or the server said), its expiry. A
+ * malformed JWT throws MalformedToken before anything changes; an `expiresIn`
+ * that is not a sensible number of seconds is ignored (the JWT's `exp` rules).
+ */
+export function setToken(profile: Profile, token: string, expiresInSeconds?: unknown): void {
+  const sensible = typeof expiresInSeconds === 'number' && expiresInSeconds > 0 && expiresInSeconds <= LONGEST_EXPIRES_IN_SECONDS;
+  const expiry = jwtExpiry(token) ?? (sensible ? new Date(Date.now() + expiresInSeconds * 1000) : undefined);
   profile.token = token;
-  const expiry = jwtExpiry(token) ?? (expiresInSeconds ? new Date(Date.now() + expiresInSeconds * 1000) : undefined);
   if (expiry) profile.tokenExpiresAt = expiry.toISOString();
   else delete profile.tokenExpiresAt;
 }

@@ -1,5 +1,5 @@
-import { ExitCode, PayctlError, usageError } from '../errors.js';
-import { jwtExpiry } from '../jwt.js';
+import { authError, ExitCode, PayctlError, usageError } from '../errors.js';
+import { jwtExpiry, MalformedToken } from '../jwt.js';
 import { parseUuid } from '../validate.js';
 import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, type ConfigData, type Environment, type Profile } from './store.js';
 
@@ -29,6 +29,8 @@ export interface Settings {
   token?: string;
   tokenSource?: Source;
   tokenExpiresAt?: Date;
+  /** Why the token cannot be used as it is (a malformed JWT); found on reading, refused before sending. */
+  tokenProblem?: string;
   subaccount?: string;
   subaccountSource?: Source;
   timeoutMs: number;
@@ -43,12 +45,7 @@ export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: N
   for (const [flag, value] of given) {
     if (value !== undefined && value.trim() === '') throw usageError(`${flag} is empty: give a value, or leave the flag out`);
   }
-  const [profileName, profileSource] = pick<string>(
-    [flags.profile, 'flag'],
-    [env.PAYCTL_PROFILE, 'env'],
-    [config.currentProfile, 'profile'],
-    [DEFAULT_PROFILE, 'default'],
-  );
+  const [profileName, profileSource] = chosenProfile(config, flags, env);
   const profile = config.profiles[profileName];
   if (!profile && profileName !== DEFAULT_PROFILE) {
     throw new PayctlError(`profile "${profileName}" does not exist`, ExitCode.usage, {
@@ -71,11 +68,51 @@ export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: N
     env: stored.env,
     token,
     tokenSource: token ? tokenSource : undefined,
-    tokenExpiresAt: token ? jwtExpiry(token) : undefined,
+    ...(token ? readExpiry(token) : {}),
     subaccount: subaccount === undefined ? undefined : parseSubaccount(subaccount, subaccountSource),
     subaccountSource: subaccount || flags.mainAccount ? subaccountSource : undefined,
     timeoutMs: parseTimeout(timeout, timeoutFlag),
   };
+}
+
+const chosenProfile = (config: ConfigData, flags: SettingsFlags, env: NodeJS.ProcessEnv) =>
+  pick<string>([flags.profile, 'flag'], [env.PAYCTL_PROFILE, 'env'], [config.currentProfile, 'profile'], [DEFAULT_PROFILE, 'default']);
+
+/**
+ * A setting of the profile in use that only some commands read (such as `csvSeparator`,
+ * set by hand in the config file), without resolving, or failing on, the others.
+ */
+export function profileSetting(config: ConfigData, flags: SettingsFlags, env: NodeJS.ProcessEnv, key: string): { profileName: string; value: unknown } {
+  const [profileName] = chosenProfile(config, flags, env);
+  // Read as untyped: a value set by hand may be of any type, and is checked by its reader.
+  const profile = config.profiles[profileName] as unknown as Record<string, unknown> | undefined;
+  return { profileName, value: profile?.[key] };
+}
+
+function readExpiry(token: string): { tokenExpiresAt?: Date; tokenProblem?: string } {
+  try {
+    return { tokenExpiresAt: jwtExpiry(token) };
+  } catch (error) {
+    if (error instanceof MalformedToken) return { tokenProblem: error.message };
+    throw error;
+  }
+}
+
+/**
+ * Why no request can be sent with this token (exit 3), or undefined when it can:
+ * none, malformed, or past its `exp`. Each names the command that fixes it.
+ */
+export function tokenRefusal(settings: Settings): PayctlError | undefined {
+  const login = loginCommand(settings.profileName);
+  if (!settings.token) return authError(`no token for profile "${settings.profileName}"`, { hint: `log in: ${login} (or set PAYCTL_TOKEN)` });
+  const fromEnv = settings.tokenSource === 'env';
+  const which = fromEnv ? 'the token in PAYCTL_TOKEN' : `the token of profile "${settings.profileName}"`;
+  const hint = (what: string) => (fromEnv ? `set PAYCTL_TOKEN to ${what}, or unset it and log in: ${login}` : `log in again: ${login}`);
+  if (settings.tokenProblem) return authError(`${which} ${settings.tokenProblem.replace(/^the token /, '')}`, { hint: hint('a token the API issued') });
+  if (settings.tokenExpiresAt && settings.tokenExpiresAt.getTime() <= Date.now()) {
+    return authError(`${which} expired at ${settings.tokenExpiresAt.toISOString()}`, { hint: hint('a fresh token') });
+  }
+  return undefined;
 }
 
 function pick<T>(...candidates: Array<[T | undefined | '', Source | string]>): [T, Source] {
@@ -98,6 +135,32 @@ export function parseBaseUrl(value: string, source: string): string {
   }
   if (url.username || url.password) throw usageError(`base URL (from ${source}) must not carry credentials`);
   return url.toString().replace(/\/+$/, '');
+}
+
+/** 127.0.0.0/8, ::1 (also as an IPv4-mapped address) and localhost: traffic that never leaves the machine. */
+export function isLoopback(hostname: string): boolean {
+  const host = hostname.toLowerCase().replace(/\.$/, '');
+  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);
+}
+
+/**
+ * A production profile talks to the real platform with real money and a client
+ * secret: it must use https, so neither crosses a network in clear. Loopback
+ * addresses aside (a tunnel or a local proxy on this machine).
+ */
+export function requireHttpsForProduction(baseUrl: string, env: Environment, origin: string): void {
+  const url = new URL(baseUrl);
+  if (env !== 'production' || url.protocol === 'https:' || isLoopback(url.hostname)) return;
+  throw usageError(
+    `${origin} ${baseUrl} uses http, and a production profile must use https (only loopback addresses such as 127.0.0.1 may use http)`,
+    `use https://${url.host}${url.pathname === '/' ? '' : url.pathname}, or a profile whose environment is sandbox or local`,
+  );
+}
+
+/** Before any request: the base URL in effect, wherever it came from, under the profile's environment. */
+export function assertSecureTransport(settings: Settings): void {
+  const origin = { flag: '--base-url', env: 'PAYCTL_BASE_URL', profile: `the base URL of profile "${settings.profileName}"`, default: 'the base URL' }[settings.baseUrlSource];
+  requireHttpsForProduction(settings.baseUrl, settings.env, origin);
 }
 
 function parseSubaccount(value: string, source: Source): string {

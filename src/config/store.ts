@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ExitCode, PayctlError } from '../errors.js';
+import { jsonErrorMessage } from '../redact.js';
 import { withLock } from './lock.js';
 
 export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const;
@@ -54,25 +55,35 @@ function parseConfig(text: string, file: string): ConfigData {
   try {
     parsed = JSON.parse(text);
   } catch (error) {
-    throw new PayctlError(`the config file ${file} is not valid JSON (${(error as Error).message})`, ExitCode.usage, { hint: fix });
+    throw new PayctlError(`the config file ${file} is not valid JSON (${jsonErrorMessage(error)})`, ExitCode.usage, { hint: fix });
   }
   if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) {
     throw new PayctlError(`the config file ${file} does not hold a JSON object`, ExitCode.usage, { hint: fix });
   }
-  const data = parsed as Partial<ConfigData>;
+  const data = parsed as { currentProfile?: unknown; profiles?: unknown };
+  const broken = (what: string) => new PayctlError(`the config file ${file} ${what}`, ExitCode.usage, { hint: fix });
+  if (data.currentProfile !== undefined && typeof data.currentProfile !== 'string') throw broken('has a "currentProfile" that is not a string');
   const profiles = data.profiles ?? {};
-  if (typeof profiles !== 'object' || Array.isArray(profiles)) {
-    throw new PayctlError(`the config file ${file} has a "profiles" entry that is not an object`, ExitCode.usage, { hint: fix });
-  }
+  if (!profiles || typeof profiles !== 'object' || Array.isArray(profiles)) throw broken('has a "profiles" entry that is not an object');
   // No prototype: a profile named "constructor" or "toString" is only ever one the user added.
   const own: Record<string, Profile> = Object.create(null);
   for (const [name, profile] of Object.entries(profiles)) {
-    if (!profile || typeof profile !== 'object' || Array.isArray(profile)) {
-      throw new PayctlError(`the config file ${file} has a profile "${name}" that is not an object`, ExitCode.usage, { hint: fix });
-    }
+    if (!profile || typeof profile !== 'object' || Array.isArray(profile)) throw broken(`has a profile "${name}" that is not an object`);
+    const problem = profileProblem(profile as Record<string, unknown>);
+    if (problem) throw broken(`has a profile "${name}" whose ${problem}`);
     own[name] = profile as Profile;
   }
-  return { currentProfile: typeof data.currentProfile === 'string' ? data.currentProfile : undefined, profiles: own };
+  return { currentProfile: data.currentProfile, profiles: own };
+}
+
+const OPTIONAL_STRINGS = ['token', 'tokenExpiresAt', 'clientId', 'subaccount'] as const;
+
+/** What is wrong with the fields payctl reads from a profile; fields it does not know are left alone. */
+function profileProblem(profile: Record<string, unknown>): string | undefined {
+  if (typeof profile.baseUrl !== 'string') return 'baseUrl is missing or not a string';
+  if (!ENVIRONMENTS.includes(profile.env as Environment)) return `env is not one of ${ENVIRONMENTS.join(', ')}`;
+  const wrong = OPTIONAL_STRINGS.find((field) => profile[field] !== undefined && typeof profile[field] !== 'string');
+  return wrong ? `${wrong} is not a string` : undefined;
 }
 
 /**

@@ -1,9 +1,10 @@
 import type { HTTPError, KyInstance, Options as KyOptions, RetryOptions } from 'ky';
 import { ExitCode, PayctlError, DryRunComplete } from '../errors.js';
-import { maskSecrets, redactHeaders } from '../redact.js';
+import { maskSecrets, redactHeaders, secretFieldsIn } from '../redact.js';
 import { VERSION } from '../version.js';
 import type { LiteResponse } from './fetch-classes.js';
 import { nodeFetch, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
+import { checkBeforeRetrying, mayHaveEffect, type Write } from './writes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
@@ -39,12 +40,16 @@ export interface ApiClientOptions {
   debug?: (line: string) => void;
   /** When set, changing requests are handed here instead of being sent. */
   dryRun?: (request: DryRunRequest) => void;
+  /** Told the value of every secret field sent or received, so that an echo of it is scrubbed wherever it comes back. */
+  secrets?: { add(secret: string): void };
 }
 
 export interface ApiClient {
   readonly baseUrl: string;
   readonly subaccount?: string;
   request<T = unknown>(request: ApiRequest): Promise<ApiEnvelope<T>>;
+  /** The `Date` header of the latest answer, if any: the API's clock, for time windows read on it. */
+  lastAnswerDate(): string | undefined;
 }
 
 const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
@@ -70,10 +75,13 @@ export async function createApiClient(options: ApiClientOptions): Promise<ApiCli
       : {},
   });
 
+  let lastAnswerDate: string | undefined;
   return {
     baseUrl,
     subaccount: options.subaccount,
+    lastAnswerDate: () => lastAnswerDate,
     async request<T>(request: ApiRequest): Promise<ApiEnvelope<T>> {
+      registerSecretsOf(request.body, options.secrets);
       const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `payctl/${VERSION}` };
       if (options.token) headers.authorization = `Bearer ${options.token}`;
       if (request.accountContext && options.subaccount) headers['x-subaccount-id'] = options.subaccount;
@@ -92,7 +100,8 @@ export async function createApiClient(options: ApiClientOptions): Promise<ApiCli
         throw new DryRunComplete();
       }
       const deadline = Date.now() + options.timeoutMs;
-      const perRequest: NodeFetchOptions = { deadline };
+      const sent: Write = { method: request.method, path: request.path };
+      const perRequest: NodeFetchOptions = { deadline, write: mayHaveEffect(request.method) ? sent : undefined };
       let response: FetchAnswer;
       try {
         response = await http(request.path.replace(/^\/+/, ''), {
@@ -104,12 +113,23 @@ export async function createApiClient(options: ApiClientOptions): Promise<ApiCli
           ...perRequest,
         } as KyOptions);
       } catch (error) {
-        if (isHttpError(error)) throw await errorFromResponse(error.response, request.method);
-        throw errorFromTransport(error, request.method);
+        if (!isHttpError(error)) throw errorFromTransport(error, sent);
+        lastAnswerDate = error.response.headers.get('date') ?? undefined;
+        throw await errorFromResponse(error.response, sent);
       }
-      return parseEnvelope<T>(await readBody(response, request.method), response.status, request.method);
+      lastAnswerDate = response.headers.get('date') ?? undefined;
+      const envelope = parseEnvelope<T>(await readBody(response, sent), response.status, sent);
+      // Pages of a list hold no secrets in the API's schema, and walking each would cost an export as much as parsing it.
+      if (!Array.isArray(envelope.data)) registerSecretsOf(envelope, options.secrets);
+      return envelope;
     },
   };
+}
+
+/** Tells `secrets` the value of every secret-keyed field in `value`, so that an echo of it is scrubbed wherever it comes back. */
+function registerSecretsOf(value: unknown, secrets: ApiClientOptions['secrets']): void {
+  if (!secrets || value === undefined) return;
+  for (const field of secretFieldsIn(value)) for (const secret of field.values) secrets.add(secret);
 }
 
 /**
@@ -149,27 +169,24 @@ function retryAfterMs(header: string): number | undefined {
 const isHttpError = (error: unknown): error is HTTPError =>
   error instanceof Error && error.name === 'HTTPError' && 'response' in error;
 
-/** Whether a failed request of this method can have changed anything on the server. */
-const mayHaveEffect = (method: string) => method !== 'GET';
-
-function errorFromTransport(error: unknown, method: string): PayctlError {
+function errorFromTransport(error: unknown, sent: Write): PayctlError {
   if (error instanceof TransportError) {
-    if (error.reachedServer && mayHaveEffect(method)) {
-      return new PayctlError(`${error.message}; the ${method} was sent and its outcome is unknown`, ExitCode.unknownOutcome, {
-        hint: 'check whether it took effect (for example with the matching list command) before retrying',
+    if (error.reachedServer && mayHaveEffect(sent.method)) {
+      return new PayctlError(`${error.message}; the ${sent.method} was sent and its outcome is unknown`, ExitCode.unknownOutcome, {
+        hint: checkBeforeRetrying(sent),
       });
     }
-    return new PayctlError(error.message, ExitCode.network, { hint: 'nothing took effect; it is safe to retry' });
+    return new PayctlError(error.message, ExitCode.network, { hint: error.hint ?? 'nothing took effect; it is safe to retry' });
   }
-  return new PayctlError(`request failed: ${(error as Error)?.message ?? String(error)}`, mayHaveEffect(method) ? ExitCode.unknownOutcome : ExitCode.network);
+  return new PayctlError(`request failed: ${(error as Error)?.message ?? String(error)}`, mayHaveEffect(sent.method) ? ExitCode.unknownOutcome : ExitCode.network);
 }
 
-async function readBody(response: FetchAnswer, method: string): Promise<unknown> {
+async function readBody(response: FetchAnswer, sent: Write): Promise<unknown> {
   const text = await response.text();
   try {
     return text === '' ? undefined : JSON.parse(text);
   } catch {
-    throw notAnApiAnswer(response.status, method, describeText(text, response));
+    throw notAnApiAnswer(response.status, sent, describeText(text, response));
   }
 }
 
@@ -184,23 +201,38 @@ function describeText(text: string, response: FetchAnswer): string {
  * for a GET nothing happened and retrying is safe; for anything else the request
  * may have been carried out, so the outcome is unknown.
  */
-function notAnApiAnswer(status: number, method: string, what: string): PayctlError {
+function notAnApiAnswer(status: number, sent: Write, what: string): PayctlError {
   const message = `the server's answer is not an API answer: ${what} (HTTP ${status})`;
-  return mayHaveEffect(method)
-    ? new PayctlError(message, ExitCode.unknownOutcome, { status, hint: 'check whether the request took effect before retrying' })
+  return mayHaveEffect(sent.method)
+    ? new PayctlError(`${message}; the ${sent.method}'s outcome is unknown`, ExitCode.unknownOutcome, { status, hint: checkBeforeRetrying(sent) })
     : new PayctlError(message, ExitCode.network, { status, hint: 'check --base-url and the profile; retrying is safe' });
 }
 
-function parseEnvelope<T>(body: unknown, status: number, method: string): ApiEnvelope<T> {
+function parseEnvelope<T>(body: unknown, status: number, sent: Write): ApiEnvelope<T> {
   if (status === 204 && body === undefined) return { data: undefined as T };
   // Every API answer's `data` is an object or a list; `null` or a bare value is not the API speaking.
   if (!body || typeof body !== 'object' || !('data' in body) || !body.data || typeof body.data !== 'object') {
-    throw notAnApiAnswer(status, method, 'JSON without the `data` object of an API answer');
+    throw notAnApiAnswer(status, sent, 'JSON without the `data` object of an API answer');
   }
   return body as ApiEnvelope<T>;
 }
 
-async function errorFromResponse(response: FetchAnswer, method: string): Promise<PayctlError> {
+/**
+ * A 5xx is the server failing, whatever its body says: for a GET nothing
+ * happened and retrying is safe; a POST, PUT or DELETE may have been carried
+ * out before the failure, so its outcome is unknown.
+ */
+function serverFailure(status: number, sent: Write, apiMessage: string, returnCode: number | undefined): PayctlError {
+  return mayHaveEffect(sent.method)
+    ? new PayctlError(`${apiMessage}: the server failed, so the ${sent.method}'s outcome is unknown`, ExitCode.unknownOutcome, {
+        status,
+        returnCode,
+        hint: checkBeforeRetrying(sent),
+      })
+    : new PayctlError(`${apiMessage}: the server failed`, ExitCode.network, { status, returnCode, hint: 'nothing took effect; retrying later is safe' });
+}
+
+async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<PayctlError> {
   const status = response.status;
   const text = await response.text().catch(() => '');
   let apiError: { message?: unknown; returnCode?: unknown } | undefined;
@@ -215,6 +247,10 @@ async function errorFromResponse(response: FetchAnswer, method: string): Promise
   if (status === 401 || status === 403) {
     return new PayctlError(String(apiError?.message ?? (status === 401 ? 'not authenticated' : 'forbidden')), ExitCode.auth, details);
   }
+  if (status >= 500) {
+    if (apiError) return serverFailure(status, sent, String(apiError.message), returnCode);
+    return notAnApiAnswer(status, sent, text === '' ? 'an empty body' : describeText(text, response));
+  }
   if (apiError) return new PayctlError(String(apiError.message), ExitCode.apiRefused, details);
   if (status >= 300 && status < 400) {
     const location = response.headers.get('location') ?? 'another address';
@@ -226,7 +262,6 @@ async function errorFromResponse(response: FetchAnswer, method: string): Promise
   if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.network, { status, hint: 'wait and retry' });
   // 408: the server gave up waiting for the request, so it did not act on it.
   if (status === 408) return new PayctlError('the server timed out waiting for the request (HTTP 408)', ExitCode.network, { status, hint: 'nothing took effect; it is safe to retry' });
-  if (status >= 500) return notAnApiAnswer(status, method, text === '' ? 'an empty body' : describeText(text, response));
   return new PayctlError(`the server refused the request (HTTP ${status}) without an API error body`, ExitCode.apiRefused, { status });
 }
 

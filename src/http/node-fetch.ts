@@ -2,6 +2,7 @@ import http from 'node:http';
 import type https from 'node:https';
 import { loadBuiltin } from '../builtin.js';
 import { LiteHeaders, LiteResponse } from './fetch-classes.js';
+import { writeSent, writeSettled, type Write } from './writes.js';
 
 /**
  * A `fetch` for ky built on node:http. On Node 20 the global fetch costs about
@@ -16,8 +17,10 @@ export class TransportError extends TypeError {
   constructor(
     message: string,
     readonly code: string,
-    /** true once a connection was open: the server may have read the request. */
+    /** true once the connection was open (for https, its TLS handshake done): the server may have read the request. */
     readonly reachedServer: boolean,
+    /** What the user can do about it, where the failure says (a certificate this machine does not trust). */
+    readonly hint?: string,
   ) {
     super(message);
     this.name = 'TransportError';
@@ -27,6 +30,8 @@ export class TransportError extends TypeError {
 export interface NodeFetchOptions {
   /** Epoch ms after which the attempt is abandoned; passed per request through ky's options. */
   deadline?: number;
+  /** A POST, PUT, PATCH or DELETE: registered as on the wire while the server may be acting on it. */
+  write?: Write;
 }
 
 const MAX_RESPONSE_CHARACTERS = 32 * 1024 * 1024;
@@ -60,12 +65,20 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
   return new Promise<LiteResponse>((resolve, reject) => {
     let connected = false;
     let settled = false;
-    const fail = (message: string, code: string) => {
-      if (settled) return;
+    const onConnected = () => {
+      connected = true;
+      if (init.write && !settled) writeSent(init.write);
+    };
+    const settle = () => {
       settled = true;
       clearTimeout(timer);
+      if (init.write) writeSettled(init.write);
+    };
+    const fail = (message: string, code: string, hint?: string) => {
+      if (settled) return;
+      settle();
       request.destroy();
-      reject(new TransportError(message, code, connected));
+      reject(new TransportError(message, code, connected, hint));
     };
     const request = transport.request(
       url,
@@ -94,8 +107,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
             fail('the response has a malformed header', 'EBADHEADER');
             return;
           }
-          settled = true;
-          clearTimeout(timer);
+          settle();
           const status = response.statusCode ?? 0;
           const hasBody = status !== 204 && status !== 304 && input.method !== 'HEAD';
           resolve(new LiteResponse(hasBody ? text : '', { status, statusText: response.statusMessage ?? '', headers: responseHeaders }));
@@ -103,11 +115,13 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       },
     );
     request.on('socket', (socket) => {
-      // A kept-alive socket is already connected; a new one reports it.
-      if (!socket.connecting) connected = true;
-      else socket.once('connect', () => (connected = true));
+      // A kept-alive socket is already connected; a new one reports it. Over TLS the
+      // request is written only after the handshake: a certificate refused before
+      // then means nothing was sent.
+      if (!socket.connecting) onConnected();
+      else socket.once(secure ? 'secureConnect' : 'connect', onConnected);
     });
-    request.on('error', (error: NodeJS.ErrnoException) => fail(describeSocketError(error, url), error.code ?? 'ENETWORK'));
+    request.on('error', (error: NodeJS.ErrnoException) => fail(describeSocketError(error, url), error.code ?? 'ENETWORK', certificateHint(error)));
     const remaining = init.deadline === undefined ? undefined : init.deadline - Date.now();
     const timer = setTimeout(
       () => fail(`no answer from ${url.host} within the timeout`, 'ETIMEDOUT'),
@@ -128,6 +142,35 @@ function describeSocketError(error: NodeJS.ErrnoException, url: URL): string {
     case 'EPIPE':
       return `the connection to ${url.host} was closed before an answer came`;
     default:
+      if (error.code && CERTIFICATE_ERRORS.has(error.code)) return `the TLS certificate of ${url.host} was refused: ${error.message} (${error.code})`;
       return `request to ${url.host} failed: ${error.message}`;
   }
+}
+
+/** OpenSSL's verification failures (Node passes them on as the error's code), and Node's own host name check. */
+const UNTRUSTED_ISSUER = new Set([
+  'DEPTH_ZERO_SELF_SIGNED_CERT',
+  'SELF_SIGNED_CERT_IN_CHAIN',
+  'UNABLE_TO_GET_ISSUER_CERT',
+  'UNABLE_TO_GET_ISSUER_CERT_LOCALLY',
+  'UNABLE_TO_VERIFY_LEAF_SIGNATURE',
+  'CERT_UNTRUSTED',
+]);
+const CERTIFICATE_ERRORS = new Set([
+  ...UNTRUSTED_ISSUER,
+  'CERT_HAS_EXPIRED',
+  'CERT_NOT_YET_VALID',
+  'CERT_REVOKED',
+  'CERT_SIGNATURE_FAILURE',
+  'CERT_REJECTED',
+  'INVALID_CA',
+  'ERR_TLS_CERT_ALTNAME_INVALID',
+]);
+
+function certificateHint(error: NodeJS.ErrnoException): string | undefined {
+  if (!error.code || !CERTIFICATE_ERRORS.has(error.code)) return undefined;
+  if (UNTRUSTED_ISSUER.has(error.code)) {
+    return 'nothing was sent. If the server is signed by an authority of your own (a company proxy, a sandbox started with --tls), trust it: NODE_EXTRA_CA_CERTS=/path/to/ca.pem payctl ...';
+  }
+  return 'nothing was sent. The certificate is wrong for this host or date: check the base URL (NODE_EXTRA_CA_CERTS adds trusted authorities, it does not excuse this)';
 }

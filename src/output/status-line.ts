@@ -1,4 +1,5 @@
 import type { Context } from '../context.js';
+import { visible } from './sanitize.js';
 
 export interface StatusLine {
   /** Redraws the line; `final` draws it even within the throttle interval. */
@@ -11,7 +12,8 @@ const REDRAW_EVERY_MS = 100;
 
 /**
  * A progress line on stderr, redrawn in place at most ten times a second, and
- * only when stderr is a terminal: a log or a pipe gets nothing.
+ * only when stderr is a terminal: a log or a pipe gets nothing. Its text is made
+ * visible: the only control it carries is the redraw.
  */
 export function statusLine(ctx: Context): StatusLine {
   if (!ctx.io.stderrIsTTY) return { show: () => undefined, done: () => undefined };
@@ -23,7 +25,7 @@ export function statusLine(ctx: Context): StatusLine {
       if (now - last < REDRAW_EVERY_MS && !final) return;
       last = now;
       shown = true;
-      ctx.io.stderr.write(`\r\x1b[2K${text()}`);
+      ctx.io.stderr.write(`\r\x1b[2K${visible(text())}`);
     },
     done() {
       if (shown) ctx.io.stderr.write('\r\x1b[2K');

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInTerminal } from '../helpers/cli.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { shim } from '../money/helpers.js';
 import { createSubaccount, json, parsed, pixBalanceCents, plain, splitReceivers, withdrawalCount } from './helpers.js';
 
 /** withdraw, withdrawals, balance and bank-accounts against a started sandbox, in the main account and a sub-account. */
@@ -77,6 +78,16 @@ describe('withdraw', () => {
     expect(await withdrawalCount(s)).toBe(count);
     parsed(await s.run(pix(1900, 'twice@acme.com.br', ['--yes', '--allow-duplicate', '--json'])));
     expect(await withdrawalCount(s)).toBe(count + 1);
+  });
+
+  it("the duplicate guard's 10 minutes are on the API's clock: with this machine's clock 15 minutes ahead, a repeat is still refused", async () => {
+    parsed(await s.run(pix(1950, 'skewed@acme.com.br', ['--yes', '--json'])));
+    const count = await withdrawalCount(s);
+    const ahead = { NODE_OPTIONS: shim('clock-shift'), PAYCTL_TEST_CLOCK_SHIFT_MS: String(15 * 60 * 1000) };
+    const again = await s.run(pix(1950, 'skewed@acme.com.br', ['--yes']), { env: ahead });
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toMatch(/possible duplicate.*R\$ 19,50/);
+    expect(await withdrawalCount(s)).toBe(count);
   });
 
   it('API refusal: a short balance is exit 1 with its return code and a hint to payctl balance', async () => {

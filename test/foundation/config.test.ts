@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
@@ -160,5 +160,109 @@ describe('prompting', () => {
     } finally {
       await server.close();
     }
+  });
+});
+
+describe('a production profile must use https (loopback addresses aside)', () => {
+  const add = (dir: string, ...args: string[]) => runCli(['profiles', 'add', ...args], { env: { PAYCTL_CONFIG_DIR: dir } });
+
+  it('profiles add refuses http for production, said or guessed, and writes nothing', async () => {
+    const dir = tempConfigDir();
+    for (const args of [['prod', '--base-url', 'http://api.example.com', '--env', 'production'], ['guessed', '--base-url', 'http://api.example.com/v1']]) {
+      const result = await add(dir, ...args);
+      expect(result.code, result.stderr).toBe(2);
+      expect(result.stderr).toMatch(/^error: --base-url http:\/\/api\.example\.com(\/v1)? uses http, and a production profile must use https \(only loopback addresses such as 127\.0\.0\.1 may use http\)\n/);
+      expect(result.stderr).toMatch(/hint: use https:\/\/api\.example\.com/);
+    }
+    expect(existsSync(path.join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('accepts https, a sandbox over http, and loopback addresses over http', async () => {
+    const dir = tempConfigDir();
+    const accepted = [
+      ['a', '--base-url', 'https://api.example.com', '--env', 'production'],
+      ['b', '--base-url', 'http://sandbox.example.com', '--env', 'sandbox'],
+      ['c', '--base-url', 'http://127.0.0.1:4010', '--env', 'production'],
+      ['d', '--base-url', 'http://127.45.6.7:4010', '--env', 'production'],
+      ['e', '--base-url', 'http://localhost:4010', '--env', 'production'],
+      ['f', '--base-url', 'http://[::1]:4010', '--env', 'production'],
+    ];
+    for (const args of accepted) {
+      const result = await add(dir, ...args);
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(0);
+    }
+    expect(Object.keys(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles)).toEqual(['a', 'b', 'c', 'd', 'e', 'f']);
+  });
+
+  it('before every request: an http base URL from the file, PAYCTL_BASE_URL or --base-url under a production profile is refused with exit 2, the client secret never sent', async () => {
+    const dir = tempConfigDir();
+    // Written by hand (or by an older payctl): profiles add would refuse it.
+    writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ currentProfile: 'prod', profiles: { prod: { baseUrl: 'http://api.payctl-test.invalid', env: 'production', token: 't' }, safe: { baseUrl: 'https://api.payctl-test.invalid', env: 'production', token: 't' } } }));
+    const env = { PAYCTL_CONFIG_DIR: dir };
+    const cases: Array<[string[], Record<string, string>, string]> = [
+      [['balance'], {}, 'the base URL of profile "prod" http://api.payctl-test.invalid uses http'],
+      [['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], {}, 'the base URL of profile "prod" http://api.payctl-test.invalid uses http'],
+      [['balance', '--profile', 'safe'], { PAYCTL_BASE_URL: 'http://api.payctl-test.invalid' }, 'PAYCTL_BASE_URL http://api.payctl-test.invalid uses http'],
+      [['withdraw', 'pix', '--amount', '1500', '--bank-account', '7', '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--yes', '--profile', 'safe', '--base-url', 'http://api.payctl-test.invalid'], {}, '--base-url http://api.payctl-test.invalid uses http'],
+    ];
+    for (const [args, extra, message] of cases) {
+      // A request would fail to resolve the host (exit 4): exit 2 means none was attempted.
+      const result = await runCli(args, { env: { ...env, ...extra }, input: 'cs_live_secret\n' });
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toContain(`error: ${message}, and a production profile must use https`);
+    }
+  });
+
+  it('a production profile on a loopback address over http still works', async () => {
+    const dir = tempConfigDir();
+    expect((await add(dir, 'tunnel', '--base-url', first.url, '--env', 'production')).code).toBe(0);
+    const before = first.requests.length;
+    const result = await runCli(['balance', '--json', '--profile', 'tunnel'], { env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_TOKEN: 't' } });
+    expect(result.code, result.stderr).toBe(0);
+    expect(first.requests.length).toBe(before + 1);
+  });
+});
+
+describe('the config lock', () => {
+  /** What a crash leaves: the lock as payctl makes it (a directory), or the plain file older versions made, last touched a minute ago. */
+  function staleLock(dir: string, form: 'directory' | 'file'): void {
+    const lock = path.join(dir, 'config.lock');
+    if (form === 'directory') mkdirSync(lock);
+    else writeFileSync(lock, '4242');
+    const minuteAgo = new Date(Date.now() - 60_000);
+    utimesSync(lock, minuteAgo, minuteAgo);
+  }
+
+  it('50 rounds of 12 to 16 concurrent profiles add, each starting with a stale config.lock: no update lost, every run exit 0', async () => {
+    const problems: string[] = [];
+    let runs = 0;
+    for (let round = 0; round < 50; round++) {
+      const dir = tempConfigDir();
+      staleLock(dir, round % 2 === 0 ? 'directory' : 'file');
+      const names = Array.from({ length: 12 + (round % 5) }, (_, i) => `r${round}p${i}`);
+      const results = await Promise.all(names.map((name, i) => runCli(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + i}`], { env: { PAYCTL_CONFIG_DIR: dir } })));
+      runs += results.length;
+      const failed = results.filter((result) => result.code !== 0);
+      if (failed.length) problems.push(`round ${round}: ${failed.length} runs failed: ${failed[0]!.stderr}`);
+      const kept = Object.keys(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles);
+      const lost = names.filter((name) => !kept.includes(name));
+      if (lost.length) problems.push(`round ${round}: ${lost.length} of ${names.length} profiles lost`);
+      if (existsSync(path.join(dir, 'config.lock'))) problems.push(`round ${round}: config.lock left behind`);
+    }
+    expect(problems, problems.join('\n')).toEqual([]);
+    expect(runs).toBeGreaterThanOrEqual(50 * 12);
+  }, 600_000);
+
+  it('a lock held by a live payctl is waited for, not taken', async () => {
+    const dir = tempConfigDir();
+    const lock = path.join(dir, 'config.lock');
+    mkdirSync(lock);
+    const pending = runCli(['profiles', 'add', 'late', '--base-url', 'http://127.0.0.1:4010'], { env: { PAYCTL_CONFIG_DIR: dir } });
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(existsSync(path.join(dir, 'config.json'))).toBe(false);
+    rmSync(lock, { recursive: true });
+    const result = await pending;
+    expect(result.code, result.stderr).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles.late.baseUrl).toBe('http://127.0.0.1:4010');
   });
 });

@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
 import { closedPort, fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
@@ -81,7 +83,12 @@ describe.concurrent('exit codes', () => {
       expect(none.stderr).toContain('hint: log in: payctl auth login');
       const expired = await runCli(['balance'], { env: envFor(server.url, { PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) - 60) }) });
       expect(expired.code).toBe(3);
-      expect(expired.stderr).toMatch(/expired at .*\nhint: log in again: payctl auth login/);
+      expect(expired.stderr).toMatch(/^error: the token in PAYCTL_TOKEN expired at .*\nhint: set PAYCTL_TOKEN to a fresh token, or unset it and log in: payctl auth login\n/);
+      const dir = tempConfigDir();
+      writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: server.url, env: 'local', token: fakeJwt(Math.floor(Date.now() / 1000) - 60) } } }));
+      const stored = await runCli(['balance'], { env: { PAYCTL_CONFIG_DIR: dir } });
+      expect(stored.code).toBe(3);
+      expect(stored.stderr).toMatch(/^error: the token of profile "default" expired at .*\nhint: log in again: payctl auth login\n/);
       expect(server.requests).toEqual([]);
     });
   });
@@ -130,7 +137,7 @@ describe.concurrent('exit codes', () => {
       async (server) => {
         const result = await runCli(['sandbox', 'credit', '--pix', '100'], { env: envFor(server.url) });
         expect(result.code).toBe(5);
-        expect(result.stderr).toMatch(/outcome is unknown\nhint: check whether it took effect/);
+        expect(result.stderr).toMatch(/outcome is unknown\nhint: check whether the POST took effect before retrying: payctl balance\n/);
         expect(server.requests).toHaveLength(1);
       },
     );

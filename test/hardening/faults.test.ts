@@ -10,7 +10,8 @@ import { tally, trackFailures } from './tally.js';
 /**
  * Every fault of the fault server against every kind of command. What the
  * contract promises: exit 4 when the request cannot have taken effect, 5 when
- * a POST/PUT/DELETE was sent and no proper answer came; GET tried at most 3
+ * a POST/PUT/DELETE was sent and no proper answer came or a 5xx came back
+ * (an API error body or not); GET tried at most 3
  * times, anything else exactly once; one clear `error:` line, no stack trace;
  * redirects never followed, so the token never reaches another host.
  */
@@ -30,7 +31,8 @@ const UNKNOWN = /outcome is unknown|check whether|of unknown outcome/;
 function expectationFor(fault: Fault, method: string, batch: boolean): Expectation {
   const single = singleRequestExpectation(fault, method);
   // A batch reports each row's error in its report on stdout and ends with one summary error:
-  // 5 when any row's outcome is unknown, 1 when rows were refused or not reached.
+  // 5 when any row's outcome is unknown (any 5xx to its POST among them), 1 when rows were refused or not reached.
+  if (batch && fault === 'status-500-api-error') return { ...single, exit: 5 };
   return batch ? { ...single, exit: single.exit === 4 ? 1 : single.exit } : single;
 }
 
@@ -61,7 +63,8 @@ function singleRequestExpectation(fault: Fault, method: string): Expectation {
     case 'status-503-retry-after-date':
       return { ...retried(5, NOT_API), minGapMs: 400 };
     case 'status-500-api-error':
-      return { ...retried(1, /internal error while processing \(returnCode -7000\b/), exit: 1 };
+      // The server failed, whatever its body says: a write's outcome is unknown.
+      return retried(5, /internal error while processing: the server failed.*\(returnCode -7000\b/);
     case 'status-408':
       return retried(4, /HTTP 408/);
     case 'status-429':

@@ -1,7 +1,8 @@
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
 let session: SandboxSession;
@@ -95,5 +96,47 @@ describe.concurrent('payctl api', () => {
   it('without a token exits 3', async () => {
     const result = await session.run(['api', 'GET', '/customers'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir() } });
     expect(result.code).toBe(3);
+  });
+
+  it('refuses secrets given inline, at any depth, or in the query: exit 2 with the way to give them, nothing sent', async () => {
+    const server = await startFakeApi();
+    try {
+      const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url, PAYCTL_TOKEN: 't' };
+      const bodies = [
+        { cardNumber: '4111111111111111', securityCode: '123' },
+        { card: { details: [{ securityCode: '123' }] } },
+        { clientId: 'acme', clientSecret: 'acme-sandbox-secret' },
+        { nested: { accessToken: 'eyJ.x.y' } },
+      ];
+      for (const body of bodies) {
+        const result = await runCli(['api', 'POST', '/cards/tokenize', '--data', JSON.stringify(body)], { env });
+        expect(result.code, result.stderr).toBe(2);
+        expect(result.stderr).toMatch(/^error: --data given inline holds secrets \((cardNumber, securityCode|securityCode|clientSecret|accessToken)\), and the command line is visible to every user of this machine \(ps\)/);
+        expect(result.stderr).toContain('hint: put the body in a file, or pipe it: --data @body.json, or --data @- < body.json\n');
+        for (const secret of ['4111111111111111', 'acme-sandbox-secret', 'eyJ.x.y']) expect(result.stderr).not.toContain(secret);
+      }
+      const query = await runCli(['api', 'GET', '/customers?limit=1', '--query', 'accessToken=abc'], { env });
+      expect(query.code).toBe(2);
+      expect(query.stderr).toContain('error: the query holds secrets (accessToken)');
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('POST /auth prints the access token masked; --show-secrets prints it as issued, and it works', async () => {
+    const file = path.join(tempConfigDir(), 'credentials.json');
+    writeFileSync(file, JSON.stringify({ clientId: 'acme', clientSecret: 'acme-sandbox-secret' }));
+    const masked = await session.run(['api', 'POST', '/auth', '--data', `@${file}`]);
+    expect(masked.code, masked.stderr).toBe(0);
+    expect(json(masked.stdout)).toMatchObject({ accessToken: '***', tokenType: 'Bearer' });
+    expect(masked.stdout).not.toMatch(/eyJ/);
+
+    const shown = await session.run(['api', 'POST', '/auth', '--data', '@-', '--show-secrets'], { input: readFileSync(file, 'utf8') });
+    expect(shown.code, shown.stderr).toBe(0);
+    const token = json(shown.stdout).accessToken as string;
+    expect(token.split('.')).toHaveLength(3);
+    const balance = await session.run(['balance', '--json'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_TOKEN: token } });
+    expect(balance.code, balance.stderr).toBe(0);
   });
 });

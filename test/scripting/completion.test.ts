@@ -56,7 +56,7 @@ const complete: Record<(typeof SHELLS)[number], (line: string) => Promise<string
 const CASES: Array<[string, (candidates: string[]) => void]> = [
   ['payctl ', (c) => expect(c).toEqual(expect.arrayContaining(['api', 'auth', 'balance', 'completion', 'customers', 'profiles', 'withdraw', 'withdrawals']))],
   ['payctl with', (c) => expect(c).toEqual(['withdraw', 'withdrawals'])],
-  ['payctl withdraw ', (c) => expect(c).toEqual(['boleto', 'card', 'pix'])],
+  ['payctl withdraw ', (c) => expect(c).toEqual(['batch', 'boleto', 'card', 'pix'])],
   ['payctl --json withdraw pix --', (c) => expect(c).toEqual(expect.arrayContaining(['--amount', '--pix-key-type', '--from-csv', '--yes', '--subaccount', '--dry-run', '--profile', '--output']))],
   ['payctl withdraw pix --amount 100 --pix-key-type ', (c) => expect(c).toEqual(['DOCUMENT_CNPJ', 'DOCUMENT_CPF', 'EMAIL', 'PHONE', 'RANDOM'])],
   ['payctl customers list -o ', (c) => expect(c).toEqual(['csv', 'json', 'ndjson', 'table', 'tsv'])],

@@ -1,6 +1,7 @@
 import { changeProfile, setToken } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
+import { MalformedToken } from '../../jwt.js';
 import { resolveRequired } from '../../prompt.js';
 import { readLines } from '../../stdin.js';
 import type { CommandInput } from '../spec.js';
@@ -14,6 +15,11 @@ export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
   const value = token.trim();
   if (/\s/.test(value)) throw usageError('the token must be one word without spaces (give the token, not "Bearer TOKEN")');
   ctx.secrets.add(value);
-  await changeProfile(ctx, ctx.settings().profileName, (profile) => setToken(profile, value));
+  try {
+    await changeProfile(ctx, ctx.settings().profileName, (profile) => setToken(profile, value));
+  } catch (error) {
+    if (error instanceof MalformedToken) throw usageError(error.message, 'give the token exactly as the API issued it');
+    throw error;
+  }
   await ctx.output.note(`token stored in profile ${ctx.settings().profileName}`);
 }

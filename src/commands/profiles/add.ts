@@ -1,4 +1,4 @@
-import { parseBaseUrl } from '../../config/settings.js';
+import { isLoopback, parseBaseUrl, requireHttpsForProduction } from '../../config/settings.js';
 import { updateConfig, type Environment } from '../../config/store.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
@@ -7,10 +7,7 @@ import { optString, type CommandInput } from '../spec.js';
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
 /** Without --env, a loopback base URL is a local sandbox; anything else is treated as production. */
-function guessEnvironment(baseUrl: string): Environment {
-  const host = new URL(baseUrl).hostname;
-  return host === '127.0.0.1' || host === 'localhost' || host === '[::1]' ? 'local' : 'production';
-}
+const guessEnvironment = (baseUrl: string): Environment => (isLoopback(new URL(baseUrl).hostname) ? 'local' : 'production');
 
 export async function run(ctx: Context, { args, opts }: CommandInput): Promise<void> {
   const name = args[0]!;
@@ -20,6 +17,7 @@ export async function run(ctx: Context, { args, opts }: CommandInput): Promise<v
   if (!rawUrl) throw usageError('missing required flag: --base-url', `payctl profiles add ${name} --base-url URL`);
   const baseUrl = parseBaseUrl(rawUrl, '--base-url');
   const env = (optString(opts, 'env') as Environment | undefined) ?? guessEnvironment(baseUrl);
+  requireHttpsForProduction(baseUrl, env, '--base-url');
   await updateConfig(ctx.configDir, (config) => {
     if (config.profiles[name]) throw usageError(`profile "${name}" already exists`, `remove it first: payctl profiles remove ${name}`);
     config.profiles[name] = { baseUrl, env };

@@ -1,6 +1,7 @@
 import type { Context } from '../../context.js';
 import { writeOut } from '../../output/format.js';
 import { usageError } from '../../errors.js';
+import { handleCtrlCInCommand } from '../../http/writes.js';
 import { parseInteger, parseNonEmpty, parseShare } from '../../validate.js';
 import { optString, type CommandInput } from '../spec.js';
 
@@ -33,6 +34,7 @@ export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
   await writeOut(ctx.io.stdout, `listening on ${sandbox.url}\n`);
   await writeOut(ctx.io.stdout, `credentials (sandbox only):\n${credentials.join('\n')}\n`);
   await ctx.output.note(`try: PAYCTL_BASE_URL=${sandbox.url} payctl auth login --client-id acme; stop with Ctrl-C`);
+  handleCtrlCInCommand();
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
     process.once('SIGINT', stop);

@@ -1,13 +1,15 @@
 import type { Context } from '../../context.js';
+import { usageError } from '../../errors.js';
 import { colorEnabled } from '../../output/color.js';
-import { confirmAction } from '../../prompt.js';
+import { visible } from '../../output/sanitize.js';
 
 /**
  * The lines every confirmation ends with: in which account and against which
  * profile and environment the change runs. Production is written in capitals
  * (and red on a colour terminal) so that nobody mistakes it for a sandbox.
+ * Each part is made visible before the colour is added.
  */
-export async function contextLines(ctx: Context): Promise<string[]> {
+async function contextLines(ctx: Context): Promise<string[]> {
   const settings = ctx.settings();
   let environment: string = settings.env;
   if (settings.env === 'production') {
@@ -17,19 +19,21 @@ export async function contextLines(ctx: Context): Promise<string[]> {
       environment = new Chalk({ level: 1 }).bold.red(environment);
     }
   }
-  return [`  account:      ${ctx.accountLabel()}`, `  profile:      ${settings.profileName} (${environment}, ${settings.baseUrl})`];
+  return [`  account:      ${visible(ctx.accountLabel())}`, `  profile:      ${visible(settings.profileName)} (${environment}, ${visible(settings.baseUrl)})`];
 }
 
 /**
- * Shows what will happen and asks, default No. With --yes or --dry-run the summary is
- * still written to stderr (a log then shows what was sent) and nothing is asked;
- * without a terminal and without --yes the command refuses (exit 2).
+ * Shows what will happen on stderr and asks, default No. Each summary line is made
+ * visible (a holder name cannot move the cursor and rewrite the amount above it).
+ * With --yes or --dry-run the summary is still written (a log then shows what was
+ * sent) and nothing is asked; without a terminal and without --yes the command
+ * refuses (exit 2), since nobody saw it.
  */
-export async function confirmChange(ctx: Context, summary: string[], question: string): Promise<void> {
-  const lines = [...summary, ...(await contextLines(ctx))];
-  if (ctx.flags.dryRun || ctx.flags.yes) {
-    ctx.io.stderr.write(`${lines.join('\n')}\n`);
-    return;
+export async function confirmChange(ctx: Context, summary: readonly string[], question: string): Promise<void> {
+  const asking = !ctx.flags.dryRun && !ctx.flags.yes;
+  if (asking && !ctx.canPrompt) {
+    throw usageError(`${question.replace(/\?$/, '')}: refused without confirmation`, 'pass --yes to confirm, or run it at a terminal to be asked');
   }
-  await confirmAction(ctx, lines, question);
+  ctx.io.stderr.write(`${[...summary.map(visible), ...(await contextLines(ctx))].join('\n')}\n`);
+  if (asking && !(await (await ctx.prompter()).confirm(question))) throw usageError('not confirmed: nothing was sent');
 }

@@ -1,41 +1,132 @@
 import { readFileSync } from 'node:fs';
+import os from 'node:os';
 import { withdraw } from '../../api/withdrawals.js';
-import type { WithdrawalMethod } from '../../api/types.js';
-import { readJournal, JournalWriter, type IntentRecord, type RowState } from '../../batch/journal.js';
-import { reconcile } from '../../batch/reconcile.js';
+import { WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
+import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
+import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type RowState } from '../../batch/journal.js';
+import { reconcile, type UnknownRow } from '../../batch/reconcile.js';
 import { batchReportView, batchSummary, batchTotals, PAID, reportRow, type ReportRow } from '../../batch/report.js';
 import { parseBatch, type BatchRow } from '../../batch/rows.js';
 import type { Context } from '../../context.js';
 import { ExitCode, PayctlError, usageError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
-import { parseInteger } from '../../validate.js';
-import { confirmChange } from '../shared/confirm.js';
 import { statusLine } from '../../output/status-line.js';
-import { optString } from '../spec.js';
-import { WITHDRAW_FLAGS } from './request.js';
+import { resolveRequired } from '../../prompt.js';
+import { parseChoice, parseInteger } from '../../validate.js';
+import { apiClockOffset, describeClockOffset } from '../../withdrawal/api-clock.js';
+import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
+import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdrawal/lock.js';
+import { assertPrivate } from '../../withdrawal/private-file.js';
+import { WITHDRAW_FLAGS } from '../../withdrawal/request.js';
+import { confirmChange } from '../shared/confirm.js';
+import { optString, type CommandInput } from '../spec.js';
+import { handleCtrlCInCommand } from '../../http/writes.js';
 
 const DEFAULT_CONCURRENCY = 4;
 
 /** Why sending stopped before every row was tried. */
-type StopReason = 'interrupted' | 'auth' | undefined;
+type StopReason = 'interrupted' | 'auth' | 'journal' | 'lock-lost' | undefined;
+
+/** `withdraw batch FILE --method M`. */
+export async function run(ctx: Context, { args, opts }: CommandInput): Promise<void> {
+  const given = optString(opts, 'method');
+  const { method } = await resolveRequired(ctx, {
+    method: {
+      flag: '--method',
+      value: given === undefined ? undefined : parseChoice('--method', given, WITHDRAWAL_METHODS),
+      ask: (p) => p.select<WithdrawalMethod>('Balance every row draws on', WITHDRAWAL_METHODS.map((value) => ({ name: value, value }))),
+    },
+  });
+  await runBatch(ctx, method, args[0]!, opts);
+}
+
+/** A batch's inputs, checked before anything else happens. */
+interface BatchPlan {
+  method: WithdrawalMethod;
+  csvFile: string;
+  journalFile: string;
+  concurrency: number;
+  /** The command that settles unknown rows, for hints. */
+  reconcileCommand: string;
+}
 
 /**
- * `withdraw pix|card|boleto --from-csv FILE`: one withdrawal per row. Every row
- * is checked before any is sent; one confirmation covers the batch; the journal
- * makes a rerun skip rows done and refuse rows whose outcome is unknown until
+ * One withdrawal per CSV row. Every row is checked before any is sent; one
+ * confirmation covers the batch; the journal, held by one run at a time, makes a
+ * rerun skip rows done and refuse rows whose outcome is unknown until
  * `--reconcile` settles them from the withdrawals list.
  */
-export async function runBatch(ctx: Context, method: WithdrawalMethod, opts: Record<string, unknown>): Promise<void> {
-  const stray = Object.entries(WITHDRAW_FLAGS).filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
-  if (stray.length) throw usageError(`${stray.join(', ')} cannot be used with --from-csv: each row gives its own values`);
-  const csvFile = String(opts.fromCsv);
-  const journalFile = optString(opts, 'journal') ?? `${csvFile}.journal`;
+export async function runBatch(ctx: Context, method: WithdrawalMethod, csvFile: string, opts: Record<string, unknown>): Promise<void> {
+  const singleOnly = Object.entries({ ...WITHDRAW_FLAGS, allowDuplicate: '--allow-duplicate' }).filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
+  if (singleOnly.length) {
+    throw usageError(
+      `${singleOnly.join(', ')} cannot be used in a batch: each row gives its own values`,
+      singleOnly.includes('--allow-duplicate') ? 'identical rows are refused in a batch; --allow-duplicate-rows pays each of them' : undefined,
+    );
+  }
+  const journalOption = optString(opts, 'journal');
+  const journalFile = journalOption ?? `${csvFile}.journal`;
   const concurrencyText = optString(opts, 'concurrency');
-  const concurrency = concurrencyText === undefined ? DEFAULT_CONCURRENCY : parseInteger('--concurrency', concurrencyText, 1, 16);
+  // The global --csv-separator also says how the input file is split (else it is read off the header row).
+  const separatorText = ctx.flags.csvSeparator;
+  const plan: BatchPlan = {
+    method,
+    csvFile,
+    journalFile,
+    concurrency: concurrencyText === undefined ? DEFAULT_CONCURRENCY : parseInteger('--concurrency', concurrencyText, 1, 16),
+    reconcileCommand: `payctl withdraw batch ${csvFile} --method ${method}${journalOption ? ` --journal ${journalOption}` : ''} --reconcile`,
+  };
+  const separator = separatorText === undefined ? undefined : parseChoice<CsvSeparator>('--csv-separator', separatorText, CSV_SEPARATORS);
   ctx.output.fieldsFor(batchReportView);
 
-  const rows = readRows(ctx, csvFile, method);
-  const journal = openJournal(ctx, journalFile, method);
+  const rows = readRows(ctx, plan, separator, opts.allowDuplicateRows === true);
+  assertPrivate(journalFile, 'journal', 'file');
+  const lock = await lockJournal(journalFile);
+  try {
+    await runLocked(ctx, plan, rows, lock, opts.reconcile === true);
+  } catch (error) {
+    if (!(error instanceof JournalWriteError)) throw error;
+    throw new PayctlError(`${error.message}: nothing more was sent`, ExitCode.unknownOutcome, {
+      hint: `check before retrying: make room for the journal, then run: ${plan.reconcileCommand}`,
+    });
+  } finally {
+    await lock.release();
+  }
+}
+
+function readRows(ctx: Context, plan: BatchPlan, separator: CsvSeparator | undefined, allowDuplicateRows: boolean): BatchRow[] {
+  let text: string;
+  try {
+    text = readFileSync(plan.csvFile, 'utf8');
+  } catch (error) {
+    throw usageError(`cannot read ${plan.csvFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+  const { rows, problems } = parseBatch(text, plan.method, ctx.settings().subaccount ?? null, { separator, allowDuplicateRows });
+  if (problems.length > 0) {
+    ctx.io.stderr.write(`${problems.map((p) => `  ${p}`).join('\n')}\n`);
+    throw usageError(
+      `${plan.csvFile}: ${problems.length} problem${problems.length > 1 ? 's' : ''} (listed above): nothing was sent`,
+      `columns: amount (cents), bank_account_id${plan.method === 'pix' ? ', pix_key_type, pix_key' : ''}, and optionally postback_url, subaccount, reference`,
+    );
+  }
+  return rows;
+}
+
+/** One run per journal: a second one refuses at once, naming the first. */
+async function lockJournal(journalFile: string): Promise<HeldLock> {
+  try {
+    return await takeLock(`${journalFile}.lock`, 'journal lock', 0);
+  } catch (error) {
+    if (!(error instanceof LockBusy)) throw error;
+    throw usageError(
+      `the journal ${journalFile} is in use by another payctl${error.holder ? `: ${describeHolder(error.holder)}` : ''}; one batch at a time per journal, nothing was sent`,
+      'wait for that run to finish, then run this again: rows it paid are skipped',
+    );
+  }
+}
+
+async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: HeldLock, wantsReconcile: boolean): Promise<void> {
+  const journal = openJournal(ctx, plan);
   const states = journal.contents.rows;
   const clients = new Map<string | null, Promise<ApiClient>>();
   const clientFor = (account: string | null) => {
@@ -44,9 +135,8 @@ export async function runBatch(ctx: Context, method: WithdrawalMethod, opts: Rec
   };
 
   const reconciled = new Set<string>();
-  const unknownIntents = [...states.values()].flatMap((s) => (s.state === 'unknown' ? [s.intent] : []));
-  if (opts.reconcile === true && unknownIntents.length > 0 && !ctx.flags.dryRun) {
-    await settleUnknown(ctx, method, unknownIntents, states, journal.writer(), clientFor, reconciled);
+  if (wantsReconcile && [...states.values()].some((s) => s.state === 'unknown') && !ctx.flags.dryRun) {
+    await settleUnknown(ctx, plan.method, rows, states, journal, clientFor, reconciled);
   }
 
   const stateOf = (row: BatchRow): RowState => states.get(row.key) ?? { state: 'new' };
@@ -55,9 +145,9 @@ export async function runBatch(ctx: Context, method: WithdrawalMethod, opts: Rec
   const unknown = rows.filter((row) => stateOf(row).state === 'unknown');
   if (toSend.length > 0) {
     const summary = [
-      `About to withdraw by ${method.toUpperCase()} from ${csvFile}:`,
+      `About to withdraw by ${plan.method.toUpperCase()} from ${plan.csvFile}:`,
       ...batchTotals(toSend),
-      ...(done.length ? [`  skipped:      ${done.length} rows already done (journal ${journalFile})`] : []),
+      ...(done.length ? [`  skipped:      ${done.length} rows already done (journal ${plan.journalFile})`] : []),
       ...(unknown.length ? [`  refused:      ${unknown.length} rows of unknown outcome (settle them with --reconcile)`] : []),
     ];
     await confirmChange(ctx, summary, `Make these ${toSend.length} withdrawals now?`);
@@ -70,72 +160,69 @@ export async function runBatch(ctx: Context, method: WithdrawalMethod, opts: Rec
   }
   for (const row of unknown) {
     const state = stateOf(row) as Extract<RowState, { state: 'unknown' }>;
-    outcomes.set(row.key, reportRow(row, 'unknown', { error: state.error ?? `sent at ${state.intent.at}; no answer recorded` }));
+    outcomes.set(row.key, reportRow(row, 'unknown', { error: state.error ?? (state.intent ? `sent at ${state.intent.at}; no answer recorded` : 'its journal record was cut by a crash') }));
   }
   const rowKeys = new Set(rows.map((row) => row.key));
-  const orphans = unknownIntents.filter((intent) => states.get(intent.key)?.state === 'unknown' && !rowKeys.has(intent.key));
-  let stopped: StopReason;
+  const orphans = [...states].filter(([key, state]) => state.state === 'unknown' && !rowKeys.has(key)) as Array<[string, Extract<RowState, { state: 'unknown' }>]>;
+  let sending: SendResult = { unrecorded: [] };
   if (ctx.flags.dryRun) {
     for (const row of toSend) outcomes.set(row.key, reportRow(row, 'planned'));
   } else if (toSend.length > 0) {
-    stopped = await sendAll(ctx, toSend, concurrency, journal.writer(), clientFor, outcomes);
-    if (stopped === 'interrupted') ctx.io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
+    sending = await sendAll(ctx, toSend, plan.concurrency, journal, lock, clientFor, outcomes);
+    if (sending.stopped === 'interrupted') ctx.io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
   }
   journal.close();
 
   const report = rows.map((row) => outcomes.get(row.key)!);
   await writeReport(ctx, report);
   const summary = batchSummary(report);
-  for (const intent of orphans) summary.push(`  unknown  line ${intent.line} of an earlier version of the file (journal key ${intent.key}): settle it with --reconcile`);
+  for (const [key, state] of orphans) {
+    const where = state.intent ? `line ${state.intent.line} of an earlier version of the file` : 'a row no longer in the file';
+    summary.push(`  unknown  ${where} (journal key ${key}): settle it with --reconcile`);
+  }
   ctx.io.stderr.write(`${summary.join('\n')}\n`);
-  throwForOutcome(report, orphans.length, stopped, `payctl withdraw ${method} --from-csv ${csvFile} --reconcile`);
+  throwForOutcome(report, orphans.length, sending, plan);
 }
 
-function readRows(ctx: Context, csvFile: string, method: WithdrawalMethod): BatchRow[] {
-  let text: string;
+interface OpenJournal {
+  contents: JournalContents;
+  /** Appends a record; the journal file (its header and this run's record first) is made on the first. */
+  append: JournalWriter['append'];
+  close(): void;
+}
+
+/** The journal, checked to belong to this kind of batch; the file is written only when something is recorded. */
+function openJournal(ctx: Context, plan: BatchPlan): OpenJournal {
+  let contents: JournalContents;
   try {
-    text = readFileSync(csvFile, 'utf8');
+    contents = readJournal(plan.journalFile);
   } catch (error) {
-    throw usageError(`--from-csv: cannot read ${csvFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  const { rows, problems } = parseBatch(text, method, ctx.settings().subaccount ?? null);
-  if (problems.length > 0) {
-    ctx.io.stderr.write(`${problems.map((p) => `  ${p}`).join('\n')}\n`);
     throw usageError(
-      `--from-csv ${csvFile}: ${problems.length} problem${problems.length > 1 ? 's' : ''} (listed above): nothing was sent`,
-      `columns: amount (cents), bank_account_id${method === 'pix' ? ', pix_key_type, pix_key' : ''}, and optionally postback_url, subaccount`,
+      `--journal ${plan.journalFile}: ${(error as Error).message}; nothing was sent`,
+      'the journal records which rows were paid: do not delete it; restore it from a backup, or fix that line by hand',
     );
-  }
-  return rows;
-}
-
-/** The journal, checked to belong to this kind of batch; the writer opens (and the header is written) only when something is recorded. */
-function openJournal(ctx: Context, file: string, method: WithdrawalMethod) {
-  let contents;
-  try {
-    contents = readJournal(file);
-  } catch (error) {
-    throw usageError(`--journal ${file}: ${(error as Error).message}`, 'fix or move the journal; it records which rows were paid');
   }
   const settings = ctx.settings();
   const account = settings.subaccount ?? null;
   const header = contents.header;
-  if (header && (header.method !== method || header.baseUrl !== settings.baseUrl || header.account !== account)) {
+  if (header && (header.method !== plan.method || header.baseUrl !== settings.baseUrl || header.account !== account)) {
     throw usageError(
-      `--journal ${file} belongs to a ${header.method} batch against ${header.baseUrl} in the ${header.account ? `sub-account ${header.account}` : 'main account'}, ` +
-        `not to this ${method} batch against ${settings.baseUrl} in the ${ctx.accountLabel()}`,
+      `--journal ${plan.journalFile} belongs to a ${header.method} batch against ${header.baseUrl} in the ${header.account ? `sub-account ${header.account}` : 'main account'}, ` +
+        `not to this ${plan.method} batch against ${settings.baseUrl} in the ${ctx.accountLabel()}`,
       'run it with the same profile, account and method, or give another --journal',
     );
   }
   let writer: JournalWriter | undefined;
   return {
     contents,
-    writer: () => {
+    append: (record) => {
       if (!writer) {
-        writer = new JournalWriter(file);
-        if (!header) writer.append({ type: 'batch', method, baseUrl: settings.baseUrl, account, at: new Date().toISOString() });
+        writer = new JournalWriter(plan.journalFile);
+        const at = new Date().toISOString();
+        if (!header) writer.append({ type: 'batch', version: JOURNAL_VERSION, method: plan.method, baseUrl: settings.baseUrl, account, at });
+        writer.append({ type: 'run', pid: process.pid, host: os.hostname(), at });
       }
-      return writer;
+      writer.append(record);
     },
     close: () => writer?.close(),
   };
@@ -144,78 +231,150 @@ function openJournal(ctx: Context, file: string, method: WithdrawalMethod) {
 async function settleUnknown(
   ctx: Context,
   method: WithdrawalMethod,
-  intents: IntentRecord[],
+  rows: BatchRow[],
   states: Map<string, RowState>,
-  journal: JournalWriter,
+  journal: OpenJournal,
   clientFor: (account: string | null) => Promise<ApiClient>,
   reconciled: Set<string>,
 ): Promise<void> {
-  const claimed = new Set([...states.values()].flatMap((s) => (s.state === 'done' ? [s.withdrawalId] : [])));
-  const found = await reconcile(method, intents, claimed, clientFor);
-  const at = new Date().toISOString();
-  let paid = 0;
-  for (const [key, withdrawal] of found) {
-    if (withdrawal) {
-      journal.append({ type: 'done', key, withdrawalId: withdrawal.id, status: withdrawal.status, at, reconciled: true });
-      states.set(key, { state: 'done', withdrawalId: withdrawal.id, status: withdrawal.status });
-      reconciled.add(key);
-      paid++;
+  const rowOf = new Map(rows.map((row) => [row.key, row]));
+  const unknownRows: UnknownRow[] = [];
+  let neverSent = 0;
+  const at = () => new Date().toISOString();
+  for (const [key, state] of states) {
+    if (state.state !== 'unknown') continue;
+    const intent = state.intent;
+    const row = rowOf.get(key);
+    if (intent) {
+      const identity: WithdrawalIdentity = { method, amount: intent.amount, bankAccountId: intent.bankAccountId, ...(intent.pixKey !== undefined ? { pixKey: intent.pixKey } : {}) };
+      unknownRows.push({ key, account: intent.account, identity, at: Date.parse(intent.at), apiAt: intent.apiAt ? Date.parse(intent.apiAt) : undefined });
+    } else if (row && state.cutAfter) {
+      unknownRows.push({ key, account: row.account, identity: identityOf(row.request), at: Date.parse(state.cutAfter) });
     } else {
-      journal.append({ type: 'absent', key, at });
+      // A first intent cut before it was flushed, of a row no longer in the file: intents are flushed before sending, so it never left.
+      journal.append({ type: 'absent', key, at: at() });
       states.set(key, { state: 'new' });
+      neverSent++;
     }
   }
-  await ctx.output.note(`reconcile: ${paid} of ${found.size} unknown rows were paid (found in withdrawals list); ${found.size - paid} were not and will be sent`);
+  const claimed = new Set([...states.values()].flatMap((s) => (s.state === 'done' ? [s.withdrawalId] : [])));
+  const { settlements, clockOffsets } = await reconcile(unknownRows, claimed, clientFor);
+  for (const [account, offset] of clockOffsets) {
+    const where = account ? `sub-account ${account}` : 'main account';
+    await ctx.output.note(`reconcile: ${where}: ${offset === undefined ? "the API sent no Date header, so its clock is unknown" : `${describeClockOffset(offset)}; rows are matched on the API's clock`}`);
+  }
+  const count = { paid: 0, absent: neverSent, undecided: 0 };
+  for (const [key, settlement] of settlements) {
+    if (settlement.kind === 'paid') {
+      journal.append({ type: 'done', key, withdrawalId: settlement.withdrawalId, status: settlement.status, at: at(), reconciled: true });
+      states.set(key, { state: 'done', withdrawalId: settlement.withdrawalId, status: settlement.status });
+      reconciled.add(key);
+    } else if (settlement.kind === 'absent') {
+      journal.append({ type: 'absent', key, at: at() });
+      states.set(key, { state: 'new' });
+    } else {
+      const state = states.get(key) as Extract<RowState, { state: 'unknown' }>;
+      states.set(key, { ...state, error: `cannot be settled: ${settlement.reason}` });
+    }
+    count[settlement.kind]++;
+  }
+  await ctx.output.note(
+    `reconcile: ${count.paid} of ${settlements.size + neverSent} unknown rows were paid (found in withdrawals list); ${count.absent} were not, and those still in the file are sent` +
+      (count.undecided ? `; ${count.undecided} cannot be decided and stay unknown` : ''),
+  );
+}
+
+interface SendResult {
+  stopped?: StopReason;
+  journalError?: JournalWriteError;
+  /** Rows sent whose answer could not be written to the journal: it shows them as of unknown outcome. */
+  unrecorded: BatchRow[];
 }
 
 /**
  * Sends rows with bounded concurrency: intent on disk, request, outcome on disk.
  * Ctrl-C stops starting rows and lets those in flight finish (a second Ctrl-C
- * quits at once: the journal then marks them unknown). Returns why it stopped early, if it did.
+ * quits at once: the journal then shows them unknown). A journal that cannot be
+ * written, or a lost lock, stops sending too.
  */
 async function sendAll(
   ctx: Context,
   rows: BatchRow[],
   concurrency: number,
-  journal: JournalWriter,
+  journal: OpenJournal,
+  lock: HeldLock,
   clientFor: (account: string | null) => Promise<ApiClient>,
   outcomes: Map<string, ReportRow>,
-): Promise<StopReason> {
+): Promise<SendResult> {
   let next = 0;
-  let stop: StopReason;
+  const result: SendResult = { unrecorded: [] };
+  const stopWith = (reason: StopReason) => (result.stopped ??= reason);
   const progress = progressBar(ctx, rows.length);
   const onSigint = () => {
-    if (stop === 'interrupted') process.exit(ExitCode.interrupted);
-    stop = 'interrupted';
+    if (result.stopped === 'interrupted') process.exit(ExitCode.interrupted);
+    stopWith('interrupted');
     ctx.io.stderr.write('\nstopping: waiting for the requests in flight (Ctrl-C again to quit now)\n');
   };
   process.on('SIGINT', onSigint);
+  const releaseCtrlC = handleCtrlCInCommand();
+  /** Writes a record; false once the journal cannot be written. */
+  const record = (write: () => void): boolean => {
+    try {
+      write();
+      return true;
+    } catch (error) {
+      if (!(error instanceof JournalWriteError)) throw error;
+      result.journalError ??= error;
+      stopWith('journal');
+      return false;
+    }
+  };
   const sendOne = async (row: BatchRow) => {
     const client = await clientFor(row.account);
     const { request } = row;
-    journal.append({
-      type: 'intent', key: row.key, line: row.line, account: row.account, amount: request.amount, bankAccountId: request.bankAccountId,
-      ...(request.withdrawalMethod === 'pix' ? { pixKey: request.pixKey } : {}), at: new Date().toISOString(),
-    });
+    const offset = apiClockOffset(client);
+    const intentWritten = record(() =>
+      journal.append({
+        type: 'intent', key: row.key, line: row.line, account: row.account, amount: request.amount, bankAccountId: request.bankAccountId,
+        ...(request.withdrawalMethod === 'pix' ? { pixKeyType: request.pixKeyType, pixKey: request.pixKey } : {}),
+        ...(request.postbackUrl ? { postbackUrl: request.postbackUrl } : {}),
+        ...(row.reference ? { reference: row.reference } : {}),
+        occurrence: row.occurrence,
+        at: new Date().toISOString(),
+        ...(offset === undefined ? {} : { apiAt: new Date(Date.now() + offset).toISOString() }),
+      }),
+    );
+    if (!intentWritten) return;
+    let outcome: ReportRow;
+    let written: boolean;
     try {
       const created = await withdraw(client, request);
-      journal.append({ type: 'done', key: row.key, withdrawalId: created.id, status: created.status, at: new Date().toISOString() });
-      outcomes.set(row.key, reportRow(row, 'sent', { withdrawalId: created.id, status: created.status }));
+      outcome = reportRow(row, 'sent', { withdrawalId: created.id, status: created.status });
+      written = record(() => journal.append({ type: 'done', key: row.key, withdrawalId: created.id, status: created.status, at: new Date().toISOString() }));
     } catch (error) {
       const known = error instanceof PayctlError ? error : undefined;
       const message = known ? `${known.message}${known.returnCode !== undefined ? ` (returnCode ${known.returnCode})` : ''}` : String((error as Error)?.message ?? error);
-      if (!known || known.exitCode === ExitCode.unknownOutcome) {
-        journal.append({ type: 'unknown', key: row.key, error: message, at: new Date().toISOString() });
-        outcomes.set(row.key, reportRow(row, 'unknown', { error: message }));
+      if (mayHaveMoved(known)) {
+        outcome = reportRow(row, 'unknown', { error: message });
+        written = record(() => journal.append({ type: 'unknown', key: row.key, error: message, at: new Date().toISOString() }));
       } else {
-        journal.append({ type: 'failed', key: row.key, error: message, exitCode: known.exitCode, at: new Date().toISOString() });
-        outcomes.set(row.key, reportRow(row, 'failed', { error: message }));
-        if (known.exitCode === ExitCode.auth) stop ??= 'auth';
+        outcome = reportRow(row, 'failed', { error: message });
+        written = record(() => journal.append({ type: 'failed', key: row.key, error: message, exitCode: known!.exitCode, at: new Date().toISOString() }));
+        if (known!.exitCode === ExitCode.auth) stopWith('auth');
       }
     }
+    if (!written && outcome.outcome !== 'unknown') {
+      result.unrecorded.push(row);
+      outcome = { ...outcome, error: `${outcome.error ? `${outcome.error}; ` : ''}not recorded: ${result.journalError!.message}` };
+    }
+    outcomes.set(row.key, outcome);
   };
   const worker = async () => {
-    while (!stop && next < rows.length) {
+    while (!result.stopped && next < rows.length) {
+      if (lock.lost()) {
+        stopWith('lock-lost');
+        break;
+      }
       const row = rows[next++]!;
       await sendOne(row);
       progress.update(outcomes);
@@ -225,11 +384,26 @@ async function sendAll(
     await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
   } finally {
     process.off('SIGINT', onSigint);
+    releaseCtrlC();
     progress.done();
   }
-  for (const row of rows) if (!outcomes.has(row.key)) outcomes.set(row.key, reportRow(row, 'not-sent', { error: stop === 'auth' ? 'not sent after an authentication failure' : 'not sent: interrupted' }));
-  return stop;
+  const notSent: Record<Exclude<StopReason, undefined>, string> = {
+    interrupted: 'not sent: interrupted',
+    auth: 'not sent after an authentication failure',
+    journal: `not sent: ${result.journalError?.message ?? 'the journal could not be written'}`,
+    'lock-lost': "not sent: the journal's lock was taken over by another process",
+  };
+  for (const row of rows) if (!outcomes.has(row.key)) outcomes.set(row.key, reportRow(row, 'not-sent', { error: notSent[result.stopped ?? 'interrupted'] }));
+  return result;
 }
+
+/**
+ * Whether a failed request may still have moved money: no answer, an answer that
+ * is not the API's, or any 5xx (the server may have failed after acting on it),
+ * even one that carries the API's error body.
+ */
+const mayHaveMoved = (error: PayctlError | undefined): boolean =>
+  !error || error.exitCode === ExitCode.unknownOutcome || (error.status !== undefined && error.status >= 500);
 
 /** A bar of the rows finished, with what became of them, on stderr at a terminal. */
 function progressBar(ctx: Context, total: number) {
@@ -255,15 +429,33 @@ async function writeReport(ctx: Context, report: ReportRow[]): Promise<void> {
   await writer.end();
 }
 
-/** Exit 5 when any row's outcome is unknown, 130 after Ctrl-C, 3 after an authentication failure, 1 when any row failed; 0 when every row is paid. */
-function throwForOutcome(report: ReportRow[], orphans: number, stopped: StopReason, reconcileCommand: string): void {
+/**
+ * Exit 5 when any row's outcome is unknown (or sent but not recorded), 130 after
+ * Ctrl-C, 3 after an authentication failure, 1 when any row failed or was not
+ * sent; 0 when every row is paid.
+ */
+function throwForOutcome(report: ReportRow[], orphans: number, sending: SendResult, plan: BatchPlan): void {
   const count = (outcome: string) => report.filter((r) => r.outcome === outcome).length;
   const unpaid = report.filter((r) => !PAID.includes(r.outcome) && r.outcome !== 'planned').length + orphans;
-  if (unpaid === 0) return;
+  const { stopped, journalError, unrecorded } = sending;
+  if (unpaid === 0 && unrecorded.length === 0) return;
   const message = `${unpaid} of ${report.length} rows are not paid`;
+  if (journalError && unrecorded.length > 0) {
+    throw new PayctlError(
+      `${journalError.message}: sending stopped; lines ${unrecorded.map((row) => row.line).join(', ')} were in flight and their outcome is not in the journal`,
+      ExitCode.unknownOutcome,
+      { hint: `check before retrying: make room for the journal, then settle them with: ${plan.reconcileCommand}` },
+    );
+  }
   if (count('unknown') || orphans) {
     throw new PayctlError(`${message}: ${count('unknown') + orphans} of unknown outcome`, ExitCode.unknownOutcome, {
-      hint: `check before retrying; settle them with: ${reconcileCommand}`,
+      hint: `check before retrying; settle them with: ${plan.reconcileCommand}`,
+    });
+  }
+  if (stopped === 'journal') throw new PayctlError(`${message}: ${journalError!.message}, so sending stopped`, ExitCode.apiRefused, { hint: 'make room for the journal, then run the same command again' });
+  if (stopped === 'lock-lost') {
+    throw new PayctlError(`${message}: the journal's lock was taken over by another process, so sending stopped`, ExitCode.unknownOutcome, {
+      hint: `check that no other payctl runs this batch, then: ${plan.reconcileCommand}`,
     });
   }
   if (stopped === 'interrupted') throw new PayctlError(`${message}: interrupted`, ExitCode.interrupted);

@@ -1,51 +1,73 @@
-import { listWithdrawals } from '../../api/withdrawals.js';
-import type { Withdrawal } from '../../api/types.js';
-import { sameWithdrawal, type WithdrawalIdentity } from '../../batch/match.js';
+import { createHash } from 'node:crypto';
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { formatCents } from '../../output/money.js';
+import { findRecentTwin } from '../../withdrawal/duplicates.js';
+import type { WithdrawalIdentity } from '../../withdrawal/identity.js';
+import { describeHolder, LockBusy, takeLock } from '../../withdrawal/lock.js';
 
-const WINDOW_MS = 10 * 60 * 1000;
-/** Enough for any real pace of withdrawals in 10 minutes, and a bound on a slow list. */
-const MAX_PAGES = 20;
+/** How long a withdrawal waits for another one in the same account to finish its check and send. */
+const LOCK_WAIT_MS = 30_000;
 
 /**
- * The withdrawals list comes newest first: pages are read until one holds
- * nothing from the window, so a busy account (a batch just ran) is still covered.
+ * Checks for a duplicate and sends, as one step across processes: a lock per
+ * profile, base URL and account (in the config folder) is held around both, so of
+ * two identical withdrawals started at the same moment the second finds the first.
+ *
+ * A withdrawal with the same amount, method and destination made in the last 10
+ * minutes (on the API's clock) is most likely a repeat: at a terminal payctl says
+ * so and asks again (default No); without one it refuses with exit 2, unless
+ * --allow-duplicate. A dry run only warns.
  */
-async function findRecentTwin(ctx: Context, identity: WithdrawalIdentity): Promise<Withdrawal | undefined> {
-  const api = await ctx.api();
-  const since = Date.now() - WINDOW_MS;
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const { items, total } = await listWithdrawals(api, { page, limit: 100 });
-    const recent = items.filter((w) => Date.parse(w.createdAt) >= since);
-    const twin = recent.find((w) => sameWithdrawal(w, identity));
-    if (twin) return twin;
-    if (recent.length === 0 || page * 100 >= total) return undefined;
+export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalIdentity, allowDuplicate: boolean, send: () => Promise<T>): Promise<T> {
+  if (ctx.flags.dryRun) {
+    if (!allowDuplicate) {
+      const what = await describeTwin(ctx, identity);
+      if (what) await ctx.output.note(`warning: possible duplicate: ${what.text}`);
+    }
+    return send();
   }
-  return undefined;
+  const lock = await takeWithdrawalLock(ctx);
+  try {
+    if (!allowDuplicate) await refuseDuplicate(ctx, identity);
+    return await send();
+  } finally {
+    await lock.release();
+  }
 }
 
-/**
- * A withdrawal with the same amount, method and key (PIX key; for card and
- * boleto the bank account) made in the last 10 minutes in this account is most
- * likely a repeat: say so on stderr and ask again (default No); without a
- * terminal refuse with exit 2, unless --allow-duplicate.
- */
-export async function guardAgainstDuplicate(ctx: Context, identity: WithdrawalIdentity, allowDuplicate: boolean): Promise<void> {
-  if (allowDuplicate) return;
-  const twin = await findRecentTwin(ctx, identity);
-  if (!twin) return;
-  const what =
+async function refuseDuplicate(ctx: Context, identity: WithdrawalIdentity): Promise<void> {
+  const what = await describeTwin(ctx, identity);
+  if (!what) return;
+  if (!ctx.canPrompt) throw usageError(`possible duplicate: ${what.text}; nothing was sent`, `check it with payctl withdrawals get ${what.id}; pass --allow-duplicate to send it anyway`);
+  ctx.io.stderr.write(`warning: possible duplicate: ${what.text}\n`);
+  if (!(await (await ctx.prompter()).confirm('Make another withdrawal anyway?'))) throw usageError('not confirmed: nothing was sent');
+}
+
+async function describeTwin(ctx: Context, identity: WithdrawalIdentity) {
+  const twin = await findRecentTwin(await ctx.api(), identity);
+  if (!twin) return undefined;
+  const text =
     `a ${identity.method} withdrawal of ${formatCents(identity.amount)} to the same ${identity.method === 'pix' ? 'PIX key' : 'bank account'} ` +
     `was made at ${twin.createdAt} in the ${ctx.accountLabel()} (${twin.id}, ${twin.status})`;
-  if (ctx.flags.dryRun) {
-    await ctx.output.note(`warning: possible duplicate: ${what}`);
-    return;
+  return { id: twin.id, text };
+}
+
+async function takeWithdrawalLock(ctx: Context) {
+  const { profileName, baseUrl, subaccount } = ctx.settings();
+  const name = createHash('sha256').update(JSON.stringify([profileName, baseUrl, subaccount ?? null])).digest('hex').slice(0, 32);
+  const folder = path.join(ctx.configDir, 'locks');
+  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  try {
+    return await takeLock(path.join(folder, `withdraw-${name}.lock`), 'withdrawal lock', LOCK_WAIT_MS);
+  } catch (error) {
+    if (!(error instanceof LockBusy)) throw error;
+    throw usageError(
+      `another payctl has been making a withdrawal in the ${ctx.accountLabel()} for over ${LOCK_WAIT_MS / 1000} s` +
+        `${error.holder ? ` (${describeHolder(error.holder)})` : ''}: nothing was sent`,
+      'run it again once that one has finished; it may be waiting at a question',
+    );
   }
-  if (!ctx.canPrompt) {
-    throw usageError(`possible duplicate: ${what}; nothing was sent`, `check it with payctl withdrawals get ${twin.id}; pass --allow-duplicate to send it anyway`);
-  }
-  ctx.io.stderr.write(`warning: possible duplicate: ${what}\n`);
-  if (!(await (await ctx.prompter()).confirm('Make another withdrawal anyway?'))) throw usageError('not confirmed: nothing was sent');
 }

@@ -2,6 +2,7 @@ import { getBankAccount } from '../../api/bank-accounts.js';
 import { getBalance, withdraw } from '../../api/withdrawals.js';
 import type { Balances, WithdrawalMethod } from '../../api/types.js';
 import type { Context } from '../../context.js';
+import { usageError } from '../../errors.js';
 import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../../output/money.js';
 import { withdrawalView } from '../../output/views.js';
 import { resolveRequired, type Prompter } from '../../prompt.js';
@@ -10,8 +11,10 @@ import { asPromptCheck, parsePixKey, parseWithdrawalAmount } from '../../validat
 import { confirmChange } from '../shared/confirm.js';
 import { describeBankAccount, pickBankAccount } from '../shared/pickers.js';
 import { optString, type CommandInput } from '../spec.js';
-import { guardAgainstDuplicate } from './duplicate-guard.js';
-import { parseGivenWithdrawFields, parseWithdrawRequest, WITHDRAW_FLAGS } from './request.js';
+import { identityOf } from '../../withdrawal/identity.js';
+import { parseGivenWithdrawFields, parseWithdrawRequest, WITHDRAW_FLAGS } from '../../withdrawal/request.js';
+import { BATCH_ONLY_FLAGS } from './batch-flags.js';
+import { sendUnlessDuplicate } from './duplicate-guard.js';
 
 const BALANCE_OF: Record<WithdrawalMethod, keyof Balances> = {
   pix: 'disponiblePixBalance',
@@ -27,7 +30,11 @@ const PIX_KEY_TYPE_CHOICES = PIX_KEY_TYPES.map((value) => ({ name: value, value 
  * account and profile are shown and confirmed before anything moves.
  */
 export async function runWithdraw(ctx: Context, method: WithdrawalMethod, { opts }: CommandInput): Promise<void> {
-  if (opts.fromCsv !== undefined) return (await import('./batch.js')).runBatch(ctx, method, opts);
+  if (opts.fromCsv !== undefined) return (await import('./batch.js')).runBatch(ctx, method, String(opts.fromCsv), opts);
+  const batchOnly = Object.entries(BATCH_ONLY_FLAGS).filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
+  if (batchOnly.length > 0) {
+    throw usageError(`${batchOnly.join(', ')} only apply to a batch: add --from-csv FILE, or use payctl withdraw batch FILE --method ${method}`);
+  }
   ctx.output.fieldsFor(withdrawalView);
   const flag = (key: string) => optString(opts, key);
   const amountText = flag('amount');
@@ -72,13 +79,8 @@ export async function runWithdraw(ctx: Context, method: WithdrawalMethod, { opts
     ...(request.withdrawalMethod === 'pix' ? [`  PIX key:      ${request.pixKeyType} ${request.pixKey}`] : []),
     ...(request.postbackUrl ? [`  postback:     ${request.postbackUrl}`] : []),
   ];
-  await guardAgainstDuplicate(
-    ctx,
-    { method, amount: request.amount, pixKey: request.withdrawalMethod === 'pix' ? request.pixKey : undefined, bankAccountId: request.bankAccountId },
-    opts.allowDuplicate === true,
-  );
   await confirmChange(ctx, summary, `Withdraw ${formatCents(request.amount)} now?`);
-  const created = await withdraw(api, request);
+  const created = await sendUnlessDuplicate(ctx, identityOf(request), opts.allowDuplicate === true, () => withdraw(api, request));
   await ctx.output.item(withdrawalView, created);
   await ctx.output.note(`withdrawal ${created.id} is ${created.status} in the ${ctx.accountLabel()}; follow it with: payctl withdrawals get ${created.id}`);
 }

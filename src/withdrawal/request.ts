@@ -1,6 +1,6 @@
-import type { PixKeyType, WithdrawalMethod, WithdrawRequest } from '../../api/types.js';
-import { usageError } from '../../errors.js';
-import { parseBankAccountId, parsePixKey, parsePixKeyType, parseUrl, parseWithdrawalAmount } from '../../validate.js';
+import type { PixKeyType, WithdrawalMethod, WithdrawRequest } from '../api/types.js';
+import { usageError } from '../errors.js';
+import { parseBankAccountId, parsePixKey, parsePixKeyType, parseUrl, parseWithdrawalAmount } from '../validate.js';
 
 /** The raw text of one withdrawal's fields, as flags or a CSV row give them. */
 export interface WithdrawFields {

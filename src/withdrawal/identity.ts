@@ -1,0 +1,58 @@
+import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
+
+/**
+ * What makes two withdrawals the same payment: amount, method and destination (the
+ * PIX key; for card and boleto, the bank account). The duplicate guard of a single
+ * withdrawal and the reconcile of a batch both match by it.
+ */
+export interface WithdrawalIdentity {
+  method: WithdrawalMethod;
+  amount: number;
+  bankAccountId: number;
+  pixKey?: string;
+}
+
+export const identityOf = (request: WithdrawRequest): WithdrawalIdentity => ({
+  method: request.withdrawalMethod,
+  amount: request.amount,
+  bankAccountId: request.bankAccountId,
+  ...(request.withdrawalMethod === 'pix' ? { pixKey: request.pixKey } : {}),
+});
+
+/**
+ * How an item of the withdrawals list compares with a withdrawal payctl would make.
+ * The list's shape is not trusted: an item missing a field the comparison needs (or
+ * holding one of the wrong type) is `unsure`, never `different`, so that nothing is
+ * sent again on the strength of an answer payctl could not read.
+ */
+export type Likeness = 'same' | 'different' | 'unsure';
+
+export function compareWithdrawal(item: unknown, identity: WithdrawalIdentity): Likeness {
+  if (!item || typeof item !== 'object') return 'unsure';
+  const fields = item as Record<string, unknown>;
+  const wanted: Array<[string, unknown]> = [
+    ['amount', identity.amount],
+    ['withdrawalPaymentType', identity.method.toUpperCase()],
+    identity.method === 'pix' ? ['pixKey', identity.pixKey] : ['bankAccountId', identity.bankAccountId],
+  ];
+  let unsure = typeof fields.id !== 'string';
+  for (const [name, value] of wanted) {
+    const actual = fields[name];
+    if (typeof actual !== typeof value) unsure = true;
+    else if (actual !== value) return 'different';
+  }
+  return unsure ? 'unsure' : 'same';
+}
+
+/** An item's `createdAt` in milliseconds, or undefined when it is missing or not a date. */
+export function createdAtOf(item: unknown): number | undefined {
+  const text = item && typeof item === 'object' ? (item as Record<string, unknown>).createdAt : undefined;
+  if (typeof text !== 'string') return undefined;
+  const ms = Date.parse(text);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+export const idOf = (item: unknown): string | undefined => {
+  const id = item && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
+  return typeof id === 'string' ? id : undefined;
+};

@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { usageError } from '../errors.js';
+import { assertPrivate } from './private-file.js';
+
+/** Who holds a lock: written into the lock when it is taken. */
+export interface LockHolder {
+  pid: number;
+  host: string;
+  /** Linux's boot id: the same host name after a reboot is not the same running system. */
+  bootId?: string;
+  since: string;
+}
+
+export interface HeldLock {
+  /** Set once the lock was lost (taken over after this process stalled): stop moving money. */
+  lost(): Error | undefined;
+  release(): Promise<void>;
+}
+
+/** The lock is held by another process, named when it could be read. */
+export class LockBusy extends Error {
+  constructor(
+    readonly lockPath: string,
+    readonly holder: LockHolder | undefined,
+  ) {
+    super(`${lockPath} is held by ${holder ? describeHolder(holder) : 'another process'}`);
+    this.name = 'LockBusy';
+  }
+}
+
+export const describeHolder = (holder: LockHolder) => `pid ${holder.pid} on host ${holder.host} (since ${holder.since})`;
+
+/** A holder on another machine keeps the lock's time fresh; one that stops doing so for this long has gone. */
+const STALE_MS = 10_000;
+const RETRY_EVERY_MS = 100;
+
+/**
+ * Takes the lock at `lockPath` (a directory), waiting up to `waitMs` for its holder
+ * to let go, else throws LockBusy naming the holder.
+ *
+ * proper-lockfile makes the lock, keeps it fresh and notices when it is lost. Its
+ * own takeover of a stale lock is "stat, then rmdir, then mkdir": two processes
+ * that both judged the same lock stale can interleave so that the second removes
+ * the lock the first has just made, and both hold it. So proper-lockfile works
+ * here through a file system of payctl's (`LockDirectory`) in which
+ * - a lock is born holding its holder's record (made aside, then renamed into
+ *   place: rename never replaces a directory that has something in it);
+ * - a stale lock is removed by unlinking the record of the holder judged stale,
+ *   which only one process can do: the others fail and find the lock busy;
+ * - a holder on this machine is stale exactly when its process is gone, so a
+ *   crashed run's lock is taken over at once, and a live one (even stopped with
+ *   Ctrl-Z) is never taken over; a holder on another machine is judged by the
+ *   lock's time, which its proper-lockfile refreshes.
+ */
+export async function takeLock(lockPath: string, what: string, waitMs: number): Promise<HeldLock> {
+  assertPrivate(lockPath, what, 'directory');
+  const { default: lockfile } = await import('proper-lockfile');
+  const directory = new LockDirectory(lockPath);
+  let lostWith: Error | undefined;
+  const retries = Math.ceil(waitMs / RETRY_EVERY_MS);
+  let release: () => Promise<void>;
+  try {
+    release = await lockfile.lock(lockPath, {
+      lockfilePath: lockPath,
+      realpath: false,
+      stale: STALE_MS,
+      retries: retries > 0 ? { retries, factor: 1, minTimeout: RETRY_EVERY_MS, maxTimeout: RETRY_EVERY_MS } : 0,
+      fs: directory,
+      onCompromised: (error: Error) => (lostWith = error),
+    });
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code ?? '';
+    if (BUSY_CODES.has(code)) throw new LockBusy(lockPath, readHolder(lockPath)?.holder);
+    throw usageError(`cannot make the ${what} ${lockPath}: ${code || (error as Error).message}: nothing was sent`);
+  }
+  return {
+    lost: () => lostWith,
+    release: async () => {
+      // A lost lock is someone else's now: proper-lockfile says ERELEASED and leaves it alone.
+      await release().catch(() => undefined);
+    },
+  };
+}
+
+/** What a busy lock looks like on the way in: made by another (EEXIST), or taken over under us. */
+const BUSY_CODES = new Set(['ELOCKED', 'EEXIST', 'ENOTEMPTY']);
+
+const HOLDER_FILE = /^holder-([0-9a-f-]{36})\.json$/;
+
+function readHolder(lockPath: string): { token: string; holder: LockHolder } | undefined {
+  try {
+    for (const name of fs.readdirSync(lockPath)) {
+      const token = HOLDER_FILE.exec(name)?.[1];
+      if (!token) continue;
+      const record = JSON.parse(fs.readFileSync(path.join(lockPath, name), 'utf8')) as Partial<LockHolder>;
+      if (typeof record.pid !== 'number' || typeof record.host !== 'string' || typeof record.since !== 'string') return undefined;
+      return { token, holder: { pid: record.pid, host: record.host, bootId: typeof record.bootId === 'string' ? record.bootId : undefined, since: record.since } };
+    }
+  } catch {
+    // Gone, or half made: no holder to name.
+  }
+  return undefined;
+}
+
+let bootIdCache: string | undefined | null = null;
+function bootId(): string | undefined {
+  if (bootIdCache === null) {
+    try {
+      bootIdCache = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
+    } catch {
+      bootIdCache = undefined;
+    }
+  }
+  return bootIdCache;
+}
+
+const onThisSystem = (holder: LockHolder) => holder.host === os.hostname() && holder.bootId === bootId();
+
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    // EPERM: it runs, as another user.
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+type Callback<T = void> = (error: NodeJS.ErrnoException | null, value?: T) => void;
+const busy = () => Object.assign(new Error('the lock is held'), { code: 'ELOCKED' });
+
+/** The file system proper-lockfile works through (see takeLock): its mkdir, stat, rmdir, utimes and rmdirSync. */
+class LockDirectory {
+  private readonly token = randomUUID();
+  private held = false;
+  /** The holder the last stat judged, whose record a stale removal unlinks. */
+  private judged: string | undefined;
+
+  constructor(private readonly lockPath: string) {}
+
+  private recordPath(token: string): string {
+    return path.join(this.lockPath, `holder-${token}.json`);
+  }
+
+  mkdir = (lockPath: string, callback: Callback): void => {
+    const aside = `${lockPath}.${this.token}`;
+    try {
+      fs.mkdirSync(aside, { mode: 0o700 });
+      const holder: LockHolder = { pid: process.pid, host: os.hostname(), bootId: bootId(), since: new Date().toISOString() };
+      fs.writeFileSync(path.join(aside, `holder-${this.token}.json`), `${JSON.stringify(holder)}\n`, { mode: 0o600, flag: 'wx' });
+      fs.renameSync(aside, lockPath);
+      this.held = true;
+      callback(null);
+    } catch (error) {
+      fs.rmSync(aside, { recursive: true, force: true });
+      const code = (error as NodeJS.ErrnoException).code;
+      callback(code === 'ENOTEMPTY' || code === 'EEXIST' ? Object.assign(new Error('the lock exists'), { code: 'EEXIST' }) : (error as NodeJS.ErrnoException));
+    }
+  };
+
+  /** Our own lock: its real time. Another's: fresh while its process runs, stale once it is gone (on this system), else its real time. */
+  stat = (lockPath: string, callback: Callback<{ mtime: Date }>): void => {
+    fs.stat(lockPath, (error, stat) => {
+      if (error) return callback(error);
+      const found = readHolder(lockPath);
+      if (found?.token === this.token) return callback(null, stat);
+      this.judged = found?.token;
+      // No record: the lock was left half made or half removed by a process that died in between.
+      if (!found) return callback(null, { mtime: new Date(0) });
+      if (!onThisSystem(found.holder)) return callback(null, stat);
+      callback(null, { mtime: isRunning(found.holder.pid) ? new Date() : new Date(0) });
+    });
+  };
+
+  rmdir = (lockPath: string, callback: Callback): void => {
+    try {
+      if (this.held) {
+        this.releaseOwn();
+      } else {
+        if (this.judged) fs.unlinkSync(this.recordPath(this.judged));
+        fs.rmdirSync(lockPath);
+      }
+      callback(null);
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      // The stale holder's record was gone, or the lock has a record again: another process took it over first.
+      callback(code === 'ENOENT' || code === 'ENOTEMPTY' ? busy() : (error as NodeJS.ErrnoException));
+    }
+  };
+
+  utimes = (file: string, atime: Date, mtime: Date, callback: Callback): void => fs.utimes(file, atime, mtime, callback);
+
+  /** proper-lockfile's cleanup at exit. */
+  rmdirSync = (): void => {
+    if (this.held) this.releaseOwn();
+  };
+
+  /** Only while our record is still there: a lock taken over is the new holder's. */
+  private releaseOwn(): void {
+    this.held = false;
+    try {
+      fs.unlinkSync(this.recordPath(this.token));
+    } catch {
+      return;
+    }
+    try {
+      fs.rmdirSync(this.lockPath);
+    } catch {
+      // Gone already, or another's by now.
+    }
+  }
+}

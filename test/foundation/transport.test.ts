@@ -1,0 +1,210 @@
+import { execFileSync, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import https from 'node:https';
+import net, { type AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, cleanEnv, runCli, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
+import { normalAnswer } from '../hardening/commands.js';
+
+/**
+ * What the exit code says about a write: a 5xx to a POST, PUT or DELETE is an
+ * unknown outcome (5) with the command that checks it; a TLS or connection
+ * failure before the request went out is safe to retry (4); Ctrl-C with a write
+ * on the wire says so and how to check (130).
+ */
+
+const TOKEN = fakeJwt(Math.floor(Date.now() / 1000) + 3600);
+const envFor = (url: string, extra: Record<string, string> = {}) => ({ PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: url, PAYCTL_TOKEN: TOKEN, ...extra });
+const API_500 = { data: { message: 'internal error while processing', returnCode: -7000 } };
+const WITHDRAW = ['withdraw', 'pix', '--amount', '1500', '--bank-account', '7', '--pix-key-type', 'email', '--pix-key', 'ana@example.com', '--yes'];
+
+async function withServer(handler: (request: RecordedRequest, response: import('node:http').ServerResponse) => void, test: (server: FakeApi) => Promise<void>) {
+  const server = await startFakeApi(handler);
+  try {
+    await test(server);
+  } finally {
+    await server.close();
+  }
+}
+
+/** Answers like the API, but `failing` requests get a 500 with the API's error body. */
+const failWith500 = (failing: (request: RecordedRequest) => boolean) => (request: RecordedRequest, response: import('node:http').ServerResponse) => {
+  if (failing(request)) return sendJson(response, 500, API_500);
+  const answer = normalAnswer(request);
+  return sendJson(response, answer.status, answer.body);
+};
+
+describe.concurrent('a 5xx answer', () => {
+  it('to a withdrawal POST: exit 5, outcome unknown, sent once, with the command that checks it', async () => {
+    await withServer(failWith500((r) => r.method === 'POST'), async (server) => {
+      const result = await runCli(WITHDRAW, { env: envFor(server.url) });
+      expect(result.code, result.stderr).toBe(5);
+      expect(result.stderr).toContain("error: internal error while processing: the server failed, so the POST's outcome is unknown (returnCode -7000, HTTP 500)\n");
+      expect(result.stderr).toContain('hint: check whether the POST took effect before retrying: payctl withdrawals list\n');
+      expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+      expect(result.stdout).toBe('');
+    });
+  });
+
+  it('to a PUT and a DELETE: exit 5, naming the get command of that resource', async () => {
+    const id = '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c';
+    await withServer(failWith500((r) => r.method !== 'GET'), async (server) => {
+      const put = await runCli(['customers', 'update', id, '--first-name', 'Ana'], { env: envFor(server.url) });
+      expect(put.code, put.stderr).toBe(5);
+      expect(put.stderr).toContain(`hint: check whether the PUT took effect before retrying: payctl customers get ${id}\n`);
+      const del = await runCli(['subs', 'cancel', id, '--yes'], { env: envFor(server.url) });
+      expect(del.code, del.stderr).toBe(5);
+      expect(del.stderr).toContain(`hint: check whether the DELETE took effect before retrying: payctl subs get ${id}\n`);
+      expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(2);
+    });
+  });
+
+  it('to a GET, even with an API error body: retried, then exit 4 (nothing took effect)', async () => {
+    await withServer(failWith500(() => true), async (server) => {
+      const result = await runCli(['balance'], { env: envFor(server.url) });
+      expect(result.code, result.stderr).toBe(4);
+      expect(result.stderr).toContain('error: internal error while processing: the server failed (returnCode -7000, HTTP 500)\n');
+      expect(server.requests).toHaveLength(3);
+    });
+  });
+
+  it('with -o json: the JSON error says exit 5', async () => {
+    await withServer(failWith500((r) => r.method === 'POST'), async (server) => {
+      const result = await runCli([...WITHDRAW, '-o', 'json'], { env: envFor(server.url) });
+      expect(result.code).toBe(5);
+      expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error).toMatchObject({ returnCode: -7000, status: 500, exitCode: 5 });
+    });
+  });
+});
+
+describe('TLS', () => {
+  let certDir: string;
+  let certFile: string;
+  let server: https.Server;
+  let url: string;
+  const reached: string[] = [];
+
+  beforeAll(async () => {
+    certDir = mkdtempSync(path.join(tmpdir(), 'payctl-tls-'));
+    certFile = path.join(certDir, 'cert.pem');
+    const keyFile = path.join(certDir, 'key.pem');
+    // A self-signed certificate for 127.0.0.1, made for this run.
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile, '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '1'], { stdio: 'ignore' });
+    server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
+      reached.push(`${req.method} ${req.url}`);
+      const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '' };
+      req.resume().on('end', () => {
+        const answer = normalAnswer(recorded);
+        sendJson(res, answer.status, answer.body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    url = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  });
+  afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
+
+  it('a certificate this machine does not trust: exit 4 for a GET and for a POST, nothing reached the server, hint naming NODE_EXTRA_CA_CERTS', async () => {
+    for (const args of [['balance'], ['sandbox', 'credit', '--pix', '100'], ['api', 'POST', '/withdrawals/withdraw', '--data', '{"withdrawalMethod":"boleto","amount":1500,"bankAccountId":7}']]) {
+      const result = await runCli(args, { env: envFor(url) });
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(4);
+      expect(result.stderr).toMatch(/^error: the TLS certificate of 127\.0\.0\.1:\d+ was refused: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\)\n/);
+      expect(result.stderr).toMatch(/\nhint: nothing was sent\. .*NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem payctl/);
+      expect(result.stderr).not.toMatch(/outcome is unknown/);
+    }
+    expect(reached).toEqual([]);
+  });
+
+  it('with its certificate in NODE_EXTRA_CA_CERTS, the same commands succeed', async () => {
+    const result = await runCli(['sandbox', 'credit', '--pix', '100', '--json'], { env: envFor(url, { NODE_EXTRA_CA_CERTS: certFile }) });
+    expect(result.code, result.stderr).toBe(0);
+    expect(reached).toContain('POST /sandbox/balance');
+  });
+
+  it('a connection closed during the TLS handshake: a POST is exit 4 (nothing was written), not 5', async () => {
+    const closer = net.createServer((socket) => socket.destroy());
+    await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
+    try {
+      const result = await runCli(['sandbox', 'credit', '--pix', '100'], { env: envFor(`https://127.0.0.1:${(closer.address() as AddressInfo).port}`) });
+      expect(result.code, result.stderr).toBe(4);
+      expect(result.stderr).toContain('hint: nothing took effect; it is safe to retry');
+    } finally {
+      closer.close();
+    }
+  });
+});
+
+/** Starts payctl and resolves once it has exited; `child` is there to signal it. */
+function startCli(args: readonly string[], env: Record<string, string>) {
+  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.end();
+  const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr })));
+  return { child, done };
+}
+
+describe.concurrent('Ctrl-C (SIGINT)', () => {
+  /** A server that answers reads like the API and holds every `held` request open; resolves `arrived` when the first comes. */
+  async function holdingServer(held: (request: RecordedRequest) => boolean) {
+    let arrived!: () => void;
+    const first = new Promise<void>((resolve) => (arrived = resolve));
+    const server = await startFakeApi((request, response) => {
+      if (held(request)) return arrived();
+      const answer = normalAnswer(request);
+      sendJson(response, answer.status, answer.body);
+    });
+    return { server, arrived: first };
+  }
+
+  it('while a withdrawal POST is on the wire: exit 130, saying its outcome is unknown and how to check', async () => {
+    const { server, arrived } = await holdingServer((r) => r.method === 'POST');
+    try {
+      const run = startCli(WITHDRAW, envFor(server.url));
+      await arrived;
+      run.child.kill('SIGINT');
+      const result = await run.done;
+      expect(result.code, result.stderr).toBe(130);
+      expect(result.stderr).toContain('error: interrupted: the POST /withdrawals/withdraw was sent and its outcome is unknown\n');
+      expect(result.stderr).toContain('hint: check whether the POST took effect before retrying: payctl withdrawals list\n');
+      expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('while an api POST is on the wire, with -o json: exit 130 and the JSON error line', async () => {
+    const { server, arrived } = await holdingServer((r) => r.method === 'POST');
+    try {
+      const file = path.join(tempConfigDir(), 'body.json');
+      writeFileSync(file, '{"withdrawalMethod":"boleto","amount":1500,"bankAccountId":7}');
+      const run = startCli(['api', 'POST', '/withdrawals/withdraw', '--data', `@${file}`, '-o', 'json'], envFor(server.url));
+      await arrived;
+      run.child.kill('SIGINT');
+      const result = await run.done;
+      expect(result.code).toBe(130);
+      expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error).toMatchObject({ exitCode: 130, message: 'interrupted: the POST /withdrawals/withdraw was sent and its outcome is unknown' });
+    } finally {
+      await server.close();
+    }
+  });
+
+  it('while only a GET is on the wire: exit 130 without talk of an unknown outcome', async () => {
+    const { server, arrived } = await holdingServer(() => true);
+    try {
+      const run = startCli(['balance'], envFor(server.url));
+      await arrived;
+      run.child.kill('SIGINT');
+      const result = await run.done;
+      expect(result.code).toBe(130);
+      expect(result.stderr).not.toMatch(/outcome/);
+      expect(result.stdout).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
+});

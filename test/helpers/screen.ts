@@ -1,0 +1,96 @@
+import { execFile } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { promisify } from 'node:util';
+import { BIN, cleanEnv } from './cli.js';
+
+const run = promisify(execFile);
+
+export interface ScreenStep {
+  /** Text (or pattern) the screen must show before these keys are pressed. */
+  after: RegExp | string;
+  /** tmux key names, e.g. ['n', 'Enter'] or ['Down', 'Enter']. */
+  keys: readonly string[];
+}
+
+export interface ScreenOptions {
+  env?: Record<string, string | undefined>;
+  steps?: readonly ScreenStep[];
+  width?: number;
+  height?: number;
+  timeoutMs?: number;
+}
+
+export interface ScreenRun {
+  /** The exit code, or 128 + the number of the signal that ended payctl. */
+  code: number;
+  /** What a person sees once payctl has ended: the terminal's rendered screen, one string per row, trailing blanks trimmed. */
+  screen: string;
+  /** Every byte payctl wrote to the terminal (stdout and stderr), as the terminal received them. */
+  bytes: string;
+  /** The screen at the moment each step's text appeared, before its keys were pressed. */
+  seen: string[];
+}
+
+const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
+const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * Runs the built payctl in a terminal emulator (tmux, on a server of its own), stdin,
+ * stdout and stderr all on it, pressing each step's keys once its text is on the
+ * screen. Unlike a byte log, the result's `screen` is the screen after the terminal
+ * acted on every escape sequence: what a cursor move or a line erase did shows there.
+ * payctl starts only once tmux records its output, so `bytes` holds all of it.
+ */
+export async function runCliOnScreen(args: readonly string[], options: ScreenOptions = {}): Promise<ScreenRun> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'payctl-screen-'));
+  const socket = path.join(dir, 'tmux.sock');
+  const gate = path.join(dir, 'go');
+  const log = path.join(dir, 'bytes');
+  const exitFile = path.join(dir, 'exit-code');
+  const env = Object.entries(cleanEnv(options.env)).map(([key, value]) => quote(`${key}=${value}`));
+  writeFileSync(
+    path.join(dir, 'run.sh'),
+    // The shell records the exit code (128 + the signal's number when one ended payctl, 130 for Ctrl-C).
+    `while [ ! -e ${quote(gate)} ]; do sleep 0.02; done\nenv -i TERM="$TERM" ${env.join(' ')} ${[process.execPath, BIN, ...args].map(quote).join(' ')}\necho $? > ${quote(exitFile)}\n`,
+  );
+  const tmux = (...tmuxArgs: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...tmuxArgs], { env: cleanEnv() });
+  const target = ['-t', 'payctl'];
+  try {
+    await tmux('new-session', '-d', '-s', 'payctl', '-x', String(options.width ?? 100), '-y', String(options.height ?? 40), `sh ${quote(path.join(dir, 'run.sh'))}`);
+    await tmux('set-option', ...target, 'remain-on-exit', 'on');
+    await tmux('pipe-pane', '-o', ...target, `cat > ${quote(log)}`);
+    writeFileSync(gate, '');
+    const capture = async () => (await tmux('capture-pane', '-p', ...target)).stdout.split('\n').map((line) => line.trimEnd()).join('\n').trimEnd();
+    const pending = [...(options.steps ?? [])];
+    const seen: string[] = [];
+    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+    for (;;) {
+      const exitCode = existsSync(exitFile) ? readFileSync(exitFile, 'utf8').trim() : '';
+      const screen = await capture();
+      if (exitCode !== '') {
+        // Let the pipe's reader write out what it has read.
+        await pause(100);
+        return { code: Number(exitCode), screen, bytes: existsSync(log) ? readFileSync(log, 'utf8') : '', seen };
+      }
+      const step = pending[0];
+      if (step && (typeof step.after === 'string' ? screen.includes(step.after) : step.after.test(screen))) {
+        pending.shift();
+        seen.push(screen);
+        for (const key of step.keys) await tmux('send-keys', ...target, key);
+      }
+      if (Date.now() > deadline) {
+        throw new Error(
+          `payctl ${args.join(' ')} (tmux) did not finish in time` +
+            (step ? `; waiting for ${JSON.stringify(String(step.after))}` : '') +
+            `\n--- screen ---\n${screen}`,
+        );
+      }
+      await pause(50);
+    }
+  } finally {
+    await tmux('kill-server').catch(() => undefined);
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

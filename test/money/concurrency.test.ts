@@ -1,0 +1,112 @@
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { csvFile, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals } from './helpers.js';
+
+/** Two payctl processes at once on the same money: one journal, one account. */
+let batches: SandboxSession;
+let bank: string;
+
+beforeAll(async () => {
+  // Answers take 100 ms, as across a network: two runs started together overlap even on a busy machine.
+  batches = await startSandboxSession('acme', { latencyMs: 100 });
+  bank = await fundedMainAccount(batches);
+});
+afterAll(() => batches?.close());
+
+const batchArgs = (file: string, extra: string[] = []) => ['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra];
+const HOLDER = /in use by another payctl: pid (\d+) on host (\S+) /;
+
+/** The pids of the runs a journal records. */
+const runPids = (journal: string) =>
+  readFileSync(journal, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; pid?: number }).filter((r) => r.type === 'run').map((r) => r.pid);
+
+/** A process id that no process has now: a child that has exited. */
+const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
+
+const bootId = () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+
+/** A lock as payctl leaves it when its process dies: the holder's record inside a private folder. */
+function leaveLock(lockPath: string, holder: { pid: number; host: string; bootId?: string }, ageMs = 0): void {
+  mkdirSync(lockPath, { mode: 0o700 });
+  writeFileSync(path.join(lockPath, `holder-${randomUUID()}.json`), JSON.stringify({ ...holder, since: new Date(Date.now() - ageMs).toISOString() }), { mode: 0o600 });
+  const then = new Date(Date.now() - ageMs);
+  utimesSync(lockPath, then, then);
+}
+
+describe('one batch at a time per journal', () => {
+  it('two batches started together on 200 rows: one pays, the other refuses at once naming pid and host; exactly 200 withdrawals', async () => {
+    const file = csvFile('together.csv', [PIX_HEADER, ...pixRows('together', 200, bank)]);
+    const [a, b] = await Promise.all([batches.run(batchArgs(file), { timeoutMs: 60_000 }), batches.run(batchArgs(file), { timeoutMs: 60_000 })]);
+    expect([a.code, b.code].sort(), `${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
+    const loser = a.code === 2 ? a : b;
+    const [, pid, host] = HOLDER.exec(loser.stderr) ?? [];
+    expect(host).toBe(os.hostname());
+    expect(runPids(`${file}.journal`)).toEqual([Number(pid)]);
+    expect(loser.stderr).toContain('nothing was sent');
+    await expectPaidOnce(batches, 'together-', pixKeys('together', 200));
+  }, 90_000);
+
+  it('a lock left by a process that is gone is taken over; of two runs racing to take it over exactly one wins, 5 times over', async () => {
+    for (let round = 0; round < 5; round++) {
+      const prefix = `stale${round}`;
+      const file = csvFile('stale.csv', [PIX_HEADER, ...pixRows(prefix, 20, bank)]);
+      leaveLock(`${file}.journal.lock`, { pid: deadPid(), host: os.hostname(), bootId: bootId() });
+      const serial = batchArgs(file, ['--concurrency', '1']);
+      const [a, b] = await Promise.all([batches.run(serial), batches.run(serial)]);
+      expect([a.code, b.code].sort(), `round ${round}:\n${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
+      const loser = a.code === 2 ? a : b;
+      expect(Number(HOLDER.exec(loser.stderr)?.[1])).toBe(runPids(`${file}.journal`)[0]);
+      await expectPaidOnce(batches, `${prefix}-`, pixKeys(prefix, 20));
+    }
+  }, 120_000);
+
+  it('a lock held on another host is refused while fresh, naming that host, and taken over once it is stale', async () => {
+    const file = csvFile('remote.csv', [PIX_HEADER, ...pixRows('remote', 3, bank)]);
+    const lock = `${file}.journal.lock`;
+    leaveLock(lock, { pid: 4242, host: 'payroll-server' });
+    const refused = await batches.run(batchArgs(file));
+    expect(refused.code).toBe(2);
+    expect(refused.stderr).toMatch(/in use by another payctl: pid 4242 on host payroll-server/);
+    expect((await sandboxWithdrawals(batches)).filter((w) => w.pixKey?.startsWith('remote-'))).toHaveLength(0);
+
+    // proper-lockfile refreshes a live holder's lock every few seconds: one untouched for a minute has gone.
+    const old = new Date(Date.now() - 60_000);
+    utimesSync(lock, old, old);
+    const taken = await batches.run(batchArgs(file));
+    expect(taken.code, taken.stderr).toBe(0);
+    await expectPaidOnce(batches, 'remote-', pixKeys('remote', 3));
+  });
+});
+
+describe('the single-withdrawal duplicate guard cannot be raced', () => {
+  it('20 rounds of two identical `withdraw pix --yes` started at once, API latency 100 ms: exactly one payment a round', async () => {
+    const round = async (i: number) => {
+      // Each round is two terminals of one user: one config folder (and so one lock) per round.
+      const configDir = tempConfigDir();
+      cpSync(batches.configDir, configDir, { recursive: true });
+      const amount = 50_000 + i;
+      const args = ['withdraw', 'pix', '--main-account', '--amount', String(amount), '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'raced@example.com', '--yes'];
+      const env = { ...batches.env, PAYCTL_CONFIG_DIR: configDir };
+      const results = await Promise.all([runCli(args, { env, timeoutMs: 60_000 }), runCli(args, { env, timeoutMs: 60_000 })]);
+      return { amount, results };
+    };
+    const rounds = [];
+    // Five rounds at a time: ten processes on the machine at once.
+    for (let first = 0; first < 20; first += 5) rounds.push(...(await Promise.all([0, 1, 2, 3, 4].map((k) => round(first + k)))));
+    const paid = (await sandboxWithdrawals(batches)).filter((w) => w.pixKey === 'raced@example.com');
+    expect(rounds).toHaveLength(20);
+    for (const { amount, results } of rounds) {
+      const codes = results.map((r) => r.code).sort();
+      expect(codes, `amount ${amount}:\n${results.map((r) => r.stderr).join('\n---\n')}`).toEqual([0, 2]);
+      expect(results.find((r) => r.code === 2)!.stderr).toMatch(/possible duplicate: a pix withdrawal of R\$ [\d.,]+ to the same PIX key/);
+      expect(paid.filter((w) => w.amount === amount), `amount ${amount}`).toHaveLength(1);
+    }
+    expect(paid).toHaveLength(20);
+  }, 180_000);
+});

@@ -1,0 +1,125 @@
+import http from 'node:http';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { sendJson, serveOnLoopback, type RecordedRequest } from '../helpers/fake-api.js';
+import type { SandboxSession } from '../helpers/sandbox.js';
+
+const HERE = path.dirname(fileURLToPath(import.meta.url));
+
+/** A `--require` shim of test/money/shims, for NODE_OPTIONS. */
+export const shim = (name: string) => `--require ${path.join(HERE, 'shims', `${name}.cjs`)}`;
+
+export interface SandboxWithdrawal {
+  id: string;
+  amount: number;
+  pixKey?: string | null;
+  bankAccountId: number;
+  withdrawalPaymentType: string;
+  createdAt: string;
+}
+
+/**
+ * Reads the sandbox's withdrawals over its own API (not through payctl): what
+ * money tests count after the fact.
+ */
+export async function sandboxWithdrawals(session: SandboxSession, account?: string): Promise<SandboxWithdrawal[]> {
+  const secret = session.sandbox.credentials.find((c) => c.clientId === 'acme')!.clientSecret;
+  const auth = await fetch(`${session.sandbox.url}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'acme', clientSecret: secret }) });
+  const token = ((await auth.json()) as { data: { accessToken: string } }).data.accessToken;
+  const all: SandboxWithdrawal[] = [];
+  for (let page = 1; ; page++) {
+    const response = await fetch(`${session.sandbox.url}/withdrawals?page=${page}&limit=100`, {
+      headers: { authorization: `Bearer ${token}`, ...(account ? { 'x-subaccount-id': account } : {}) },
+    });
+    const body = (await response.json()) as { data: SandboxWithdrawal[]; meta: { total: number } };
+    all.push(...body.data);
+    if (body.data.length === 0 || all.length >= body.meta.total) return all;
+  }
+}
+
+/** How many withdrawals of the sandbox went to each PIX key with the given prefix. */
+export async function paidByKey(session: SandboxSession, prefix: string): Promise<Map<string, number>> {
+  const counts = new Map<string, number>();
+  for (const w of await sandboxWithdrawals(session)) if (w.pixKey?.startsWith(prefix)) counts.set(w.pixKey, (counts.get(w.pixKey) ?? 0) + 1);
+  return counts;
+}
+
+/** Asserts that each of `keys` was paid exactly once, and nothing else with the prefix was. */
+export async function expectPaidOnce(session: SandboxSession, prefix: string, keys: readonly string[]): Promise<void> {
+  expect(keys.length).toBeGreaterThan(0);
+  const counts = await paidByKey(session, prefix);
+  const wrong = keys.filter((key) => counts.get(key) !== 1).map((key) => `${key}: ${counts.get(key) ?? 0}`);
+  expect(wrong, 'rows not paid exactly once').toEqual([]);
+  expect([...counts.values()].reduce((a, b) => a + b, 0)).toBe(keys.length);
+}
+
+/** Writes a CSV file (lines joined with `\n`, a final newline) into a fresh folder; returns its path. */
+export function csvFile(name: string, lines: readonly string[], dir = tempConfigDir()): string {
+  const file = path.join(dir, name);
+  writeFileSync(file, `${lines.join('\n')}\n`);
+  return file;
+}
+
+export const PIX_HEADER = 'amount,bank_account_id,pix_key_type,pix_key';
+
+/** `count` PIX rows to `PREFIX-i@example.com`, amounts from `firstAmount` up. */
+export function pixRows(prefix: string, count: number, bankAccount: string | number, firstAmount = 10_000): string[] {
+  return Array.from({ length: count }, (_, i) => `${firstAmount + i},${bankAccount},email,${prefix}-${i}@example.com`);
+}
+export const pixKeys = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${i}@example.com`);
+
+/** Credits the main account and returns its first bank account. */
+export async function fundedMainAccount(session: SandboxSession): Promise<string> {
+  const credit = await session.run(['api', 'POST', '/sandbox/balance', '--main-account', '--data', JSON.stringify({ pix: 900_000_000, card: 900_000_000, billet: 900_000_000 })]);
+  expect(credit.code, credit.stderr).toBe(0);
+  const bank = (await session.run(['bank-accounts', 'list', '--main-account', '--fields', 'id', '-o', 'tsv'])).stdout.split('\n')[0]!;
+  expect(bank).toMatch(/^\d+$/);
+  return bank;
+}
+
+/**
+ * What a proxy does with one request: pass it on; pass it on and then cut the
+ * connection without answering (the API acted, the client never hears); cut it
+ * without passing it on (nothing happened); or pass it on and answer 500 with the
+ * API's error body (the API acted, then reported a failure).
+ */
+export type ProxyAction = 'forward' | 'lose-answer' | 'drop' | 'answer-500';
+
+export interface Proxy {
+  url: string;
+  /** POSTs that reached the proxy, in order. */
+  posts: RecordedRequest[];
+  setRule(rule: (request: RecordedRequest, postIndex: number) => ProxyAction): void;
+  close(): Promise<void>;
+}
+
+/** A proxy on 127.0.0.1 in front of a real server (the sandbox), misbehaving on the requests the rule picks. */
+export async function startProxy(target: string, rule: (request: RecordedRequest, postIndex: number) => ProxyAction = () => 'forward'): Promise<Proxy> {
+  let current = rule;
+  const posts: RecordedRequest[] = [];
+  const server = await serveOnLoopback((request, req, res) => {
+    const action = request.method === 'POST' ? current(request, posts.push(request) - 1) : 'forward';
+    if (action === 'drop') return void req.socket.destroy();
+    const upstream = http.request(`${target}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(target).host } }, (answer) => {
+      const chunks: Buffer[] = [];
+      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+      answer.on('end', () => {
+        if (action === 'lose-answer') return void req.socket.destroy();
+        if (action === 'answer-500') return sendJson(res, 500, { data: { message: 'internal error while processing', returnCode: -7000 } });
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        res.end(Buffer.concat(chunks));
+      });
+    });
+    upstream.on('error', () => req.socket.destroy());
+    upstream.end(request.body);
+  });
+  return {
+    url: `http://127.0.0.1:${server.port}`,
+    posts,
+    setRule: (next) => (current = next),
+    close: server.close,
+  };
+}

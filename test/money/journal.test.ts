@@ -1,0 +1,207 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { csvFile, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, shim } from './helpers.js';
+
+/** The journal: flushed before every request, readable after any crash, trusted only when it is yours alone. */
+let s: SandboxSession;
+let bank: string;
+
+beforeAll(async () => {
+  s = await startSandboxSession('acme', { latencyMs: 10 });
+  bank = await fundedMainAccount(s);
+});
+afterAll(() => s?.close());
+
+const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) =>
+  s.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra], { env, timeoutMs: 60_000 });
+const withdrawalCount = async () => (await sandboxWithdrawals(s)).length;
+
+describe('every record is on disk before the request it describes leaves', () => {
+  it('each journal write is followed by its fsync, and each POST by its intent written and flushed', async () => {
+    const file = csvFile('traced.csv', [PIX_HEADER, ...pixRows('traced', 20, bank)]);
+    const trace = path.join(path.dirname(file), 'trace.ndjson');
+    const result = await batch(file, ['--concurrency', '4'], { NODE_OPTIONS: shim('journal-trace'), PAYCTL_TEST_TRACE: trace });
+    expect(result.code, result.stderr).toBe(0);
+    const events = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event: string; text?: string; body?: string });
+    const writes = events.filter((e) => e.event === 'write');
+    const posts = events.filter((e) => e.event === 'post');
+    // header, this run's record, then an intent and an outcome per row
+    expect(writes).toHaveLength(2 + 2 * 20);
+    expect(posts).toHaveLength(20);
+    events.forEach((e, i) => {
+      if (e.event === 'write') expect(events[i + 1]?.event, `write ${i} (${e.text}) is not flushed before what follows`).toBe('fsync');
+    });
+    for (const post of posts) {
+      const key = (JSON.parse(post.body!) as { pixKey: string }).pixKey;
+      const intent = events.findIndex((e) => e.event === 'write' && e.text!.includes('"type":"intent"') && e.text!.includes(`"${key}"`));
+      expect(intent, `intent of ${key}`).toBeGreaterThanOrEqual(0);
+      expect(events[intent + 1]!.event).toBe('fsync');
+      expect(events.indexOf(post)).toBeGreaterThan(intent + 1);
+    }
+  });
+});
+
+describe('a journal cut by a crash', () => {
+  /** A finished batch of 6 rows sent one at a time: its last line is the last row's outcome. */
+  async function finishedBatch(prefix: string) {
+    const file = csvFile(`${prefix}.csv`, [PIX_HEADER, ...pixRows(prefix, 6, bank)]);
+    const first = await batch(file, ['--concurrency', '1']);
+    expect(first.code, first.stderr).toBe(0);
+    const journal = `${file}.journal`;
+    return { file, journal, text: readFileSync(journal, 'utf8') };
+  }
+
+  it('in its last line, at any point: the row is of unknown outcome, --reconcile settles it, and nothing is paid twice', async () => {
+    const { file, journal, text } = await finishedBatch('cut');
+    const lines = text.trimEnd().split('\n');
+    const last = lines.at(-1)!;
+    expect(last).toMatch(/^\{"type":"done"/);
+    for (const cut of [1, 14, 40, 60, last.length - 1]) {
+      writeFileSync(journal, `${lines.slice(0, -1).join('\n')}\n${last.slice(0, cut)}`);
+      const rerun = await batch(file);
+      expect(rerun.code, `cut at ${cut}: ${rerun.stderr}`).toBe(5);
+      expect(rerun.stderr).toMatch(/unknown\s+line 7/);
+      expect(rerun.stderr).toContain('--reconcile');
+      const settled = await batch(file, ['--reconcile', '-o', 'json']);
+      expect(settled.code, `cut at ${cut}: ${settled.stderr}`).toBe(0);
+      expect((JSON.parse(settled.stdout) as Array<{ outcome: string }>).at(-1)!.outcome).toBe('reconciled');
+      // The cut line stays, followed by the later runs' records: it never blocks again.
+      const again = await batch(file);
+      expect(again.code, again.stderr).toBe(0);
+      await expectPaidOnce(s, 'cut-', pixKeys('cut', 6));
+    }
+  }, 60_000);
+
+  it('inside its header, before any row: nothing was sent, so the batch starts afresh', async () => {
+    const file = csvFile('header.csv', [PIX_HEADER, ...pixRows('header', 3, bank)]);
+    writeFileSync(`${file}.journal`, '{"type":"batch","version":2,"meth', { mode: 0o600 });
+    const result = await batch(file);
+    expect(result.code, result.stderr).toBe(0);
+    await expectPaidOnce(s, 'header-', pixKeys('header', 3));
+    const again = await batch(file);
+    expect(again.code, again.stderr).toBe(0);
+    expect(again.stderr).toContain('3 done (0 now, 3 before');
+  });
+
+  it('damaged in the middle: refused, naming the line, with no advice to move it (that would pay every row again)', async () => {
+    const { file, journal, text } = await finishedBatch('middle');
+    const lines = text.trimEnd().split('\n');
+    lines[4] = lines[4]!.slice(0, 20);
+    writeFileSync(journal, `${lines.join('\n')}\n`);
+    const before = await withdrawalCount();
+    const result = await batch(file);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('line 5 of the journal is not JSON');
+    expect(result.stderr).not.toMatch(/\bmove\b/);
+    expect(result.stderr).toContain('do not delete it');
+    expect(await withdrawalCount()).toBe(before);
+  });
+
+  it('written by the earlier payctl that keyed rows by line: refused, nothing sent', async () => {
+    const file = csvFile('v1.csv', [PIX_HEADER, ...pixRows('v1', 2, bank)]);
+    writeFileSync(`${file}.journal`, `${JSON.stringify({ type: 'batch', method: 'pix', baseUrl: s.sandbox.url, account: null, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+    const before = await withdrawalCount();
+    const result = await batch(file);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('earlier payctl');
+    expect(await withdrawalCount()).toBe(before);
+  });
+});
+
+/** A tmpfs of 64 KiB (this machine's root may mount one), else undefined. */
+function smallDisk(): { dir: string; fill(leave: number): void; free(): void; unmount(): void } | undefined {
+  const dir = mkdtempSync(path.join(tmpdir(), 'payctl-disk-'));
+  if (spawnSync('mount', ['-t', 'tmpfs', '-o', 'size=64k', 'tmpfs', dir]).status !== 0) return undefined;
+  const filler = path.join(dir, 'filler');
+  return {
+    dir,
+    fill: (leave) => writeFileSync(filler, Buffer.alloc(64 * 1024 - leave)),
+    free: () => rmSync(filler),
+    unmount: () => spawnSync('umount', [dir]),
+  };
+}
+
+describe('a full disk', () => {
+  it('stops sending, exits 5 naming the rows in flight; after room is made, --reconcile settles them and nothing is paid twice', async () => {
+    const file = csvFile('full.csv', [PIX_HEADER, ...pixRows('full', 30, bank)]);
+    const disk = smallDisk();
+    // Where no tmpfs can be mounted, the same failure is injected: the journal's writes fail with ENOSPC.
+    const journal = path.join(disk ? disk.dir : path.dirname(file), 'full.journal');
+    const env: Record<string, string> = disk ? {} : { NODE_OPTIONS: shim('enospc'), PAYCTL_TEST_JOURNAL_WRITES: '20' };
+    try {
+      disk?.fill(8 * 1024);
+      const full = await batch(file, ['--journal', journal, '--concurrency', '4'], env);
+      expect(full.code, full.stderr).toBe(5);
+      expect(full.stderr).toMatch(/the journal .*full\.journal could not be written \(ENOSPC\): sending stopped; lines [\d, ]+ were in flight/);
+      expect(full.stderr).toContain('--reconcile');
+      expect(full.stderr).not.toContain('a bug in payctl');
+      const sent = (await sandboxWithdrawals(s)).filter((w) => w.pixKey?.startsWith('full-')).length;
+      expect(sent).toBeGreaterThan(0);
+      expect(sent).toBeLessThan(30);
+
+      disk?.free();
+      const settled = await batch(file, ['--journal', journal, '--reconcile']);
+      expect(settled.code, settled.stderr).toBe(0);
+      await expectPaidOnce(s, 'full-', pixKeys('full', 30));
+    } finally {
+      disk?.unmount();
+    }
+  }, 60_000);
+});
+
+describe('a journal or lock anyone else could write is refused', () => {
+  it('a journal of mode 0666, of another owner, or a link, with forged "done" records: exit 2 naming the file and the rule, nothing sent', async () => {
+    const file = csvFile('forged.csv', [PIX_HEADER, ...pixRows('forged', 3, bank)]);
+    const plan = await batch(file, ['--dry-run', '-o', 'json']);
+    expect(plan.code, plan.stderr).toBe(0);
+    const keys = (JSON.parse(plan.stdout) as Array<{ key: string }>).map((r) => r.key);
+    expect(keys).toHaveLength(3);
+    const journal = `${file}.journal`;
+    const forged = [
+      { type: 'batch', version: 2, method: 'pix', baseUrl: s.sandbox.url, account: null, at: new Date().toISOString() },
+      ...keys.map((key) => ({ type: 'done', key, withdrawalId: '00000000-0000-4000-8000-000000000000', status: 'COMPLETED', at: new Date().toISOString() })),
+    ];
+    writeFileSync(journal, `${forged.map((r) => JSON.stringify(r)).join('\n')}\n`);
+    const before = await withdrawalCount();
+
+    chmodSync(journal, 0o666);
+    const writable = await batch(file);
+    expect(writable.code).toBe(2);
+    expect(writable.stderr).toContain(`journal ${journal} can be written by group and others (mode 0666)`);
+
+    chmodSync(journal, 0o644);
+    // Another user's file: as root, give it to nobody; otherwise one of root's own.
+    const foreign = process.getuid?.() === 0 ? (chownSync(journal, 65534, 65534), journal) : '/etc/passwd';
+    const owned = await batch(file, ['--journal', foreign]);
+    expect(owned.code).toBe(2);
+    expect(owned.stderr).toMatch(new RegExp(`journal ${foreign} belongs to user \\d+, not to you`));
+
+    const link = `${file}.link`;
+    symlinkSync(journal, link);
+    const linked = await batch(file, ['--journal', link]);
+    expect(linked.code).toBe(2);
+    expect(linked.stderr).toContain('is a symbolic link');
+    expect(await withdrawalCount()).toBe(before);
+  });
+
+  it('a lock folder others can write: refused, nothing sent; the journal made by payctl is 0600', async () => {
+    const file = csvFile('lockmode.csv', [PIX_HEADER, ...pixRows('lockmode', 2, bank)]);
+    const lock = `${file}.journal.lock`;
+    mkdirSync(lock);
+    chmodSync(lock, 0o777);
+    const before = await withdrawalCount();
+    const result = await batch(file);
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain(`journal lock ${lock} can be written by group and others (mode 0777)`);
+    expect(await withdrawalCount()).toBe(before);
+
+    rmSync(lock, { recursive: true });
+    const paid = await batch(file);
+    expect(paid.code, paid.stderr).toBe(0);
+    expect(statSync(`${file}.journal`).mode & 0o777).toBe(0o600);
+  });
+});

@@ -1,0 +1,82 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os, { tmpdir } from 'node:os';
+import path from 'node:path';
+import { build } from 'esbuild';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ROOT } from '../helpers/cli.js';
+
+/**
+ * The lock module itself, in many processes at once: each takes the same lock at
+ * the same instant (they wait for one wall-clock time), says whether it won, and
+ * holds it a moment. Its code is bundled from src/ for plain node processes.
+ */
+let taker: string;
+
+beforeAll(async () => {
+  const dir = mkdtempSync(path.join(tmpdir(), 'payctl-lock-'));
+  const entry = path.join(dir, 'taker.ts');
+  writeFileSync(
+    entry,
+    `import fs from 'node:fs';
+import { takeLock } from ${JSON.stringify(path.join(ROOT, 'src/withdrawal/lock.ts'))};
+const [lockPath, startAt] = process.argv.slice(2);
+// Every removal under the lock waits 100 ms first: judging a lock stale and removing it are far
+// apart, as on a loaded machine, so takers that judged the same stale lock interleave every time.
+for (const name of ['unlinkSync', 'rmdirSync', 'rmSync']) {
+  const real = fs[name];
+  fs[name] = (target, ...rest) => {
+    if (String(target).startsWith(lockPath)) Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, 100);
+    return real(target, ...rest);
+  };
+}
+while (Date.now() < Number(startAt)) {}
+takeLock(lockPath, 'test lock', 0).then(
+  async (lock) => {
+    process.stdout.write('won');
+    // Held until every taker has answered: a late one must find it busy, not free.
+    while (!require('node:fs').existsSync(lockPath + '.release')) await new Promise((r) => setTimeout(r, 20));
+    await lock.release();
+  },
+  (error) => process.stdout.write(error.name === 'LockBusy' ? 'busy' : 'error: ' + error.message),
+);`,
+  );
+  taker = path.join(dir, 'taker.cjs');
+  await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: taker, logLevel: 'warning' });
+});
+
+/** Starts `count` takers at once; resolves with what each said, once all have said it and the winner has let go. */
+async function takeAtOnce(lockPath: string, count: number): Promise<string[]> {
+  const startAt = Date.now() + 300;
+  const exits: Array<Promise<void>> = [];
+  const outcomes = await Promise.all(
+    Array.from({ length: count }, () => {
+      const child = spawn(process.execPath, [taker, lockPath, String(startAt)], { stdio: ['ignore', 'pipe', 'inherit'] });
+      exits.push(new Promise((resolve) => child.on('close', () => resolve())));
+      return new Promise<string>((resolve) => child.stdout.setEncoding('utf8').once('data', resolve));
+    }),
+  );
+  writeFileSync(`${lockPath}.release`, '');
+  await Promise.all(exits);
+  return outcomes.sort();
+}
+
+const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
+
+describe('takeLock across processes', () => {
+  it('6 processes at once on a lock left by a process that is gone: exactly one wins, 5 rounds over', async () => {
+    const bootId = readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
+    for (let round = 0; round < 5; round++) {
+      const lockPath = path.join(mkdtempSync(path.join(tmpdir(), 'payctl-lock-')), 'journal.lock');
+      mkdirSync(lockPath, { mode: 0o700 });
+      writeFileSync(path.join(lockPath, `holder-${randomUUID()}.json`), JSON.stringify({ pid: deadPid(), host: os.hostname(), bootId, since: new Date().toISOString() }));
+      expect(await takeAtOnce(lockPath, 6), `round ${round}`).toEqual(['busy', 'busy', 'busy', 'busy', 'busy', 'won']);
+    }
+  }, 60_000);
+
+  it('6 processes at once on a free lock: exactly one wins, and the others are told it is busy', async () => {
+    const lockPath = path.join(mkdtempSync(path.join(tmpdir(), 'payctl-lock-')), 'journal.lock');
+    expect(await takeAtOnce(lockPath, 6)).toEqual(['busy', 'busy', 'busy', 'busy', 'busy', 'won']);
+  });
+});

@@ -1,0 +1,29 @@
+// Records, in order, every write and fsync on a batch journal (a file whose name
+// ends in .journal) and every POST this process sends, then writes them as JSON
+// lines to PAYCTL_TEST_TRACE when the process exits. Loaded with NODE_OPTIONS=--require.
+const fs = require('node:fs');
+const http = require('node:http');
+const { openSync, writeSync, fsyncSync, writeFileSync } = fs;
+const traceFile = process.env.PAYCTL_TEST_TRACE;
+const journalFds = new Set();
+const events = [];
+fs.openSync = function (file, ...rest) {
+  const fd = openSync.call(this, file, ...rest);
+  if (String(file).endsWith('.journal')) journalFds.add(fd);
+  return fd;
+};
+fs.writeSync = function (fd, data, ...rest) {
+  if (journalFds.has(fd)) events.push({ event: 'write', text: Buffer.isBuffer(data) ? data.toString('utf8', typeof rest[0] === 'number' ? rest[0] : 0) : String(data) });
+  return writeSync.call(this, fd, data, ...rest);
+};
+fs.fsyncSync = function (fd) {
+  const result = fsyncSync.call(this, fd);
+  if (journalFds.has(fd)) events.push({ event: 'fsync' });
+  return result;
+};
+const end = http.ClientRequest.prototype.end;
+http.ClientRequest.prototype.end = function (chunk, ...rest) {
+  if (this.method === 'POST') events.push({ event: 'post', path: this.path, body: chunk ? String(chunk) : '' });
+  return end.call(this, chunk, ...rest);
+};
+process.on('exit', () => writeFileSync(traceFile, events.map((e) => JSON.stringify(e)).join('\n') + '\n'));
