@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { writeValidators } from './gen-validators.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -97,6 +98,9 @@ const kyWithoutUndici = {
  * from, whatever happens to the files' dates (npm pack resets them).
  */
 const buildLine = `// payctl build ${randomBytes(8).toString('hex')}`;
+
+// The answer checks are code generated from the OpenAPI document, never a schema compiled at run time.
+writeValidators();
 
 const dist = 'dist';
 const staging = mkdtempSync('dist-build-');
