@@ -7,6 +7,8 @@ import { foldForSearch } from '../../rules.js';
 import { optString, type CommandInput } from '../spec.js';
 import { writeAllPages } from '../shared/list.js';
 
+/** A field as text to match: the API's text, or a number written where text was; anything else matches nothing. */
+const textOf = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
 const fold = (text: string) => foldForSearch(text).trim();
 const digitsOnly = (text: string) => text.replace(/\D/g, '');
 /** Brazilian phone digits without the +55 country code. */
@@ -24,26 +26,26 @@ function buildMatchers(opts: Record<string, unknown>): Matcher[] {
   if (email !== undefined) {
     const wanted = fold(email);
     if (wanted === '') throw usageError('--email must not be empty');
-    matchers.push((c) => fold(c.email ?? '') === wanted);
+    matchers.push((c) => fold(textOf(c.email)) === wanted);
   }
   if (document !== undefined) {
     if (!/^[\d.\-/\s]+$/.test(document) || digitsOnly(document) === '') {
       throw usageError(`--document ${JSON.stringify(document)} is invalid: must be CPF or CNPJ digits (dots, dash and slash are ignored)`);
     }
     const wanted = digitsOnly(document);
-    matchers.push((c) => digitsOnly(c.document ?? '') === wanted);
+    matchers.push((c) => digitsOnly(textOf(c.document)) === wanted);
   }
   if (name !== undefined) {
     const wanted = fold(name).replace(/\s+/g, ' ');
     if (wanted === '') throw usageError('--name must not be empty');
-    matchers.push((c) => fold(`${c.firstName ?? ''} ${c.lastName ?? ''}`).includes(wanted));
+    matchers.push((c) => fold(`${textOf(c.firstName)} ${textOf(c.lastName)}`).includes(wanted));
   }
   if (phone !== undefined) {
     const wanted = nationalPhone(phone);
     if (!/^[\d\s()+\-.]+$/.test(phone) || wanted.length < 8) {
       throw usageError(`--phone ${JSON.stringify(phone)} is invalid: give at least 8 digits, e.g. 11912345678 or "+55 11 91234-5678"`);
     }
-    matchers.push((c) => nationalPhone(c.phoneNumber ?? '').endsWith(wanted));
+    matchers.push((c) => nationalPhone(textOf(c.phoneNumber)).endsWith(wanted));
   }
   if (matchers.length === 0) throw usageError('give at least one of --email, --document, --name, --phone');
   return matchers;
