@@ -21,6 +21,7 @@ export const sandboxCommands: CommandSpec = {
         { flags: '--settle-after <ms>', description: 'PENDING withdrawals settle on their own MS milliseconds after their creation' },
         { flags: '--settle-failed-share <share>', description: 'with --settle-after: the share of withdrawals (0 to 1) that end FAILED (default 0.1)' },
         { flags: '--max-connections <n>', description: 'connections kept open at most; past it the longest-idle are closed (default: from the open-file limit)' },
+        { flags: '--tls', description: 'serve https with a certificate made at start; prints the file of the authority to trust (NODE_EXTRA_CA_CERTS)' },
       ],
       examples: [
         'payctl sandbox start',
@@ -29,6 +30,7 @@ export const sandboxCommands: CommandSpec = {
         'payctl sandbox start --latency 50            # try timeouts and --all as against a remote platform',
         'payctl sandbox start --rate-limit 5 --fail-rate 0.1 --fail-after-write   # see how a script copes',
         'payctl sandbox start --settle-after 2000     # withdrawals complete (or fail) by themselves',
+        'payctl sandbox start --tls                   # https; run payctl with the NODE_EXTRA_CA_CERTS=… line it prints',
       ],
       load: () => import('./start.js'),
     },

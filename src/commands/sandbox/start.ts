@@ -24,6 +24,7 @@ export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
     settleAfterMs: option('settle-after', (flag, raw) => parseInteger(flag, raw, 0, 86_400_000)),
     settleFailedShare: option('settle-failed-share', parseShare),
     maxConnections: option('max-connections', (flag, raw) => parseInteger(flag, raw, 1, 1_000_000)),
+    tls: opts.tls === true,
   };
   if (options.failAfterWrite && options.failureRate === undefined) throw usageError('--fail-after-write needs --fail-rate: it says when a failure comes, not how many');
   if (options.settleFailedShare !== undefined && options.settleAfterMs === undefined) throw usageError('--settle-failed-share needs --settle-after');
@@ -32,8 +33,11 @@ export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
   const credentials = sandbox.credentials.map((c) => `  ${c.company}: client id ${c.clientId}, client secret ${c.clientSecret}`);
   // The URL goes to stdout first, on its own line, so scripts can read it.
   await writeOut(ctx.io.stdout, `listening on ${sandbox.url}\n`);
+  // With --tls, the authority to trust: its file, and the line that trusts it.
+  const trust = sandbox.caFile ? `NODE_EXTRA_CA_CERTS=${sandbox.caFile}` : undefined;
+  if (trust) await writeOut(ctx.io.stdout, `ca file: ${sandbox.caFile}\n${trust}\n`);
   await writeOut(ctx.io.stdout, `credentials (sandbox only):\n${credentials.join('\n')}\n`);
-  await ctx.output.note(`try: PAYCTL_BASE_URL=${sandbox.url} payctl auth login --client-id acme; stop with Ctrl-C`);
+  await ctx.output.note(`try: ${trust ? `${trust} ` : ''}PAYCTL_BASE_URL=${sandbox.url} payctl auth login --client-id acme; stop with Ctrl-C`);
   handleCtrlCInCommand();
   await new Promise<void>((resolve) => {
     const stop = () => resolve();
