@@ -23,8 +23,13 @@ const VENDOR = {
   conf: 'conf',
   inquirer: '@inquirer/prompts',
   'proper-lockfile': 'proper-lockfile',
+  // Only when a proxy variable is set (src/http/proxy.ts).
+  'proxy-from-env': 'proxy-from-env',
+  'https-proxy-agent': 'https-proxy-agent',
+  'http-proxy-agent': 'http-proxy-agent',
 };
 const BUNDLE_OF = Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [pkg, `./vendor/${bundle}.cjs`]));
+const APART = new RegExp(`^(${Object.values(VENDOR).map((pkg) => pkg.replace(/[/.-]/g, '\\$&')).join('|')})$`);
 
 const common = {
   bundle: true,
@@ -44,7 +49,7 @@ const common = {
 const requireApart = {
   name: 'require-apart',
   setup(builder) {
-    builder.onResolve({ filter: /^(chalk|cli-table3|conf|@inquirer\/prompts|proper-lockfile)$/ }, (args) => ({ path: BUNDLE_OF[args.path], namespace: 'apart' }));
+    builder.onResolve({ filter: APART }, (args) => ({ path: BUNDLE_OF[args.path], namespace: 'apart' }));
     builder.onResolve({ filter: /\/sandbox\/server\.js$/ }, () => ({ path: './sandbox.cjs', namespace: 'apart' }));
     builder.onResolve({ filter: /\.cjs$/, namespace: 'apart' }, (args) => ({ path: args.path, external: true }));
     // An ES module re-exporting the bundle, so its `default` is the library's own default export.

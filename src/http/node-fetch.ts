@@ -2,6 +2,7 @@ import http from 'node:http';
 import type https from 'node:https';
 import { loadBuiltin } from '../builtin.js';
 import { LiteHeaders, LiteResponse } from './fetch-classes.js';
+import { proxyConfigured, proxyRoute, ProxySettingError, type ProxyRoute } from './proxy.js';
 import { writeSent, writeSettled, type Write } from './writes.js';
 
 /**
@@ -61,9 +62,12 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
   if (body) headers['content-length'] = String(body.length);
   const secure = url.protocol === 'https:' ? loadHttps() : undefined;
   const transport = secure?.module ?? http;
+  const proxy = proxyConfigured() ? await routeOf(url) : undefined;
 
   return new Promise<LiteResponse>((resolve, reject) => {
     let connected = false;
+    /** Through a proxy: its CONNECT tunnel is open, so failures from here on are the server's. */
+    let tunnelOpen = false;
     let settled = false;
     const onConnected = () => {
       connected = true;
@@ -82,7 +86,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     };
     const request = transport.request(
       url,
-      { method: input.method, headers, agent: secure?.agent ?? httpAgent },
+      { method: input.method, headers, agent: proxy?.agent ?? secure?.agent ?? httpAgent },
       (response) => {
         let text = '';
         response.setEncoding('utf8');
@@ -116,12 +120,22 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     );
     request.on('socket', (socket) => {
       // A kept-alive socket is already connected; a new one reports it. Over TLS the
-      // request is written only after the handshake: a certificate refused before
-      // then means nothing was sent.
-      if (!socket.connecting) onConnected();
+      // request is written only after the handshake (through a proxy's tunnel too, whose
+      // socket is handed over before it): a certificate refused before then means nothing was sent.
+      if (request.reusedSocket || (!secure && !socket.connecting)) onConnected();
       else socket.once(secure ? 'secureConnect' : 'connect', onConnected);
     });
-    request.on('error', (error: NodeJS.ErrnoException) => fail(describeSocketError(error, url), error.code ?? 'ENETWORK', certificateHint(error)));
+    if (proxy) {
+      // https-proxy-agent reports the proxy's answer to CONNECT; anything but 200 means the server was never reached.
+      request.on('proxyConnect', (answer: http.IncomingMessage) => {
+        if (answer.statusCode === 200) tunnelOpen = true;
+        else fail(`the proxy ${proxy.shown} (${proxy.variable}) refused to connect to ${url.host}: HTTP ${answer.statusCode} ${answer.statusMessage ?? ''}`.trimEnd(), 'EPROXYREFUSED', proxyHint(proxy, url));
+      });
+    }
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (proxy && !tunnelOpen && !connected) fail(describeProxyError(error, proxy), error.code ?? 'EPROXY', proxyHint(proxy, url));
+      else fail(describeSocketError(error, url), error.code ?? 'ENETWORK', certificateHint(error));
+    });
     const remaining = init.deadline === undefined ? undefined : init.deadline - Date.now();
     const timer = setTimeout(
       () => fail(`no answer from ${url.host} within the timeout`, 'ETIMEDOUT'),
@@ -129,6 +143,36 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     );
     request.end(body);
   });
+}
+
+/** The proxy for `url`, or a TransportError (nothing sent) when a proxy variable cannot be used. */
+async function routeOf(url: URL): Promise<ProxyRoute | undefined> {
+  try {
+    return await proxyRoute(url);
+  } catch (error) {
+    if (error instanceof ProxySettingError) throw new TransportError(error.message, 'EPROXYSETTING', false, `nothing was sent; ${error.hint}`);
+    throw error;
+  }
+}
+
+const proxyHint = (proxy: ProxyRoute, url: URL) =>
+  `nothing was sent; check the proxy in ${proxy.variable}, or add ${url.hostname} to NO_PROXY to connect directly`;
+
+/** A failure on the way to the proxy. Its own message is not quoted: a library's may name the proxy with its password. */
+function describeProxyError(error: NodeJS.ErrnoException, proxy: ProxyRoute): string {
+  const where = `the proxy ${proxy.shown} (${proxy.variable})`;
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return `could not connect to ${where}: connection refused`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `could not resolve ${where}`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return `${where} closed the connection`;
+    default:
+      return `could not go through ${where}${error.code ? ` (${error.code})` : ''}`;
+  }
 }
 
 function describeSocketError(error: NodeJS.ErrnoException, url: URL): string {
