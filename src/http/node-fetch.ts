@@ -66,7 +66,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
 
   return new Promise<LiteResponse>((resolve, reject) => {
     let connected = false;
-    /** Through a proxy: its CONNECT tunnel is open, so failures from here on are the server's. */
+    /** Through a proxy: its tunnel is open (or, for http, the proxy connected), so failures from here on are the server's. */
     let tunnelOpen = false;
     let settled = false;
     const onConnected = () => {
@@ -126,10 +126,11 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       else socket.once(secure ? 'secureConnect' : 'connect', onConnected);
     });
     if (proxy) {
-      // https-proxy-agent reports the proxy's answer to CONNECT; anything but 200 means the server was never reached.
-      request.on('proxyConnect', (answer: http.IncomingMessage) => {
-        if (answer.statusCode === 200) tunnelOpen = true;
-        else fail(`the proxy ${proxy.shown} (${proxy.variable}) refused to connect to ${url.host}: HTTP ${answer.statusCode} ${answer.statusMessage ?? ''}`.trimEnd(), 'EPROXYREFUSED', proxyHint(proxy, url));
+      // https-proxy-agent reports the proxy's answer to CONNECT (anything but 200: the server was never reached);
+      // http-proxy-agent, without a status, that the proxy is connected.
+      request.on('proxyConnect', (answer: { statusCode?: number; statusText?: string }) => {
+        if (answer.statusCode === undefined || answer.statusCode === 200) tunnelOpen = true;
+        else fail(`the proxy ${proxy.shown} (${proxy.variable}) refused to connect to ${url.host}: HTTP ${answer.statusCode} ${answer.statusText ?? ''}`.trimEnd(), 'EPROXYREFUSED', proxyHint(proxy, url));
       });
     }
     request.on('error', (error: NodeJS.ErrnoException) => {
