@@ -4,7 +4,8 @@
 // `--help` of any command, are answered without loading the bundle (the help was
 // rendered from it at build time, bin/dist.js), and written straight to the file
 // descriptor (setting up process.stdout loads the streams stack), so that they
-// cost little more than starting Node itself.
+// cost little more than starting Node itself. A `--debug` run loads the bundle
+// so that its stack traces name payctl's source files (bin/dist.js).
 const args = process.argv.slice(2);
 const last = args[args.length - 1];
 const answer =
@@ -13,8 +14,9 @@ const answer =
     : last === '--help' || last === '-h'
       ? require('./dist.js').readHelp(args.slice(0, -1))
       : undefined;
-if (answer === undefined) require('./dist.js').loadBundle().exports.run(args);
-else writeOut(answer);
+if (answer !== undefined) writeOut(answer);
+else if (args.includes('--debug')) require('./dist.js').loadReadableBundle().run(args);
+else require('./dist.js').loadBundle().exports.run(args);
 
 function writeOut(text) {
   let bytes = Buffer.from(text);

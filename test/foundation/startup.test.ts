@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -34,11 +34,27 @@ function copyOfPackage(change: (root: string) => void, skip: (file: string) => b
   return path.join(root, 'bin/payctl.js');
 }
 
-/** Whether the copy's launcher was given the cache, and whether V8 took it, as `loadBundle` reports. */
-function cacheVerdict(bin: string): string {
+/**
+ * Whether the copy's launcher was given a cache, and whether V8 took it, as
+ * `loadBundle` reports: 'undefined' (none), 'false' (taken) or 'true' (refused).
+ */
+function cacheVerdict(bin: string, cacheHome: string): string {
   const probe = `const r = require(${JSON.stringify(path.join(path.dirname(bin), 'dist.js'))}).loadBundle(); console.log(String(r.script.cachedDataRejected))`;
-  return spawnSync(process.execPath, ['-e', probe], { env: cleanEnv(), encoding: 'utf8' }).stdout.trim();
+  return spawnSync(process.execPath, ['-e', probe], { env: cleanEnv({ XDG_CACHE_HOME: cacheHome }), encoding: 'utf8' }).stdout.trim();
 }
+
+/** A copy of the package whose code cache is changed by `change` (the cache's first line and the V8 data after it). */
+function copyWithCache(change: (header: string, data: Buffer) => Buffer): string {
+  return copyOfPackage((root) => {
+    const cache = path.join(root, 'dist/cli.cjs.cache');
+    const file = readFileSync(cache);
+    const newline = file.indexOf(10);
+    writeFileSync(cache, change(file.toString('utf8', 0, newline), file.subarray(newline + 1)));
+  });
+}
+
+/** The caches payctl wrote for later runs under this cache folder. */
+const userCaches = (cacheHome: string) => (existsSync(path.join(cacheHome, 'payctl')) ? readdirSync(path.join(cacheHome, 'payctl')) : []);
 
 describe('help', () => {
   it('--help of every command is the text the bundle itself renders (pre-rendered at build, read without loading the bundle)', async () => {
@@ -60,28 +76,42 @@ describe('help', () => {
 });
 
 describe('code cache', () => {
-  it('the launcher loads the bundle with the code cache made by its build, and V8 takes it', () => {
-    expect(cacheVerdict(BIN)).toBe('false');
+  it('the launcher loads the bundle with the code cache made by its build, and V8 takes it; nothing is written', () => {
+    const cacheHome = tempConfigDir();
+    expect(cacheVerdict(BIN, cacheHome)).toBe('false');
+    expect(userCaches(cacheHome)).toEqual([]);
   });
 
-  it("a cache from another build is not used, and one V8 cannot read is dropped: payctl runs the same", async () => {
-    const otherBuild = copyOfPackage((root) => {
-      const cache = path.join(root, 'dist/cli.cjs.cache');
-      const data = readFileSync(cache);
-      writeFileSync(cache, Buffer.concat([Buffer.from('// payctl build 0000000000000000\n'), data.subarray(data.indexOf(10) + 1)]));
-    });
-    const unreadable = copyOfPackage((root) => {
-      const cache = path.join(root, 'dist/cli.cjs.cache');
-      const data = readFileSync(cache);
-      const start = data.indexOf(10) + 1;
-      data.fill(0x5a, start + 16, data.length);
-      writeFileSync(cache, data);
-    });
-    expect(cacheVerdict(otherBuild)).toBe('undefined');
-    expect(cacheVerdict(unreadable)).toBe('true');
-    const expected = await runCli(['balance', '--json'], { env: envFor() });
+  it('a cache from another build is not used, and one V8 cannot read is dropped: payctl runs the same', async () => {
+    const otherBuild = copyWithCache((_, data) => Buffer.concat([Buffer.from('// payctl build 0000000000000000\n'), data]));
+    const unreadable = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header}\n`), data.subarray(0, 16), Buffer.alloc(data.length - 16, 0x5a)]));
+    expect(cacheVerdict(otherBuild, tempConfigDir())).toBe('undefined');
+    expect(cacheVerdict(unreadable, tempConfigDir())).toBe('true');
+    const expected = await runCli(['balance', '--json'], { env: envFor({ XDG_CACHE_HOME: tempConfigDir() }) });
     expect(expected.code).toBe(0);
-    for (const bin of [otherBuild, unreadable]) expect(await runCli(['balance', '--json'], { bin, env: envFor() })).toEqual(expected);
+    for (const bin of [otherBuild, unreadable]) expect(await runCli(['balance', '--json'], { bin, env: envFor({ XDG_CACHE_HOME: tempConfigDir() }) })).toEqual(expected);
+  });
+
+  it("on a Node other than the build's, the first run leaves a cache for this Node in the user's own cache folder, and later runs use it", async () => {
+    const otherNode = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header.replace(/ node v\S+/, ' node v0.0.0')}\n`), data]));
+    const cacheHome = tempConfigDir();
+    const first = await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) });
+    expect(first).toEqual({ code: 0, stdout: `${JSON.stringify(BALANCE, null, 2)}\n`, stderr: '' });
+    const written = userCaches(cacheHome);
+    expect(written).toEqual([expect.stringMatching(new RegExp(`^cli-[0-9a-f]{16}-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.cache$`))]);
+    expect(statSync(path.join(cacheHome, 'payctl')).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(cacheHome, 'payctl', written[0]!)).mode & 0o777).toBe(0o600);
+    expect(cacheVerdict(otherNode, cacheHome)).toBe('false');
+    expect(await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) })).toEqual(first);
+    expect(userCaches(cacheHome)).toEqual(written);
+  });
+
+  it('a build cache V8 refuses is replaced by one this Node writes, used from the next run on', () => {
+    const unreadable = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header}\n`), data.subarray(0, 16), Buffer.alloc(data.length - 16, 0x5a)]));
+    const cacheHome = tempConfigDir();
+    expect(cacheVerdict(unreadable, cacheHome)).toBe('true');
+    expect(userCaches(cacheHome)).toHaveLength(1);
+    expect(cacheVerdict(unreadable, cacheHome)).toBe('false');
   });
 });
 
