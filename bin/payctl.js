@@ -16,6 +16,7 @@ const answer =
       : undefined;
 if (answer !== undefined) writeOut(answer);
 else if (args.includes('--debug')) require('./dist.js').loadReadableBundle().run(args);
+else if (require('./dist.js').isExport(args)) require('./dist.js').runInThread(args);
 else require('./dist.js').loadBundle().exports.run(args);
 
 function writeOut(text) {

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { COMMAND_TREE } from '../../src/commands/tree.js';
 import { everyCommand } from '../../src/commands/spec.js';
 
@@ -140,5 +141,65 @@ describe('what a request loads', () => {
     const { code, modules } = await loadedModules('devnull');
     expect(code).toBe(0);
     expect(modules.filter((name) => /tty/.test(name))).toEqual([]);
+  });
+});
+
+describe('exports', () => {
+  const CUSTOMERS = 250;
+  let session: SandboxSession;
+  beforeAll(async () => {
+    session = await startSandboxSession('acme', { customers: CUSTOMERS });
+  });
+  afterAll(() => session.close());
+
+  interface ThreadRecord {
+    isMainThread: boolean;
+    resourceLimits: { maxYoungGenerationSizeMb?: number };
+    flagsSet: string[];
+  }
+
+  /** Runs payctl with a preload that records, for each thread at its exit, what it is and every V8 flag set in it. */
+  async function runRecordingThreads(args: string[], stdoutToDevNull = false): Promise<{ code: number; stdout: string; threads: ThreadRecord[] }> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'payctl-threads-'));
+    const probe = path.join(dir, 'probe.cjs');
+    const records = path.join(dir, 'threads.ndjson');
+    writeFileSync(
+      probe,
+      `const { isMainThread, resourceLimits } = require('node:worker_threads');
+       const v8 = require('node:v8');
+       const flagsSet = [];
+       const setFlags = v8.setFlagsFromString;
+       v8.setFlagsFromString = (flags) => (flagsSet.push(flags), setFlags(flags));
+       process.on('exit', () => require('node:fs').appendFileSync(${JSON.stringify(records)}, JSON.stringify({ isMainThread, resourceLimits, flagsSet }) + '\\n'));`,
+    );
+    const result = await session.run(args, { env: { NODE_OPTIONS: `--require ${probe}` }, stdoutToDevNull, timeoutMs: 60_000 });
+    const threads = readFileSync(records, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as ThreadRecord);
+    return { code: result.code, stdout: result.stdout, threads };
+  }
+
+  it('an export into a pipe runs in a worker thread with a bounded young generation, and no V8 flag is set at run time', async () => {
+    for (const args of [
+      ['customers', 'list', '--all', '-o', 'ndjson', '--fields', 'id'],
+      ['customers', 'find', '--name', 'a', '-o', 'ndjson', '--fields', 'id'],
+    ]) {
+      const { code, stdout, threads } = await runRecordingThreads(args);
+      expect(code).toBe(0);
+      const ids = stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+      if (args[1] === 'list') expect(new Set(ids).size).toBe(CUSTOMERS);
+      else expect(ids.length).toBeGreaterThan(0);
+      expect(threads.map((t) => t.isMainThread).sort()).toEqual([false, true]);
+      expect(threads.find((t) => !t.isMainThread)!.resourceLimits.maxYoungGenerationSizeMb).toBe(8);
+      expect(threads.flatMap((t) => t.flagsSet)).toEqual([]);
+    }
+  });
+
+  it('a single page, or an export to /dev/null (a character device, as a terminal is), runs on the main thread alone', async () => {
+    const page = await runRecordingThreads(['customers', 'list', '--limit', '5', '-o', 'ndjson']);
+    expect(page.code).toBe(0);
+    expect(page.stdout.trim().split('\n')).toHaveLength(5);
+    expect(page.threads.map((t) => t.isMainThread)).toEqual([true]);
+    const devNull = await runRecordingThreads(['customers', 'list', '--all', '-o', 'ndjson'], true);
+    expect(devNull.code).toBe(0);
+    expect(devNull.threads.map((t) => t.isMainThread)).toEqual([true]);
   });
 });
