@@ -90,8 +90,9 @@ for (const { major, version } of versions) {
   for (const [name] of cases) {
     const value = medianOf(name);
     const [against, limit] = targets[name] ?? [];
-    const ratio = against ? value / medianOf(against) : undefined;
-    const verdict = against ? `  ${ratio.toFixed(2)}x ${against} (target ≤ ${limit}x: ${ratio <= limit ? 'met' : 'MISSED'})` : '';
-    console.log(`${name.padEnd(24)} median ${value.toFixed(1).padStart(6)} ms  ${(value / base).toFixed(2)}x node -e 0${verdict}`);
+    const ratio = against && value / medianOf(against);
+    const versus = against && against !== 'node -e 0' ? `, ${ratio.toFixed(2)}x ${against}` : '';
+    const verdict = against ? ` (target ≤ ${limit}x${against === 'node -e 0' ? '' : ` ${against}`}: ${ratio <= limit ? 'met' : 'MISSED'})` : '';
+    console.log(`${name.padEnd(24)} median ${value.toFixed(1).padStart(6)} ms  ${(value / base).toFixed(2)}x node -e 0${versus}${verdict}`);
   }
 }
