@@ -5,7 +5,8 @@
 // rendered from it at build time, bin/dist.js), and written straight to the file
 // descriptor (setting up process.stdout loads the streams stack), so that they
 // cost little more than starting Node itself. A `--debug` run loads the bundle
-// so that its stack traces name payctl's source files (bin/dist.js).
+// so that its stack traces name payctl's source files, and an export runs in a
+// worker thread whose heap stays small (bin/dist.js).
 const args = process.argv.slice(2);
 const last = args[args.length - 1];
 const answer =
