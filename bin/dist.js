@@ -99,18 +99,29 @@ function readCache(file, stamp) {
   return data.subarray(newline + 1);
 }
 
+/** How long the cache of another build for this Node is kept, from its writing: an upgrade leaves the old one behind. */
+const OTHER_BUILD_CACHE_MS = 7 * 24 * 3600_000;
+
 /**
  * Written whole under a temporary name, then renamed: a payctl starting at the
  * same time reads the old file or the new, never half of one. The folder is the
  * user's own (mode 700): V8 runs what a cache holds. Any failure (a read-only
- * home) only means the next run compiles again.
+ * home) only means the next run compiles again. Caches of other builds for this
+ * Node written over a week ago go (a payctl installed twice rewrites its own at
+ * most once a week).
  */
 function writeCache(file, stamp, script) {
   const temporary = `${file}.${process.pid}.tmp`;
   try {
-    fs.mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    const folder = path.dirname(file);
+    fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
     fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${stamp}\n`), script.createCachedData()]), { mode: 0o600 });
     fs.renameSync(temporary, file);
+    const sameNode = file.slice(file.indexOf('-node'));
+    for (const name of fs.readdirSync(folder)) {
+      const other = path.join(folder, name);
+      if (other !== file && name.startsWith('cli-') && name.endsWith(sameNode) && Date.now() - fs.statSync(other).mtimeMs > OTHER_BUILD_CACHE_MS) fs.rmSync(other, { force: true });
+    }
   } catch {
     try {
       fs.unlinkSync(temporary);

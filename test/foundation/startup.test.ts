@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +105,25 @@ describe('code cache', () => {
     expect(cacheVerdict(otherNode, cacheHome)).toBe('false');
     expect(await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) })).toEqual(first);
     expect(userCaches(cacheHome)).toEqual(written);
+  });
+
+  it("writing its cache removes other builds' caches for this Node written over a week ago, and no other", async () => {
+    const otherNode = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header.replace(/ node v\S+/, ' node v0.0.0')}\n`), data]));
+    const cacheHome = tempConfigDir();
+    const folder = path.join(cacheHome, 'payctl');
+    mkdirSync(folder, { mode: 0o700 });
+    const thisNode = `node${process.version}-${process.arch}.cache`;
+    const weekAndADayAgo = new Date(Date.now() - 8 * 24 * 3600_000);
+    const files = { oldBuild: `cli-${'a'.repeat(16)}-${thisNode}`, recentBuild: `cli-${'b'.repeat(16)}-${thisNode}`, otherNode: `cli-${'c'.repeat(16)}-nodev0.0.1-${process.arch}.cache`, notOurs: 'notes.txt' };
+    for (const name of Object.values(files)) {
+      writeFileSync(path.join(folder, name), 'x');
+      if (name !== files.recentBuild) utimesSync(path.join(folder, name), weekAndADayAgo, weekAndADayAgo);
+    }
+    expect((await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) })).code).toBe(0);
+    const left = userCaches(cacheHome);
+    expect(left).toHaveLength(4);
+    expect(left).not.toContain(files.oldBuild);
+    expect(left).toEqual(expect.arrayContaining([files.recentBuild, files.otherNode, files.notOurs]));
   });
 
   it('a build cache V8 refuses is replaced by one this Node writes, used from the next run on', () => {
