@@ -6,7 +6,6 @@ import { parseLimit, parsePage } from '../../validate.js';
 import type { View } from '../../output/views.js';
 import { usageError } from '../../errors.js';
 import { statusLine } from '../../output/status-line.js';
-import { loadBuiltin } from '../../builtin.js';
 
 /** The paging flags every list command takes. */
 export const PAGING_OPTIONS: readonly OptionSpec[] = [
@@ -107,29 +106,6 @@ function progressLine(ctx: Context, noun: string): { update: (progress: PageProg
 }
 
 /**
- * An export allocates fast (a page parsed, then written, every few milliseconds)
- * and V8 answers a high allocation rate by growing its heap, which doubles the
- * peak memory of a 100,000-item export although little of it stays alive. Keeping
- * the young generation at its first size, the heap's growth steps small and V8 in
- * its memory-saving mode holds the peak near that of a short list, for a little
- * more time in GC. A long export also makes V8's optimising compiler work, whose
- * compilations and code held 6 MB of the peak; its time is in JSON parsing and
- * writing, which that compiler does not touch, so it is turned off (measured:
- * 100,000 customers took 1.38-1.52 s instead of 1.36-1.40 s). (These flags are
- * set before the export allocates anything.)
- */
-function keepHeapFlat(): void {
-  // Verified with Node 20's V8; V8 prints an error for a flag it no longer knows,
-  // so other versions keep their own sizing rather than risk noise on stderr.
-  if (!process.versions.node.startsWith('20.')) return;
-  const { setFlagsFromString } = loadBuiltin<typeof import('node:v8')>('node:v8');
-  setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--heap-growing-percent=10');
-  setFlagsFromString('--optimize-for-size');
-  setFlagsFromString('--no-opt');
-}
-
-/**
  * Runs a list command: one page, or with --all every page, written in order as it
  * arrives. `--fields` is checked against the view before the first request.
  */
@@ -152,7 +128,6 @@ export async function runList<T>(ctx: Context, view: View, paging: PagingInput, 
  */
 export async function writeAllPages<T>(ctx: Context, view: View, fetch: PageFetcher<T>, limit: number, keep?: (item: T) => boolean): Promise<void> {
   const writer = ctx.output.list(view);
-  keepHeapFlat();
   const progress = progressLine(ctx, keep ? `${view.noun} scanned` : view.noun);
   let total = 0;
   try {
