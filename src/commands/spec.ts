@@ -66,11 +66,12 @@ export const asText: Parser<string> = (_flag, raw) => raw;
 export const textOption = (placeholder: string, description: string, extras: Extras = {}): ValueOption<string> =>
   valueOption(placeholder, description, asText, extras);
 
-export const repeatedOption = <T>(placeholder: string, description: string, parse: Parser<T>): RepeatedOption<T> => ({
+export const repeatedOption = <T>(placeholder: string, description: string, parse: Parser<T>, extras: Pick<OptionBase, 'short'> = {}): RepeatedOption<T> => ({
   kind: 'repeated',
   placeholder,
   description,
   parse,
+  ...extras,
 });
 
 export const switchOption = (description: string, extras: Pick<SwitchOption, 'short' | 'negated'> = {}): SwitchOption => ({

@@ -37,7 +37,7 @@ export const apiCall = defineCommand({
   ],
   options: {
     data: textOption('json', 'request body: JSON text, @FILE to read a file, or @- to read stdin', { short: '-d', complete: 'files' }),
-    query: repeatedOption('key=value', 'query parameter, repeatable', parseQueryPair),
+    query: repeatedOption('key=value', 'query parameter, repeatable', parseQueryPair, { short: '-q' }),
     envelope: switchOption('print the whole response body (data, meta, message) instead of its data'),
     showSecrets: switchOption('print secret fields of the answer (accessToken, cardNumber, …) as they are, not masked'),
   },
