@@ -98,10 +98,14 @@ async function printRecorded({ io, services }: Context): Promise<void> {
   io.stderr.write(`dry run: nothing was sent${requests.length > 1 ? ` (${requests.length} requests recorded)` : ''}\n`);
 }
 
+/** Ctrl-C with writes on the wire: which (the same route once, with how many), and how to check each. */
 function interruptedWrites(writes: readonly Write[]): PayctlError {
-  const what = writes.map((write) => `${write.method} ${write.path}`).join(', ');
-  return new PayctlError(`interrupted: the ${what} was sent and its outcome is unknown`, ExitCode.interrupted, {
-    hint: writes.map(checkBeforeRetrying).join('; '),
+  const counts = new Map<string, number>();
+  for (const write of writes) counts.set(`${write.method} ${write.path}`, (counts.get(`${write.method} ${write.path}`) ?? 0) + 1);
+  const what = [...counts].map(([write, count]) => (count > 1 ? `${count} × ${write}` : write)).join(', ');
+  const outcome = writes.length > 1 ? 'were sent and their outcome is unknown' : 'was sent and its outcome is unknown';
+  return new PayctlError(`interrupted: the ${what} ${outcome}`, ExitCode.interrupted, {
+    hint: [...new Set(writes.map(checkBeforeRetrying))].join('; '),
   });
 }
 
