@@ -7,10 +7,10 @@ import { CUSTOMER_ADDRESS_FIELDS, CUSTOMER_FIELDS } from './fields.js';
 import type { customersUpdate } from './index.js';
 
 export async function run(invocation: Invocation<typeof customersUpdate>): Promise<void> {
-  const { io, services, args: [id], opts, print } = invocation;
-  const base = opts.fromFile === undefined ? undefined : await readBodyFile(invocation, opts.fromFile);
+  const { io, services, args: [id], opts, flag, print } = invocation;
+  const base = opts.fromFile === undefined ? undefined : await readBodyFile(invocation, flag('fromFile'), opts.fromFile);
   const { body } = collectBody(CUSTOMER_FIELDS, opts, { base, source: opts.fromFile });
-  if (Object.keys(body).length === 0) throw usageError('nothing to change: give at least one field flag or --from-file', 'see the flags: payctl customers update --help');
+  if (Object.keys(body).length === 0) throw usageError(`nothing to change: give at least one field flag or ${flag('fromFile')}`, 'see the flags: payctl customers update --help');
   const api = await services.api();
   const address = getAt(body, 'address');
   if (address && typeof address === 'object' && Object.keys(address).length > 0) {

@@ -7,10 +7,10 @@ import { fieldFlag, parserOf, type BodyField } from './body-fields.js';
 
 export type Body = Record<string, unknown>;
 
-/** Reads `--from-file FILE` (or `-` for stdin): a JSON object in the API's shape. */
-export async function readBodyFile({ io }: Context, file: string): Promise<Body> {
-  const parsed = await readJsonFile(io.stdin, file, `--from-file ${file}`);
-  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw usageError(`--from-file ${file}: must hold one JSON object, the request body`);
+/** Reads the file `flag` names (`--from-file FILE`, or `-` for stdin): a JSON object in the API's shape. */
+export async function readBodyFile({ io }: Context, flag: string, file: string): Promise<Body> {
+  const parsed = await readJsonFile(io.stdin, file, `${flag} ${file}`);
+  if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) throw usageError(`${flag} ${file}: must hold one JSON object, the request body`);
   return { ...parsed };
 }
 
@@ -46,7 +46,7 @@ function fileText(field: BodyField, value: unknown): string {
 }
 
 export interface BodyInput {
-  /** Values from `--from-file`, in the API's shape. */
+  /** Values from the body file, in the API's shape. */
   base?: Body;
   /** Names the file in messages about its values. */
   source?: string;

@@ -11,8 +11,8 @@ type SubaccountRequest = CreateSubaccountPfRequest | CreateSubaccountPjRequest;
 
 /** `subaccounts create pf|pj`: flags over `--from-file`, the wizard for what is still missing. */
 export async function run(invocation: Invocation<typeof createPf> | Invocation<typeof createPj>): Promise<void> {
-  const { io, services, opts, print } = invocation;
-  const base = opts.fromFile === undefined ? undefined : await readBodyFile(invocation, opts.fromFile);
+  const { io, services, opts, flag, print } = invocation;
+  const base = opts.fromFile === undefined ? undefined : await readBodyFile(invocation, flag('fromFile'), opts.fromFile);
   const input = { base, source: opts.fromFile };
   const fields: readonly BodyField[] = invocation.name === 'pf' ? PF_FIELDS : PJ_FIELDS;
   const { body, missing } = invocation.name === 'pf' ? collectBody(PF_FIELDS, invocation.opts, input) : collectBody(PJ_FIELDS, invocation.opts, input);

@@ -32,6 +32,8 @@ interface BatchPlan {
   method: WithdrawalMethod;
   csvFile: string;
   journalFile: string;
+  /** The flag that names the journal, for messages about it. */
+  journalFlag: string;
   concurrency: number;
   /** The command that settles unknown rows, for hints. */
   reconcileCommand: string;
@@ -54,6 +56,7 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
     method,
     csvFile,
     journalFile,
+    journalFlag: flag('journal'),
     concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
     reconcileCommand: `payctl withdraw batch ${csvFile} ${flag('method')} ${method}${opts.journal ? ` ${flag('journal')} ${opts.journal}` : ''} ${flag('reconcile')}`,
   };
@@ -181,7 +184,7 @@ function openJournal(services: Context['services'], plan: BatchPlan): OpenJourna
     contents = readJournal(plan.journalFile);
   } catch (error) {
     throw usageError(
-      `--journal ${plan.journalFile}: ${(error as Error).message}; nothing was sent`,
+      `${plan.journalFlag} ${plan.journalFile}: ${(error as Error).message}; nothing was sent`,
       'the journal records which rows were paid: do not delete it; restore it from a backup, or fix that line by hand',
     );
   }
@@ -190,9 +193,9 @@ function openJournal(services: Context['services'], plan: BatchPlan): OpenJourna
   const header = contents.header;
   if (header && (header.method !== plan.method || header.baseUrl !== settings.baseUrl || header.account !== account)) {
     throw usageError(
-      `--journal ${plan.journalFile} belongs to a ${header.method} batch against ${header.baseUrl} in the ${header.account ? `sub-account ${header.account}` : 'main account'}, ` +
+      `${plan.journalFlag} ${plan.journalFile} belongs to a ${header.method} batch against ${header.baseUrl} in the ${header.account ? `sub-account ${header.account}` : 'main account'}, ` +
         `not to this ${plan.method} batch against ${settings.baseUrl} in the ${services.accountLabel()}`,
-      'run it with the same profile, account and method, or give another --journal',
+      `run it with the same profile, account and method, or give another ${plan.journalFlag}`,
     );
   }
   let writer: JournalWriter | undefined;
