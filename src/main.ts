@@ -41,20 +41,20 @@ export async function runPayctl(argv: readonly string[], io: IO, env: NodeJS.Pro
   // Registered before any request, so it sees the writes on the wire before their own abort handlers settle them.
   const stopped = new Promise<Write[]>((resolve) => interrupts.signal.addEventListener('abort', () => resolve(writesOnTheWire()), { once: true }));
   const words = respelled(argv);
-  const program = buildProgram(words, io, (spec, raw) => {
+  const program = buildProgram(words, io, (load, raw) => {
     const flags = parseFlags(raw.globals);
     const streams: IOStreams = new IOStreams(io, env, flags, interrupts, () => services.profileCsvSeparator());
     const services: Services = new Services(streams, env, flags);
     context = { io: streams, services };
-    return runCommand(spec, context, raw);
+    return runCommand(load, context, raw);
   });
   const ran = program.parseAsync([...words], { from: 'user' }).then(
     () => ExitCode.ok,
-    (error: unknown) => failure(error, io, context, argv),
+    // Once the run is cut short, what the command says as it gives up is not reported: main has answered.
+    (error: unknown) => (interrupts.stopped ? ExitCode.interrupted : failure(error, io, context, argv)),
   );
   const outcome = await Promise.race([ran, stopped]);
   if (typeof outcome === 'number') return outcome;
-  ran.catch(() => undefined);
   if (interrupts.stopped === 'output-closed') return ExitCode.ok;
   return outcome.length === 0 ? ExitCode.interrupted : reportError(interruptedWrites(outcome), io, context, argv);
 }
@@ -65,12 +65,12 @@ interface CommanderInput {
   globals: Record<string, unknown>;
 }
 
-async function runCommand(spec: CommandSpec, ctx: Context, raw: CommanderInput): Promise<void> {
-  const module = await spec.load!();
+async function runCommand(load: CommandLoader, ctx: Context, raw: CommanderInput): Promise<void> {
+  const module = await load();
   try {
     await module.run(ctx, raw);
   } finally {
-    await printRecorded(ctx);
+    if (!ctx.io.interrupts.stopped) await printRecorded(ctx);
   }
 }
 
@@ -162,7 +162,8 @@ function respelled(argv: readonly string[]): readonly string[] {
   return [...rest.slice(0, named), replacement!, ...rest.slice(named + 1), ...tail];
 }
 
-type Runner = (spec: CommandSpec, raw: CommanderInput) => Promise<void>;
+type CommandLoader = NonNullable<CommandSpec['load']>;
+type Runner = (load: CommandLoader, raw: CommanderInput) => Promise<void>;
 
 function buildProgram(argv: readonly string[], io: IO, run: Runner): Command {
   const program = new Command('payctl')
@@ -206,11 +207,12 @@ function addCommand(parent: Command, spec: CommandSpec, path: readonly string[],
   for (const option of optionsOf(spec)) command.addOption(toOption(option));
   if (spec.examples?.length) command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
   for (const sub of spec.subcommands ?? []) addCommand(command, sub, path.slice(1), run);
-  if (spec.load) {
+  const load = spec.load;
+  if (load) {
     command.action((...actionArgs: unknown[]) => {
       const self = actionArgs[actionArgs.length - 1];
       if (!(self instanceof Command)) throw new PayctlError('commander called the action without its command', ExitCode.internalError);
-      return run(spec, { args: self.processedArgs, opts: self.opts(), globals: self.optsWithGlobals() });
+      return run(load, { args: self.processedArgs, opts: self.opts(), globals: self.optsWithGlobals() });
     });
   }
 }
