@@ -1,3 +1,4 @@
+import type { Readable, Writable } from 'node:stream';
 import type { IO } from './context.js';
 import type { Flags } from './commands/options.js';
 import { colorEnabled } from './output/color.js';
@@ -60,6 +61,10 @@ type StreamFlags = Pick<Flags, 'json' | 'output' | 'fields' | 'csvSeparator' | '
  */
 export class IOStreams implements IO {
   readonly output: Output;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
 
   constructor(
     private readonly streams: IO,
@@ -69,6 +74,7 @@ export class IOStreams implements IO {
     /** The profile's csv separator, read only when csv is written and no --csv-separator was given. */
     profileCsvSeparator: () => string,
   ) {
+    ({ stdout: this.stdout, stderr: this.stderr, stdoutIsTTY: this.stdoutIsTTY, stderrIsTTY: this.stderrIsTTY } = streams);
     const format: OutputFormat = flags.json ? 'json' : (flags.output ?? (streams.stdoutIsTTY ? 'table' : 'tsv'));
     this.output = new Output(streams.stdout, streams.stderr, {
       format,
@@ -79,28 +85,13 @@ export class IOStreams implements IO {
     });
   }
 
-  get stdin() {
+  // stdin, and whether it is a terminal, are looked at only when a command reads it (src/process-io.ts).
+  get stdin(): Readable {
     return this.streams.stdin;
   }
 
-  get stdout() {
-    return this.streams.stdout;
-  }
-
-  get stderr() {
-    return this.streams.stderr;
-  }
-
-  get stdinIsTTY() {
+  get stdinIsTTY(): boolean {
     return this.streams.stdinIsTTY;
-  }
-
-  get stdoutIsTTY() {
-    return this.streams.stdoutIsTTY;
-  }
-
-  get stderrIsTTY() {
-    return this.streams.stderrIsTTY;
   }
 
   /** Aborted when the run is cut short: requests and prompts give up through it. */

@@ -160,17 +160,24 @@ function batchFile(rows: number): string {
   return file;
 }
 
+/** A batch of 5 rows, 2 at a time, against `server`, with its 2 first POSTs held and then one Ctrl-C. */
+async function batchInterruptedOnce({ server, arrived }: Awaited<ReturnType<typeof holdingWithdrawals>>) {
+  const file = batchFile(5);
+  const run = start(['withdraw', 'batch', file, '--method', 'pix', '--main-account', '--yes', '--concurrency', '2'], envFor(server.url));
+  await arrived(2);
+  run.child.kill('SIGINT');
+  await run.waitFor(/stopping: waiting for the requests in flight/);
+  return { file, run };
+}
+
 const journalRecords = (file: string) => readFileSync(`${file}.journal`, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string });
 
 describe.concurrent('Ctrl-C reaches the command through the run signal', () => {
   it('a batch: the first Ctrl-C lets the rows in flight finish and sends no more, exit 130', async () => {
-    const { server, arrived, release } = await holdingWithdrawals();
+    const holding = await holdingWithdrawals();
+    const { server, release } = holding;
     try {
-      const file = batchFile(5);
-      const run = start(['withdraw', 'batch', file, '--method', 'pix', '--main-account', '--yes', '--concurrency', '2'], envFor(server.url));
-      await arrived(2);
-      run.child.kill('SIGINT');
-      await run.waitFor(/stopping: waiting for the requests in flight/);
+      const { file, run } = await batchInterruptedOnce(holding);
       release();
       const { code } = await run.done;
       expect(code, run.output().stderr).toBe(130);
@@ -183,13 +190,10 @@ describe.concurrent('Ctrl-C reaches the command through the run signal', () => {
   });
 
   it('a batch: a second Ctrl-C ends the run at once, naming the writes on the wire; their rows stay without an outcome', async () => {
-    const { server, arrived } = await holdingWithdrawals();
+    const holding = await holdingWithdrawals();
+    const { server } = holding;
     try {
-      const file = batchFile(5);
-      const run = start(['withdraw', 'batch', file, '--method', 'pix', '--main-account', '--yes', '--concurrency', '2'], envFor(server.url));
-      await arrived(2);
-      run.child.kill('SIGINT');
-      await run.waitFor(/stopping: waiting for the requests in flight/);
+      const { file, run } = await batchInterruptedOnce(holding);
       run.child.kill('SIGINT');
       const { code } = await run.done;
       const { stderr } = run.output();
