@@ -4,7 +4,9 @@
 // `--help` of any command, are answered without loading the bundle (the help was
 // rendered from it at build time, bin/dist.js), and written straight to the file
 // descriptor (setting up process.stdout loads the streams stack), so that they
-// cost little more than starting Node itself.
+// cost little more than starting Node itself. A `--debug` run loads the bundle
+// so that its stack traces name payctl's source files, and an export runs in a
+// worker thread whose heap stays small (bin/dist.js).
 const args = process.argv.slice(2);
 const last = args[args.length - 1];
 const answer =
@@ -13,8 +15,10 @@ const answer =
     : last === '--help' || last === '-h'
       ? require('./dist.js').readHelp(args.slice(0, -1))
       : undefined;
-if (answer === undefined) require('./dist.js').loadBundle().exports.run(args);
-else writeOut(answer);
+if (answer !== undefined) writeOut(answer);
+else if (args.includes('--debug')) require('./dist.js').loadReadableBundle().run(args);
+else if (require('./dist.js').isExport(args)) require('./dist.js').runInThread(args);
+else require('./dist.js').loadBundle().exports.run(args);
 
 function writeOut(text) {
   let bytes = Buffer.from(text);

@@ -98,9 +98,10 @@ const kyWithoutUndici = {
 };
 
 /**
- * The first line of dist/cli.cjs names its build; its code cache starts with the
- * same line (bin/dist.js), so a cache is only used with the bundle it was made
- * from, whatever happens to the files' dates (npm pack resets them).
+ * The first line of dist/cli.cjs names its build; a code cache starts with the
+ * same line and the Node version that made it (bin/dist.js), so a cache is only
+ * used with the bundle it was made from, on that Node, whatever happens to the
+ * files' dates (npm pack resets them).
  */
 const buildLine = `// payctl build ${randomBytes(8).toString('hex')}`;
 
@@ -128,8 +129,10 @@ await Promise.all([
   }),
 ]);
 
-// The V8 code cache of cli.cjs and the help of every command (bin/dist.js), made
-// by running the bundle in a fresh Node: with no flags, as payctl runs.
+// The V8 code cache of cli.cjs (for this Node; other versions make their own on
+// first use) and the help of every command (bin/dist.js), made by running the
+// bundle in a fresh Node: with no flags, as payctl runs. The source maps stay
+// beside the bundles: a --debug run's stack traces go through them.
 const prerendered = spawnSync(process.execPath, ['scripts/prerender.cjs', staging], { stdio: 'inherit', env: { ...process.env, NODE_OPTIONS: '' } });
 if (prerendered.status !== 0) {
   rmSync(staging, { recursive: true, force: true });

@@ -1,7 +1,20 @@
-/** Exit codes of the contract; every failure maps to exactly one. */
+/**
+ * Why a run ended, each name mapped to the contract's exit code. Several causes
+ * share a number (the contract's table has seven); the names keep them apart in
+ * the code, so that `apiRefused` means only what it says.
+ */
 export const ExitCode = {
   ok: 0,
+  /** The API answered with its error body (or a 4xx without one): the request was refused. */
   apiRefused: 1,
+  /** The server answered with a redirect, which payctl never follows (the token must not travel). */
+  redirected: 1,
+  /** This machine failed: a journal or an output that cannot be written, a full disk. */
+  localFailure: 1,
+  /** A batch ended with rows refused or not sent. */
+  rowsNotPaid: 1,
+  /** A bug in payctl: an error it did not expect. */
+  internalError: 1,
   usage: 2,
   auth: 3,
   network: 4,
@@ -47,11 +60,3 @@ export class PayctlError extends Error {
 
 export const usageError = (message: string, hint?: string) => new PayctlError(message, ExitCode.usage, { hint });
 export const authError = (message: string, details: ErrorDetails = {}) => new PayctlError(message, ExitCode.auth, details);
-
-/** Thrown by `--dry-run` once the request has been printed: the command ends there with exit 0. */
-export class DryRunComplete extends Error {
-  constructor() {
-    super('dry run');
-    this.name = 'DryRunComplete';
-  }
-}

@@ -1,10 +1,13 @@
 import { Command, CommanderError, Option } from 'commander';
-import { Context, type Flags, type IO } from './context.js';
+import type { Context, IO } from './context.js';
 import { processIO } from './process-io.js';
-import { DryRunComplete, EXIT_CODE_TABLE, ExitCode, PayctlError } from './errors.js';
+import { EXIT_CODE_TABLE, ExitCode, PayctlError } from './errors.js';
 import { COMMAND_TREE } from './commands/tree.js';
-import type { CommandSpec, OptionSpec } from './commands/spec.js';
-import { GLOBAL_OPTIONS, optionsOf } from './commands/options.js';
+import { flagOf, type CommandSpec, type OptionSpec } from './commands/spec.js';
+import { GLOBAL_OPTIONS, optionsOf, parseFlags } from './commands/options.js';
+import { checkBeforeRetrying, writesOnTheWire, type Write } from './http/writes.js';
+import { Interrupts, IOStreams } from './iostreams.js';
+import { Services } from './services.js';
 import { VERSION } from './version.js';
 import { jsonText, visible, visibleLines } from './output/sanitize.js';
 
@@ -22,24 +25,98 @@ const HELP_WIDTH = 80;
 
 const EXIT_HELP = `Exit codes:\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padEnd(4)}${meaning}`).join('\n')}`;
 
-/** Runs payctl with these arguments and returns the exit code; never calls process.exit. */
-export async function main(argv: readonly string[], givenIO?: IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
-  const io = givenIO ?? processIO();
+/** Runs payctl with these arguments and returns the exit code; never ends the process. */
+export function main(argv: readonly string[], io?: IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  const interrupts = new Interrupts();
+  return runPayctl(argv, io ?? processIO(() => interrupts.stop('output-closed')), env, interrupts);
+}
+
+/**
+ * Runs one command line on these streams. Ctrl-C (through `interrupts`) stops
+ * the wait for the command at once: the run ends with 130, saying which write,
+ * if any, was on the wire. The command's own code is loaded only when it runs.
+ */
+export async function runPayctl(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, interrupts: Interrupts): Promise<number> {
   let context: Context | undefined;
-  const program = buildProgram(commandPath(argv), io, (ctx) => (context = ctx), env);
+  // Registered before any request, so it sees the writes on the wire before their own abort handlers settle them.
+  const stopped = new Promise<Write[]>((resolve) => interrupts.signal.addEventListener('abort', () => resolve(writesOnTheWire()), { once: true }));
+  const words = respelled(argv);
+  const program = buildProgram(words, io, (load, raw) => {
+    const flags = parseFlags(raw.globals);
+    const streams: IOStreams = new IOStreams(io, env, flags, interrupts, () => services.profileCsvSeparator());
+    const services: Services = new Services(streams, env, flags);
+    context = { io: streams, services };
+    return runCommand(load, context, raw);
+  });
+  const ran = program.parseAsync([...words], { from: 'user' }).then(
+    () => ExitCode.ok,
+    // Once the run is cut short, what the command says as it gives up is not reported: main has answered.
+    (error: unknown) => (interrupts.stopped ? ExitCode.interrupted : failure(error, io, context, argv)),
+  );
+  const outcome = await Promise.race([ran, stopped]);
+  if (typeof outcome === 'number') return outcome;
+  if (interrupts.stopped === 'output-closed') return ExitCode.ok;
+  return outcome.length === 0 ? ExitCode.interrupted : reportError(interruptedWrites(outcome), io, context, argv);
+}
+
+interface CommanderInput {
+  args: readonly unknown[];
+  opts: Record<string, unknown>;
+  globals: Record<string, unknown>;
+}
+
+async function runCommand(load: CommandLoader, ctx: Context, raw: CommanderInput): Promise<void> {
+  const module = await load();
   try {
-    await program.parseAsync([...argv], { from: 'user' });
-    return ExitCode.ok;
-  } catch (error) {
-    if (error instanceof DryRunComplete) return ExitCode.ok;
-    if (error instanceof CommanderError) {
-      if (error.exitCode === 0) return ExitCode.ok;
-      // commander has already printed its one-line message.
-      if (wantsJson(argv)) writeJsonError(io, error.message.replace(/^error: /, ''), undefined, undefined, ExitCode.usage);
-      return ExitCode.usage;
-    }
-    return reportError(error, io, context, argv);
+    await module.run(ctx, raw);
+  } finally {
+    if (!ctx.io.interrupts.stopped) await printRecorded(ctx);
   }
+}
+
+/** What --dry-run recorded, every write in order; nothing at all when the command sent none. */
+async function printRecorded({ io, services }: Context): Promise<void> {
+  const requests = services.recorded;
+  if (requests.length === 0) return;
+  const json = io.output.isJson;
+  const asJson = (request: object) => JSON.stringify({ dryRun: true, ...request }, null, io.output.format === 'json' ? 2 : undefined);
+  const text = json
+    ? io.output.format === 'json' && requests.length > 1
+      ? `${JSON.stringify(requests.map((request) => ({ dryRun: true, ...request })), null, 2)}\n`
+      : requests.map((request) => `${asJson(request)}\n`).join('')
+    : requests
+        .map((request) =>
+          [
+            `${request.method} ${request.url}`,
+            ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`),
+            ...(request.body === undefined ? [] : ['', JSON.stringify(request.body, null, 2)]),
+            '',
+          ].join('\n'),
+        )
+        .join('\n');
+  io.stdout.write(services.secrets.scrub(text));
+  io.stderr.write(`dry run: nothing was sent${requests.length > 1 ? ` (${requests.length} requests recorded)` : ''}\n`);
+}
+
+/** Ctrl-C with writes on the wire: which (the same route once, with how many), and how to check each. */
+function interruptedWrites(writes: readonly Write[]): PayctlError {
+  const counts = new Map<string, number>();
+  for (const write of writes) counts.set(`${write.method} ${write.path}`, (counts.get(`${write.method} ${write.path}`) ?? 0) + 1);
+  const what = [...counts].map(([write, count]) => (count > 1 ? `${count} × ${write}` : write)).join(', ');
+  const outcome = writes.length > 1 ? 'were sent and their outcome is unknown' : 'was sent and its outcome is unknown';
+  return new PayctlError(`interrupted: the ${what} ${outcome}`, ExitCode.interrupted, {
+    hint: [...new Set(writes.map(checkBeforeRetrying))].join('; '),
+  });
+}
+
+function failure(error: unknown, io: IO, context: Context | undefined, argv: readonly string[]): number {
+  if (error instanceof CommanderError) {
+    if (error.exitCode === 0) return ExitCode.ok;
+    // commander has already printed its one-line message.
+    if (wantsJson(argv)) writeJsonError(io, error.message.replace(/^error: /, ''), undefined, undefined, ExitCode.usage);
+    return ExitCode.usage;
+  }
+  return reportError(error, io, context, argv);
 }
 
 /** Global options that take a value: their value is not a command name. */
@@ -60,7 +137,35 @@ function commandPath(argv: readonly string[]): string[] {
   return words;
 }
 
-function buildProgram(path: readonly string[], io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): Command {
+/**
+ * The command line as the command it spells: `withdraw pix --from-csv FILE …` is
+ * `withdraw batch FILE … --method pix` (see `Respelling`). Other lines are left alone.
+ */
+function respelled(argv: readonly string[]): readonly string[] {
+  let specs: readonly CommandSpec[] = COMMAND_TREE;
+  let spec: CommandSpec | undefined;
+  for (const word of commandPath(argv)) {
+    spec = specs.find((candidate) => candidate.name === word);
+    if (!spec?.subcommands) break;
+    specs = spec.subcommands;
+  }
+  const respelling = spec?.respelling;
+  if (!spec || !respelling) return argv;
+  const flag = flagOf(respelling.option, spec.options![respelling.option]!);
+  const at = argv.findIndex((word) => word === flag || word.startsWith(`${flag}=`));
+  if (at < 0) return argv;
+  const value = argv[at] === flag ? argv[at + 1] : argv[at]!.slice(flag.length + 1);
+  if (value === undefined) return argv;
+  const rest = argv.filter((_, i) => i !== at && !(argv[at] === flag && i === at + 1));
+  const named = rest.indexOf(spec.name);
+  const [replacement, ...tail] = respelling.as(value);
+  return [...rest.slice(0, named), replacement!, ...rest.slice(named + 1), ...tail];
+}
+
+type CommandLoader = NonNullable<CommandSpec['load']>;
+type Runner = (load: CommandLoader, raw: CommanderInput) => Promise<void>;
+
+function buildProgram(argv: readonly string[], io: IO, run: Runner): Command {
   const program = new Command('payctl')
     .description('Manage cards, customers, sub-accounts, subscriptions, bank accounts, withdrawals and balances of the payment platform.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -83,11 +188,12 @@ function buildProgram(path: readonly string[], io: IO, onContext: (ctx: Context)
     })
     .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_HELP}\n\nRun 'payctl COMMAND --help' for a command's flags and examples.`);
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
-  for (const spec of COMMAND_TREE) addCommand(program, spec, path, io, onContext, env);
+  const path = commandPath(argv);
+  for (const spec of COMMAND_TREE) addCommand(program, spec, path, run);
   return program;
 }
 
-function addCommand(parent: Command, spec: CommandSpec, path: readonly string[], io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): void {
+function addCommand(parent: Command, spec: CommandSpec, path: readonly string[], run: Runner): void {
   const command = parent.command(spec.name).summary(spec.summary).description(spec.description ?? spec.summary);
   for (const arg of spec.args ?? []) {
     const argument = command.createArgument(arg.optional ? `[${arg.name}]` : `<${arg.name}>`, arg.description);
@@ -100,16 +206,13 @@ function addCommand(parent: Command, spec: CommandSpec, path: readonly string[],
   if (path[0] !== spec.name) return;
   for (const option of optionsOf(spec)) command.addOption(toOption(option));
   if (spec.examples?.length) command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
-  for (const sub of spec.subcommands ?? []) addCommand(command, sub, path.slice(1), io, onContext, env);
+  for (const sub of spec.subcommands ?? []) addCommand(command, sub, path.slice(1), run);
   const load = spec.load;
   if (load) {
-    command.action(async (...actionArgs: unknown[]) => {
-      const self = actionArgs[actionArgs.length - 1] as Command;
-      const opts = self.optsWithGlobals() as Record<string, unknown>;
-      const ctx = new Context(io, env, opts as unknown as Flags);
-      onContext(ctx);
-      const module = await load();
-      await module.run(ctx, { args: self.processedArgs.filter((a) => a !== undefined).map(String), opts: self.opts() });
+    command.action((...actionArgs: unknown[]) => {
+      const self = actionArgs[actionArgs.length - 1];
+      if (!(self instanceof Command)) throw new PayctlError('commander called the action without its command', ExitCode.internalError);
+      return run(load, { args: self.processedArgs, opts: self.opts(), globals: self.optsWithGlobals() });
     });
   }
 }
@@ -128,11 +231,11 @@ function toOption(spec: OptionSpec): Option {
  * escapes it).
  */
 export function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: readonly string[]): number {
-  const scrub = (text: string) => (ctx ? ctx.secrets.scrub(text) : text);
+  const scrub = (text: string) => (ctx ? ctx.services.secrets.scrub(text) : text);
   const shown = (text: string) => visible(scrub(text));
   const known = error instanceof PayctlError ? error : undefined;
-  const exitCode = known?.exitCode ?? ExitCode.apiRefused;
-  const message = known?.message ?? `unexpected failure: ${(error as Error)?.message ?? String(error)}`;
+  const exitCode = known?.exitCode ?? ExitCode.internalError;
+  const message = known?.message ?? `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
   const detail = [known?.returnCode !== undefined ? `returnCode ${known.returnCode}` : '', known?.status ? `HTTP ${known.status}` : '']
     .filter(Boolean)
     .join(', ');
@@ -141,7 +244,7 @@ export function reportError(error: unknown, io: IO, ctx: Context | undefined, ar
   if (hint) text += `hint: ${shown(hint)}\n`;
   if (argv.includes('--debug') && error instanceof Error && !known) text += `${visibleLines(scrub(error.stack ?? ''))}\n`;
   io.stderr.write(text);
-  if (ctx?.output.isJson ?? wantsJson(argv)) writeJsonError(io, scrub(message), known?.returnCode, known?.status, exitCode);
+  if (ctx?.io.output.isJson ?? wantsJson(argv)) writeJsonError(io, scrub(message), known?.returnCode, known?.status, exitCode);
   return exitCode;
 }
 

@@ -12,14 +12,21 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  * Node writes those synchronously on Linux anyway; creating the stream objects
  * loads the net and stream modules, a sixth of a short run. Writes block until the
  * reader takes them (backpressure), and a reader that has gone away (EPIPE, as
- * in `payctl customers list | head`) ends the run quietly when it is stdout.
+ * in `payctl customers list | head`) is told to `onReaderGone`, which ends the
+ * run quietly when it is stdout; later writes are dropped.
  */
 class FdWriter extends EventEmitter {
-  constructor(private readonly fd: number) {
+  private readerGone = false;
+
+  constructor(
+    private readonly fd: number,
+    private readonly onReaderGone?: () => void,
+  ) {
     super();
   }
 
   write(chunk: string | Uint8Array): boolean {
+    if (this.readerGone) return true;
     let data = typeof chunk === 'string' ? Buffer.from(chunk, 'utf8') : chunk;
     while (data.length > 0) {
       try {
@@ -28,18 +35,19 @@ class FdWriter extends EventEmitter {
         const code = (error as NodeJS.ErrnoException).code;
         // A descriptor left non-blocking by the parent: wait for the reader.
         if (code === 'EAGAIN') Atomics.wait(pause, 0, 0, 2);
-        else if (code === 'EPIPE') return this.readerGone();
-        else throw new PayctlError(`cannot write to ${this.fd === 1 ? 'stdout' : 'stderr'}: ${(error as Error).message}`, ExitCode.apiRefused, { hint: 'check the file or disk the output goes to' });
+        else if (code === 'EPIPE') {
+          this.readerGone = true;
+          this.onReaderGone?.();
+          return true;
+        } else throw new PayctlError(`cannot write to ${this.fd === 1 ? 'stdout' : 'stderr'}: ${(error as Error).message}`, ExitCode.localFailure, { hint: 'check the file or disk the output goes to' });
       }
     }
     return true;
   }
-
-  private readerGone(): boolean {
-    if (this.fd === 1) process.exit(process.exitCode ?? 0);
-    return true;
-  }
 }
+
+/** A descriptor writer where a Writable is expected: it has the members payctl and its libraries use (write, events). */
+const asWritable = (writer: EventEmitter): Writable => writer as Writable;
 
 /**
  * Whether a descriptor is a terminal. Pipes, files and /dev/null (what scripts
@@ -68,7 +76,8 @@ function devNullDevice(): number {
   return devNull;
 }
 
-export function processIO(): IO {
+/** The process's streams; `onStdoutClosed` is told when the reader of stdout has gone away. */
+export function processIO(onStdoutClosed?: () => void): IO {
   const [stdoutIsTTY, stderrIsTTY] = [isTerminal(1), isTerminal(2)];
   let stdinIsTTY: boolean | undefined;
   return {
@@ -81,8 +90,8 @@ export function processIO(): IO {
       return (stdinIsTTY ??= isTerminal(0));
     },
     // Terminals get Node's streams (prompts and tables need them); pipes and files a plain writer.
-    stdout: stdoutIsTTY ? process.stdout : (new FdWriter(1) as unknown as Writable),
-    stderr: stderrIsTTY ? process.stderr : (new FdWriter(2) as unknown as Writable),
+    stdout: stdoutIsTTY ? process.stdout : asWritable(new FdWriter(1, onStdoutClosed)),
+    stderr: stderrIsTTY ? process.stderr : asWritable(new FdWriter(2)),
     stdoutIsTTY,
     stderrIsTTY,
   };

@@ -1,6 +1,8 @@
 import { ExitCode, PayctlError, usageError } from './errors.js';
 import type { Context } from './context.js';
+import type { IOStreams } from './iostreams.js';
 import { visible } from './output/sanitize.js';
+import { asPromptCheck, type Parser } from './validate.js';
 
 export interface Choice<T> {
   name: string;
@@ -22,9 +24,10 @@ export interface Prompter {
   confirm(message: string): Promise<boolean>;
 }
 
-export async function createPrompter(ctx: Context): Promise<Prompter> {
+/** Questions on the run's streams, given up when the run is interrupted (`io.signal`). */
+export async function createPrompter(io: IOStreams): Promise<Prompter> {
   const inquirer = await import('@inquirer/prompts');
-  const streams = { input: ctx.io.stdin, output: ctx.io.stderr, clearPromptOnDone: false };
+  const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal: io.signal };
   const toInquirer = (validate?: Validator) =>
     validate
       ? (value: string) => {
@@ -32,7 +35,6 @@ export async function createPrompter(ctx: Context): Promise<Prompter> {
           return problem === undefined ? true : visible(problem);
         }
       : undefined;
-  // `transformer` below changes only how what was typed is echoed; the value returned is untouched.
   const interruptible = async <T>(question: Promise<T>): Promise<T> => {
     try {
       return await question;
@@ -43,11 +45,12 @@ export async function createPrompter(ctx: Context): Promise<Prompter> {
       throw error;
     }
   };
+  // `transformer` below changes only how what was typed is echoed; the value returned is untouched.
   return {
     text: (message, options = {}) =>
-      interruptible(inquirer.input({ message: visible(message), transformer: (typed) => visible(typed), validate: toInquirer(options.validate) }, streams)),
+      interruptible(inquirer.input({ message: visible(message), transformer: (typed) => visible(typed), validate: toInquirer(options.validate) }, context)),
     secret: (message, options = {}) =>
-      interruptible(inquirer.password({ message: visible(message), mask: '*', validate: toInquirer(options.validate) }, streams)),
+      interruptible(inquirer.password({ message: visible(message), mask: '*', validate: toInquirer(options.validate) }, context)),
     select: <T>(message: string, choices: ReadonlyArray<Choice<T>>) =>
       interruptible(
         inquirer.select<T>(
@@ -56,10 +59,10 @@ export async function createPrompter(ctx: Context): Promise<Prompter> {
             choices: choices.map((choice) => ({ ...choice, name: visible(choice.name), description: choice.description === undefined ? undefined : visible(choice.description) })),
             pageSize: 12,
           },
-          streams,
+          context,
         ),
       ),
-    confirm: (message) => interruptible(inquirer.confirm({ message: visible(message), default: false }, streams)),
+    confirm: (message) => interruptible(inquirer.confirm({ message: visible(message), default: false }, context)),
   };
 }
 
@@ -70,23 +73,57 @@ export interface Requirement<T> {
   ask: (prompter: Prompter) => Promise<T>;
 }
 
+/**
+ * Questions about one flag's value. What is typed is checked as it is typed by
+ * the flag's parser (or `check`, where the rule depends on another answer); the
+ * caller parses the answer with the flag's parser too, so a prompted value is
+ * held to the same rule as a flag.
+ */
+export interface FieldPrompt {
+  readonly flag: string;
+  text(message: string, check?: Parser<unknown>): Promise<string>;
+  secret(message: string, check?: Parser<unknown>): Promise<string>;
+  select<T>(message: string, choices: ReadonlyArray<Choice<T>>): Promise<T>;
+}
+
+export function fieldPrompt(prompter: Prompter, flag: string, parse: Parser<unknown>): FieldPrompt {
+  const validate = (check: Parser<unknown> = parse) => ({ validate: asPromptCheck(check, flag) });
+  return {
+    flag,
+    text: (message, check) => prompter.text(message, validate(check)),
+    secret: (message, check) => prompter.secret(message, validate(check)),
+    select: (message, choices) => prompter.select(message, choices),
+  };
+}
+
+/** Asks for a value that is no option's (a secret read from stdin otherwise), checked and parsed by `parse`. */
+export async function askParsed<T>(prompter: Prompter, kind: 'text' | 'secret', message: string, parse: Parser<T>, label: string): Promise<T> {
+  return parse(label, await prompter[kind](message, { validate: asPromptCheck(parse, label) }));
+}
+
 type Resolved<R> = { [K in keyof R]: R[K] extends Requirement<infer T> ? T : never };
 
 /**
- * Fills in missing required values. Without a terminal (or with --no-input,
- * PAYCTL_NO_INPUT=1 or CI=true) nothing is sent and every missing flag is named.
+ * Refuses missing values when prompting is not allowed (no terminal, --no-input,
+ * PAYCTL_NO_INPUT=1 or CI=true): nothing is sent and every missing flag is named.
  */
-export async function resolveRequired<R extends Record<string, Requirement<unknown>>>(ctx: Context, requirements: R): Promise<Resolved<R>> {
-  const missing = Object.values(requirements).filter((r) => r.value === undefined);
-  if (missing.length > 0 && !ctx.canPrompt) {
-    throw usageError(
-      `missing required ${missing.length > 1 ? 'flags' : 'flag'}: ${[...new Set(missing.map((r) => r.flag))].join(', ')}`,
-      ctx.promptRefusalHint(),
-    );
-  }
+export function refuseMissingUnlessAsking(io: IOStreams, flags: readonly string[], reason?: string): void {
+  if (flags.length === 0 || io.canPrompt) return;
+  const list = `missing required ${flags.length > 1 ? 'flags' : 'flag'}: ${[...new Set(flags)].join(', ')}`;
+  throw usageError(reason ? `${reason}: ${list}` : list, io.promptRefusalHint());
+}
+
+/** Fills in missing required values, in order (so an answer can shape the next question). */
+export async function resolveRequired<R extends Record<string, Requirement<unknown>>>({ io, services }: Context, requirements: R): Promise<Resolved<R>> {
+  refuseMissingUnlessAsking(
+    io,
+    Object.values(requirements)
+      .filter((r) => r.value === undefined)
+      .map((r) => r.flag),
+  );
   const result: Record<string, unknown> = {};
   for (const [key, requirement] of Object.entries(requirements)) {
-    result[key] = requirement.value !== undefined ? requirement.value : await requirement.ask(await ctx.prompter());
+    result[key] = requirement.value !== undefined ? requirement.value : await requirement.ask(await services.prompter());
   }
   return result as Resolved<R>;
 }

@@ -9,6 +9,6 @@ export async function getBankAccount(client: ApiClient, id: number): Promise<Ban
   return (await client.request<BankAccount>({ method: 'GET', path: `/bank_accounts/${id}`, accountContext: true, operation: 'getBankAccount' })).data;
 }
 
-export async function deleteBankAccount(client: ApiClient, id: number): Promise<MessageResult> {
-  return (await client.request<MessageResult>({ method: 'DELETE', path: `/bank_accounts/${id}`, accountContext: true, operation: 'deleteBankAccount' })).data;
+export async function deleteBankAccount(client: ApiClient, id: number): Promise<MessageResult | undefined> {
+  return (await client.request<MessageResult>({ method: 'DELETE', path: `/bank_accounts/${id}`, accountContext: true, operation: 'deleteBankAccount' }))?.data;
 }

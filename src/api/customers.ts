@@ -9,6 +9,6 @@ export async function getCustomer(client: ApiClient, id: string): Promise<Custom
   return (await client.request<Customer>({ method: 'GET', path: `/customers/${encodeURIComponent(id)}`, operation: 'getCustomer' })).data;
 }
 
-export async function updateCustomer(client: ApiClient, id: string, body: UpdateCustomerRequest): Promise<Customer> {
-  return (await client.request<Customer>({ method: 'PUT', path: `/customers/${encodeURIComponent(id)}`, operation: 'updateCustomer', body })).data;
+export async function updateCustomer(client: ApiClient, id: string, body: UpdateCustomerRequest): Promise<Customer | undefined> {
+  return (await client.request<Customer>({ method: 'PUT', path: `/customers/${encodeURIComponent(id)}`, operation: 'updateCustomer', body }))?.data;
 }

@@ -7,6 +7,6 @@ export async function createSubaccount(
   client: ApiClient,
   kind: SubaccountKind,
   body: CreateSubaccountPfRequest | CreateSubaccountPjRequest,
-): Promise<Subaccount> {
-  return (await client.request<Subaccount>({ method: 'POST', path: `/subaccounts/${kind}`, operation: kind === 'pf' ? 'createSubaccountPf' : 'createSubaccountPj', body })).data;
+): Promise<Subaccount | undefined> {
+  return (await client.request<Subaccount>({ method: 'POST', path: `/subaccounts/${kind}`, operation: kind === 'pf' ? 'createSubaccountPf' : 'createSubaccountPj', body }))?.data;
 }

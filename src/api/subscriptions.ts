@@ -21,19 +21,19 @@ export async function getSubscription(client: ApiClient, id: string): Promise<Su
   return (await client.request<Subscription>({ method: 'GET', path: subscriptionPath(id), operation: 'getSubscription' })).data;
 }
 
-export async function updateSubscription(client: ApiClient, id: string, body: UpdateSubscriptionRequest): Promise<Subscription> {
-  return (await client.request<Subscription>({ method: 'PUT', path: subscriptionPath(id), operation: 'updateSubscription', body })).data;
+export async function updateSubscription(client: ApiClient, id: string, body: UpdateSubscriptionRequest): Promise<Subscription | undefined> {
+  return (await client.request<Subscription>({ method: 'PUT', path: subscriptionPath(id), operation: 'updateSubscription', body }))?.data;
 }
 
-export async function cancelSubscription(client: ApiClient, id: string): Promise<CancelledSubscription> {
-  return (await client.request<CancelledSubscription>({ method: 'DELETE', path: subscriptionPath(id), operation: 'cancelSubscription' })).data;
+export async function cancelSubscription(client: ApiClient, id: string): Promise<CancelledSubscription | undefined> {
+  return (await client.request<CancelledSubscription>({ method: 'DELETE', path: subscriptionPath(id), operation: 'cancelSubscription' }))?.data;
 }
 
-export async function addSplit(client: ApiClient, body: AddSplitRequest): Promise<Split> {
-  return (await client.request<Split>({ method: 'POST', path: '/subscriptions/add_split', operation: 'addSplit', body })).data;
+export async function addSplit(client: ApiClient, body: AddSplitRequest): Promise<Split | undefined> {
+  return (await client.request<Split>({ method: 'POST', path: '/subscriptions/add_split', operation: 'addSplit', body }))?.data;
 }
 
-export async function removeSplit(client: ApiClient, subscriptionId: string, splitId: string): Promise<MessageResult> {
+export async function removeSplit(client: ApiClient, subscriptionId: string, splitId: string): Promise<MessageResult | undefined> {
   const path = `${subscriptionPath(subscriptionId)}/remove_split/${encodeURIComponent(splitId)}`;
-  return (await client.request<MessageResult>({ method: 'DELETE', path, operation: 'removeSplit' })).data;
+  return (await client.request<MessageResult>({ method: 'DELETE', path, operation: 'removeSplit' }))?.data;
 }

@@ -13,6 +13,6 @@ export async function getWithdrawal(client: ApiClient, id: string): Promise<With
   return (await client.request<Withdrawal>({ method: 'GET', path: `/withdrawals/${encodeURIComponent(id)}`, accountContext: true, operation: 'getWithdrawal' })).data;
 }
 
-export async function withdraw(client: ApiClient, body: WithdrawRequest): Promise<Withdrawal> {
-  return (await client.request<Withdrawal>({ method: 'POST', path: '/withdrawals/withdraw', body, accountContext: true, operation: 'withdraw' })).data;
+export async function withdraw(client: ApiClient, body: WithdrawRequest): Promise<Withdrawal | undefined> {
+  return (await client.request<Withdrawal>({ method: 'POST', path: '/withdrawals/withdraw', body, accountContext: true, operation: 'withdraw' }))?.data;
 }

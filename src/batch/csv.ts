@@ -28,9 +28,11 @@ export type CsvSeparator = (typeof CSV_SEPARATORS)[number];
 export function parseCsv(text: string, knownColumns: readonly string[], separator?: CsvSeparator): CsvTable {
   const content = text.replace(/^\uFEFF/, '');
   const chosen = separator ?? detectSeparator(content.split(/\r?\n/, 1)[0] ?? '', knownColumns);
-  let records: Array<{ record: string[]; info: { lines: number } }>;
+  let records: RecordWithLine[];
   try {
-    records = parse(content, { delimiter: chosen, info: true, skip_empty_lines: true, relax_column_count: true }) as unknown as typeof records;
+    // csv-parse's types do not follow `info: true`, which makes each record `{ record, info }`.
+    const parsed: unknown[] = parse(content, { delimiter: chosen, info: true, skip_empty_lines: true, relax_column_count: true });
+    records = parsed.map(recordWithLine);
   } catch (error) {
     throw new Error(`the CSV cannot be read: ${(error as Error).message}`);
   }
@@ -50,6 +52,20 @@ export function parseCsv(text: string, knownColumns: readonly string[], separato
     rows.push({ line, cells: Object.fromEntries(header.map((name, i) => [name, record[i]!.trim()])) });
   }
   return { header, rows, separator: chosen, problems };
+}
+
+interface RecordWithLine {
+  record: string[];
+  info: { lines: number };
+}
+
+function recordWithLine(value: unknown): RecordWithLine {
+  const record: unknown = value !== null && typeof value === 'object' ? Reflect.get(value, 'record') : undefined;
+  const lines: unknown = value !== null && typeof value === 'object' ? Reflect.get(Reflect.get(value, 'info') ?? {}, 'lines') : undefined;
+  if (!Array.isArray(record) || !record.every((cell) => typeof cell === 'string') || typeof lines !== 'number') {
+    throw new Error('csv-parse gave a record without its line');
+  }
+  return { record, info: { lines } };
 }
 
 function detectSeparator(headerLine: string, knownColumns: readonly string[]): CsvSeparator {

@@ -1,38 +1,71 @@
-import { OUTPUT_FORMATS } from '../output/format.js';
-import type { CommandSpec, OptionSpec } from './spec.js';
+import { OUTPUT_FORMATS, parseCsvSeparator } from '../output/format.js';
+import { parseChoice } from '../validate.js';
+import {
+  describeOptions,
+  parseOptions,
+  switchOption,
+  textOption,
+  valueOption,
+  type CommandSpec,
+  type OptionDefs,
+  type OptionSpec,
+  type OptionValues,
+  type RawInput,
+} from './spec.js';
+
 
 /**
  * Options every command takes, and those commands gain from their traits. Shared
- * by the parser (src/main.ts) and the completion scripts, so they never drift.
+ * by the parser (src/main.ts), the help and the completion scripts, so they never drift.
  */
-export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
-  { flags: '--profile <name>', description: 'profile to use', complete: 'profiles' },
-  { flags: '--base-url <url>', description: 'API base URL, overriding the profile' },
-  { flags: '-o, --output <format>', description: 'output format', choices: OUTPUT_FORMATS },
-  { flags: '--json', description: 'same as --output json' },
-  { flags: '--fields <list>', description: 'comma-separated fields or dot paths to show, in order' },
-  { flags: '--csv-separator <char>', description: "separator of -o csv: , ; | or tab (default: the profile's csvSeparator, else ,)", values: [',', ';', '|', 'tab'] },
-  { flags: '--no-input', description: 'never prompt; fail naming the missing flags' },
-  { flags: '--no-color', description: 'no colour in tables' },
-  { flags: '--debug', description: 'log requests and responses (redacted) to stderr' },
-  { flags: '--timeout <seconds>', description: 'request timeout (default 30)' },
-];
+export const GLOBAL_FLAGS = {
+  profile: textOption('name', 'profile to use', { complete: 'profiles' }),
+  baseUrl: textOption('url', 'API base URL, overriding the profile'),
+  output: valueOption('format', 'output format', (flag, raw) => parseChoice(flag, raw, OUTPUT_FORMATS), { short: '-o', choices: OUTPUT_FORMATS }),
+  json: switchOption('same as --output json'),
+  fields: textOption('list', 'comma-separated fields or dot paths to show, in order'),
+  csvSeparator: valueOption('char', "separator of -o csv: , ; | or tab (default: the profile's csvSeparator, else ,)", parseCsvSeparator, {
+    values: [',', ';', '|', 'tab'],
+  }),
+  input: switchOption('never prompt; fail naming the missing flags', { negated: true }),
+  color: switchOption('no colour in tables', { negated: true }),
+  debug: switchOption('log requests and responses (redacted) to stderr'),
+  timeout: textOption('seconds', 'request timeout (default 30)'),
+} satisfies OptionDefs;
 
-/** Options that commands gain from their traits. */
-export const TRAIT_OPTIONS = {
-  accountContext: [
-    { flags: '--subaccount <id>', description: "run in this sub-account (default: the profile's active one)" },
-    { flags: '--main-account', description: "run in the main account, ignoring the profile's active sub-account" },
-  ],
-  changesData: [{ flags: '--dry-run', description: 'print the request that would be sent and send nothing' }],
-  confirms: [{ flags: '-y, --yes', description: 'do not ask for confirmation' }],
-} satisfies Record<string, readonly OptionSpec[]>;
+/** Options that commands gain from their traits, in the order help lists them. */
+export const TRAIT_FLAGS = {
+  accountContext: {
+    subaccount: textOption('id', "run in this sub-account (default: the profile's active one)"),
+    mainAccount: switchOption("run in the main account, ignoring the profile's active sub-account"),
+  },
+  confirms: { yes: switchOption('do not ask for confirmation', { short: '-y' }) },
+  changesData: { dryRun: switchOption('print the request that would be sent and send nothing') },
+} satisfies Record<'accountContext' | 'confirms' | 'changesData', OptionDefs>;
 
+/** The global and trait options of a run, parsed; a trait the command lacks reads as not given. */
+export type Flags = OptionValues<typeof GLOBAL_FLAGS> &
+  OptionValues<typeof TRAIT_FLAGS.accountContext> &
+  OptionValues<typeof TRAIT_FLAGS.confirms> &
+  OptionValues<typeof TRAIT_FLAGS.changesData>;
+
+export function parseFlags(raw: RawInput['opts']): Flags {
+  return {
+    ...parseOptions(GLOBAL_FLAGS, raw),
+    ...parseOptions(TRAIT_FLAGS.accountContext, raw),
+    ...parseOptions(TRAIT_FLAGS.confirms, raw),
+    ...parseOptions(TRAIT_FLAGS.changesData, raw),
+  };
+}
+
+export const GLOBAL_OPTIONS: readonly OptionSpec[] = describeOptions(GLOBAL_FLAGS);
+
+/** A command's own options, then those of its traits. */
 export function optionsOf(spec: CommandSpec): OptionSpec[] {
-  return [
-    ...(spec.options ?? []),
-    ...(spec.accountContext ? TRAIT_OPTIONS.accountContext : []),
-    ...(spec.confirms ? TRAIT_OPTIONS.confirms : []),
-    ...(spec.changesData ? TRAIT_OPTIONS.changesData : []),
-  ];
+  return describeOptions({
+    ...spec.options,
+    ...(spec.accountContext ? TRAIT_FLAGS.accountContext : {}),
+    ...(spec.confirms ? TRAIT_FLAGS.confirms : {}),
+    ...(spec.changesData ? TRAIT_FLAGS.changesData : {}),
+  });
 }

@@ -1,4 +1,4 @@
-import { everyCommand, type ArgSpec, type CommandSpec, type OptionSpec } from '../commands/spec.js';
+import { everyCommand, type ArgDef, type CommandSpec, type OptionSpec } from '../commands/spec.js';
 
 /**
  * What a shell needs to complete payctl, read off the command tree so the
@@ -56,7 +56,7 @@ export function toFlag(option: OptionSpec): CompletionFlag {
   };
 }
 
-const toArg = (arg: ArgSpec) => (arg.choices || arg.complete ? valueKind(arg) : undefined);
+const toArg = (arg: ArgDef) => (arg.choices || arg.complete ? valueKind(arg) : undefined);
 
 export function buildModel(source: TreeSource): CompletionModel {
   const nodes: CompletionNode[] = [

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { Services } from '../services.js';
 import { usageError } from '../errors.js';
 import { jwtExpiry } from '../jwt.js';
 import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, updateConfig, type ConfigData, type Profile } from './store.js';
@@ -8,16 +8,16 @@ import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, updateConfig, type ConfigDat
  * written out the first time it changes, with the base URL in effect (so that
  * `auth login --base-url URL` keeps working on the next run).
  */
-export async function changeProfile(ctx: Context, name: string, change: (profile: Profile) => void): Promise<Profile> {
-  const baseUrl = ctx.settings().baseUrl;
-  const profile = await updateConfig(ctx.configDir, (config) => {
+export async function changeProfile(services: Services, name: string, change: (profile: Profile) => void): Promise<Profile> {
+  const baseUrl = services.settings().baseUrl;
+  const profile = await updateConfig(services.configDir, (config) => {
     const existing = config.profiles[name] ?? (name === DEFAULT_PROFILE ? { ...DEFAULT_PROFILE_SETTINGS, baseUrl } : undefined);
     if (!existing) throw missingProfile(name, config);
     change(existing);
     config.profiles[name] = existing;
     return existing;
   });
-  ctx.reloadConfig();
+  services.reloadConfig();
   return profile;
 }
 

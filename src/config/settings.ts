@@ -85,8 +85,8 @@ const chosenProfile = (config: ConfigData, flags: SettingsFlags, env: NodeJS.Pro
 export function profileSetting(config: ConfigData, flags: SettingsFlags, env: NodeJS.ProcessEnv, key: string): { profileName: string; value: unknown } {
   const [profileName] = chosenProfile(config, flags, env);
   // Read as untyped: a value set by hand may be of any type, and is checked by its reader.
-  const profile = config.profiles[profileName] as unknown as Record<string, unknown> | undefined;
-  return { profileName, value: profile?.[key] };
+  const profile: object | undefined = config.profiles[profileName];
+  return { profileName, value: profile === undefined ? undefined : Reflect.get(profile, key) };
 }
 
 function readExpiry(token: string): { tokenExpiresAt?: Date; tokenProblem?: string } {

@@ -1,10 +1,10 @@
 import type { HTTPError, KyInstance, Options as KyOptions, RetryOptions } from 'ky';
-import { ExitCode, PayctlError, DryRunComplete } from '../errors.js';
+import { ExitCode, PayctlError } from '../errors.js';
 import { maskSecrets, redactHeaders, secretFieldsIn } from '../redact.js';
 import { answerFault, type OperationId } from '../api/answers.js';
 import { VERSION } from '../version.js';
 import type { LiteResponse } from './fetch-classes.js';
-import { nodeFetch, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
+import { INTERRUPTED, nodeFetch, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
 import { checkBeforeRetrying, mayHaveEffect, type Write } from './writes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -27,7 +27,8 @@ export interface ApiEnvelope<T = unknown> {
   message?: string;
 }
 
-export interface DryRunRequest {
+/** A write --dry-run recorded instead of sending: what would have gone out, secrets masked. */
+export interface RecordedRequest {
   method: string;
   url: string;
   headers: Record<string, string>;
@@ -41,16 +42,24 @@ export interface ApiClientOptions {
   timeoutMs: number;
   /** Receives one line per request, response and retry (already redacted). */
   debug?: (line: string) => void;
-  /** When set, changing requests are handed here instead of being sent. */
-  dryRun?: (request: DryRunRequest) => void;
+  /** Under --dry-run: POST, PUT, PATCH and DELETE are handed here and not sent; GETs are sent as usual. */
+  record?: (request: RecordedRequest) => void;
   /** Told the value of every secret field sent or received, so that an echo of it is scrubbed wherever it comes back. */
   secrets?: { add(secret: string): void };
+  /** Aborted when the run is interrupted: a request in flight is given up. */
+  signal?: AbortSignal;
 }
+
+export type ReadRequest = ApiRequest & { method: 'GET' };
+export type WriteRequest = ApiRequest & { method: Exclude<HttpMethod, 'GET'> };
 
 export interface ApiClient {
   readonly baseUrl: string;
   readonly subaccount?: string;
-  request<T = unknown>(request: ApiRequest): Promise<ApiEnvelope<T>>;
+  request<T = unknown>(request: ReadRequest): Promise<ApiEnvelope<T>>;
+  /** A write's answer; undefined when --dry-run recorded the write instead of sending it. */
+  request<T = unknown>(request: WriteRequest): Promise<ApiEnvelope<T> | undefined>;
+  request<T = unknown>(request: ApiRequest): Promise<ApiEnvelope<T> | undefined>;
   /** The `Date` header of the latest answer, if any: the API's clock, for time windows read on it. */
   lastAnswerDate(): string | undefined;
 }
@@ -66,67 +75,89 @@ const MAX_RETRY_AFTER_MS = 10_000;
  */
 export async function createApiClient(options: ApiClientOptions): Promise<ApiClient> {
   const { default: ky } = await import('ky');
-  const baseUrl = options.baseUrl.replace(/\/+$/, '');
   const debug = options.debug;
   const http: KyInstance = ky.create({
-    prefixUrl: baseUrl,
+    prefixUrl: options.baseUrl.replace(/\/+$/, ''),
     timeout: false,
-    // ky's types speak of fetch's classes; in dist/ they are fetch-classes.ts's.
-    fetch: (debug ? loggedFetch(debug) : nodeFetch) as unknown as typeof fetch,
+    fetch: asKyFetch(debug ? loggedFetch(debug) : nodeFetch),
     hooks: debug
       ? { beforeRetry: [({ retryCount, error }) => debug(`retry ${retryCount} after ${describeRetryCause(error)}`)] }
       : {},
   });
+  return new HttpApiClient(http, options);
+}
 
-  let lastAnswerDate: string | undefined;
-  return {
-    baseUrl,
-    subaccount: options.subaccount,
-    lastAnswerDate: () => lastAnswerDate,
-    async request<T>(request: ApiRequest): Promise<ApiEnvelope<T>> {
-      registerSecretsOf(request.body, options.secrets);
-      const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `payctl/${VERSION}` };
-      if (options.token) headers.authorization = `Bearer ${options.token}`;
-      if (request.accountContext && options.subaccount) headers['x-subaccount-id'] = options.subaccount;
-      const searchParams = Object.fromEntries(
-        Object.entries(request.query ?? {}).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined),
-      );
-      if (options.dryRun && request.method !== 'GET') {
-        const query = new URLSearchParams(Object.entries(searchParams).map(([k, v]) => [k, String(v)])).toString();
-        if (request.body !== undefined) headers['content-type'] = 'application/json';
-        options.dryRun({
-          method: request.method,
-          url: `${baseUrl}${request.path}${query ? `?${query}` : ''}`,
-          headers: redactHeaders(headers),
-          body: request.body === undefined ? undefined : maskSecrets(request.body),
-        });
-        throw new DryRunComplete();
-      }
-      const deadline = Date.now() + options.timeoutMs;
-      const sent: Write = { method: request.method, path: request.path };
-      const perRequest: NodeFetchOptions = { deadline, write: mayHaveEffect(request.method) ? sent : undefined };
-      let response: FetchAnswer;
-      try {
-        response = await http(request.path.replace(/^\/+/, ''), {
-          method: request.method,
-          headers,
-          searchParams,
-          json: request.body,
-          retry: retryPolicy(deadline),
-          ...perRequest,
-        } as KyOptions);
-      } catch (error) {
-        if (!isHttpError(error)) throw errorFromTransport(error, sent);
-        lastAnswerDate = error.response.headers.get('date') ?? undefined;
-        throw await errorFromResponse(error.response, sent);
-      }
-      lastAnswerDate = response.headers.get('date') ?? undefined;
-      const envelope = parseEnvelope<T>(await readBody(response, sent), response.status, sent, request.operation);
-      // Pages of a list hold no secrets in the API's schema, and walking each would cost an export as much as parsing it.
-      if (!Array.isArray(envelope.data)) registerSecretsOf(envelope, options.secrets);
-      return envelope;
-    },
-  };
+/**
+ * nodeFetch where ky expects fetch: ky's types speak of fetch's Request and
+ * Response, which in dist/ are fetch-classes.ts's (see scripts/build.mjs), the
+ * ones nodeFetch takes and makes.
+ */
+const asKyFetch = (send: (...args: never[]) => Promise<unknown>): typeof fetch => send as typeof fetch;
+
+class HttpApiClient implements ApiClient {
+  readonly baseUrl: string;
+  readonly subaccount?: string;
+  private latestAnswerDate?: string;
+
+  constructor(
+    private readonly http: KyInstance,
+    private readonly options: ApiClientOptions,
+  ) {
+    this.baseUrl = options.baseUrl.replace(/\/+$/, '');
+    this.subaccount = options.subaccount;
+  }
+
+  lastAnswerDate(): string | undefined {
+    return this.latestAnswerDate;
+  }
+
+  request<T>(request: ReadRequest): Promise<ApiEnvelope<T>>;
+  request<T>(request: WriteRequest): Promise<ApiEnvelope<T> | undefined>;
+  request<T>(request: ApiRequest): Promise<ApiEnvelope<T> | undefined>;
+  async request<T>(request: ApiRequest): Promise<ApiEnvelope<T> | undefined> {
+    const { options } = this;
+    registerSecretsOf(request.body, options.secrets);
+    const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `payctl/${VERSION}` };
+    if (options.token) headers.authorization = `Bearer ${options.token}`;
+    if (request.accountContext && options.subaccount) headers['x-subaccount-id'] = options.subaccount;
+    const searchParams = Object.fromEntries(
+      Object.entries(request.query ?? {}).filter((entry): entry is [string, string | number | boolean] => entry[1] !== undefined),
+    );
+    if (options.record && mayHaveEffect(request.method)) {
+      const query = new URLSearchParams(Object.entries(searchParams).map(([k, v]) => [k, String(v)])).toString();
+      if (request.body !== undefined) headers['content-type'] = 'application/json';
+      options.record({
+        method: request.method,
+        url: `${this.baseUrl}${request.path}${query ? `?${query}` : ''}`,
+        headers: redactHeaders(headers),
+        body: request.body === undefined ? undefined : maskSecrets(request.body),
+      });
+      return undefined;
+    }
+    const deadline = Date.now() + options.timeoutMs;
+    const sent: Write = { method: request.method, path: request.path };
+    const perRequest: NodeFetchOptions = { deadline, write: mayHaveEffect(request.method) ? sent : undefined, interrupt: options.signal };
+    let response: FetchAnswer;
+    try {
+      response = await this.http(request.path.replace(/^\/+/, ''), {
+        method: request.method,
+        headers,
+        searchParams,
+        json: request.body,
+        retry: retryPolicy(deadline),
+        ...perRequest,
+      } as KyOptions);
+    } catch (error) {
+      if (!isHttpError(error)) throw errorFromTransport(error, sent);
+      this.latestAnswerDate = error.response.headers.get('date') ?? undefined;
+      throw await errorFromResponse(error.response, sent);
+    }
+    this.latestAnswerDate = response.headers.get('date') ?? undefined;
+    const envelope = parseEnvelope<T>(await readBody(response, sent), response.status, sent, request.operation);
+    // Pages of a list hold no secrets in the API's schema, and walking each would cost an export as much as parsing it.
+    if (!Array.isArray(envelope.data)) registerSecretsOf(envelope, options.secrets);
+    return envelope;
+  }
 }
 
 /** Tells `secrets` the value of every secret-keyed field in `value`, so that an echo of it is scrubbed wherever it comes back. */
@@ -152,6 +183,7 @@ function retryPolicy(deadline: number): RetryOptions {
     backoffLimit: 4_000,
     jitter: true,
     shouldRetry: ({ error }) => {
+      if (error instanceof TransportError && error.code === INTERRUPTED) return false;
       if (!isHttpError(error) || !RETRY_STATUS_CODES.includes(error.response.status)) return undefined;
       const header = error.response.headers.get('retry-after');
       if (header === null) return undefined;
@@ -173,6 +205,12 @@ const isHttpError = (error: unknown): error is HTTPError =>
   error instanceof Error && error.name === 'HTTPError' && 'response' in error;
 
 function errorFromTransport(error: unknown, sent: Write): PayctlError {
+  if (error instanceof TransportError && error.code === INTERRUPTED) {
+    // A write that reached the server may still take effect: that is an unknown outcome, whatever stopped the wait.
+    return error.reachedServer && mayHaveEffect(sent.method)
+      ? new PayctlError(`interrupted: the ${sent.method} ${sent.path} was sent and its outcome is unknown`, ExitCode.unknownOutcome, { hint: checkBeforeRetrying(sent) })
+      : new PayctlError('interrupted', ExitCode.interrupted);
+  }
   if (error instanceof TransportError) {
     if (error.reachedServer && mayHaveEffect(sent.method)) {
       return new PayctlError(`${error.message}; the ${sent.method} was sent and its outcome is unknown`, ExitCode.unknownOutcome, {
@@ -268,7 +306,7 @@ async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<Pa
   if (apiError) return new PayctlError(String(apiError.message), ExitCode.apiRefused, details);
   if (status >= 300 && status < 400) {
     const location = response.headers.get('location') ?? 'another address';
-    return new PayctlError(`the server redirected to ${location}; payctl does not follow redirects`, ExitCode.apiRefused, {
+    return new PayctlError(`the server redirected to ${location}; payctl does not follow redirects`, ExitCode.redirected, {
       status,
       hint: 'set the profile\'s base URL to the final address: payctl profiles add NAME --base-url URL',
     });

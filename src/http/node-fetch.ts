@@ -33,7 +33,11 @@ export interface NodeFetchOptions {
   deadline?: number;
   /** A POST, PUT, PATCH or DELETE: registered as on the wire while the server may be acting on it. */
   write?: Write;
+  /** Aborted when the run is interrupted: the request is given up (TransportError code INTERRUPTED). */
+  interrupt?: AbortSignal;
 }
+
+export const INTERRUPTED = 'EINTERRUPTED';
 
 const MAX_RESPONSE_CHARACTERS = 32 * 1024 * 1024;
 
@@ -60,6 +64,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     headers[key] = value;
   });
   if (body) headers['content-length'] = String(body.length);
+  if (init.interrupt?.aborted) throw new TransportError('interrupted', INTERRUPTED, false);
   const secure = url.protocol === 'https:' ? loadHttps() : undefined;
   const transport = secure?.module ?? http;
   const proxy = proxyConfigured() ? await routeOf(url) : undefined;
@@ -142,6 +147,9 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       () => fail(`no answer from ${url.host} within the timeout`, 'ETIMEDOUT'),
       Math.max(0, remaining ?? 2 ** 31 - 1),
     );
+    const onInterrupt = () => fail('interrupted', INTERRUPTED);
+    init.interrupt?.addEventListener('abort', onInterrupt, { once: true });
+    request.on('close', () => init.interrupt?.removeEventListener('abort', onInterrupt));
     request.end(body);
   });
 }

@@ -1,7 +1,7 @@
 /**
  * POST, PUT, PATCH and DELETE requests whose outcome payctl may not learn: which
  * are on the wire now (what Ctrl-C leaves unknown) and how a user checks one.
- * No imports: src/cli.ts loads this at start-up for its Ctrl-C handler.
+ * No imports: src/main.ts loads this at start-up for its Ctrl-C report.
  */
 
 export interface Write {
@@ -24,24 +24,6 @@ export function writeSettled(write: Write): void {
 export function writesOnTheWire(): Write[] {
   return [...onTheWire];
 }
-
-let commandsHandlingCtrlC = 0;
-
-/**
- * A command that handles Ctrl-C itself (a batch finishing its rows in flight, the
- * sandbox shutting down) says so here, and calls the returned function when done.
- * Counting SIGINT listeners cannot tell: libraries (proper-lockfile's signal-exit) add their own.
- */
-export function handleCtrlCInCommand(): () => void {
-  commandsHandlingCtrlC++;
-  let released = false;
-  return () => {
-    if (!released) commandsHandlingCtrlC--;
-    released = true;
-  };
-}
-
-export const ctrlCHandledByCommand = (): boolean => commandsHandlingCtrlC > 0;
 
 /** Whether a request of this method can have changed anything on the server. */
 export const mayHaveEffect = (method: string): boolean => method !== 'GET';

@@ -1,4 +1,4 @@
-import type { Context } from '../context.js';
+import type { IO } from '../context.js';
 import { visible } from './sanitize.js';
 
 export interface StatusLine {
@@ -15,8 +15,8 @@ const REDRAW_EVERY_MS = 100;
  * only when stderr is a terminal: a log or a pipe gets nothing. Its text is made
  * visible: the only control it carries is the redraw.
  */
-export function statusLine(ctx: Context): StatusLine {
-  if (!ctx.io.stderrIsTTY) return { show: () => undefined, done: () => undefined };
+export function statusLine(io: Pick<IO, 'stderr' | 'stderrIsTTY'>): StatusLine {
+  if (!io.stderrIsTTY) return { show: () => undefined, done: () => undefined };
   let shown = false;
   let last = 0;
   return {
@@ -25,10 +25,10 @@ export function statusLine(ctx: Context): StatusLine {
       if (now - last < REDRAW_EVERY_MS && !final) return;
       last = now;
       shown = true;
-      ctx.io.stderr.write(`\r\x1b[2K${visible(text())}`);
+      io.stderr.write(`\r\x1b[2K${visible(text())}`);
     },
     done() {
-      if (shown) ctx.io.stderr.write('\r\x1b[2K');
+      if (shown) io.stderr.write('\r\x1b[2K');
     },
   };
 }

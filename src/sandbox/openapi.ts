@@ -9,9 +9,12 @@ import { isCalendarDate, isEmail, isUuid } from '../rules.js';
 
 type SchemaObject = Record<string, unknown>;
 
+type ParameterLocation = 'path' | 'query' | 'header';
+
 interface ParameterObject {
   name: string;
-  in: 'path' | 'query' | 'header';
+  /** A ParameterLocation; typed as the document's JSON is read. */
+  in: string;
   required?: boolean;
   schema: SchemaObject;
 }
@@ -35,7 +38,7 @@ interface OpenApiDocument {
   components: { schemas: Record<string, SchemaObject>; parameters: Record<string, ParameterObject>; responses: Record<string, ResponseObject> };
 }
 
-export const apiDocument = document as unknown as OpenApiDocument;
+export const apiDocument: OpenApiDocument = document;
 
 /** $id under which the document's components are registered in Ajv. */
 export const API_SCHEMA_ID = 'https://payctl.local/openapi/payctl-api.json';
@@ -198,7 +201,7 @@ export function compiledOperations(): CompiledOperation[] {
   for (const [pathTemplate, methods] of Object.entries(apiDocument.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
       const parameters = (operation.parameters ?? []).map(parameterOf);
-      const inLocation = (location: ParameterObject['in']) => parameters.filter((parameter) => parameter.in === location);
+      const inLocation = (location: ParameterLocation) => parameters.filter((parameter) => parameter.in === location);
       const bodyRef = operation.requestBody?.content['application/json'].schema.$ref;
       const bodyValidator = bodyRef ? ajv.getSchema(componentSchemaRef(localRefName(bodyRef))) : undefined;
       compiled.push({

@@ -29,7 +29,7 @@ export async function findRecentTwin(client: ApiClient, identity: WithdrawalIden
     const recent = items.filter((item) => (createdAtOf(item) ?? since) >= since);
     const twin = recent.find((item) => compareWithdrawal(item, identity) !== 'different');
     if (twin) {
-      const field = (name: string) => String((twin as unknown as Record<string, unknown>)[name] ?? 'unknown');
+      const field = (name: string) => String(Reflect.get(twin, name) ?? 'unknown');
       return { id: field('id'), createdAt: field('createdAt'), status: field('status') };
     }
     if (recent.length === 0 || page * 100 >= total) return undefined;

@@ -2,7 +2,7 @@ import type { PixKeyType, WithdrawalMethod, WithdrawRequest } from '../api/types
 import { usageError } from '../errors.js';
 import { parseBankAccountId, parsePixKey, parsePixKeyType, parseUrl, parseWithdrawalAmount } from '../validate.js';
 
-/** The raw text of one withdrawal's fields, as flags or a CSV row give them. */
+/** The raw text of one withdrawal's fields, as a CSV row gives them. */
 export interface WithdrawFields {
   amount?: string;
   bankAccount?: string;
@@ -13,24 +13,15 @@ export interface WithdrawFields {
 
 export type WithdrawField = keyof WithdrawFields;
 
-export const WITHDRAW_FLAGS: Readonly<Record<WithdrawField, string>> = {
-  amount: '--amount',
-  bankAccount: '--bank-account',
-  pixKeyType: '--pix-key-type',
-  pixKey: '--pix-key',
-  postbackUrl: '--postback-url',
-};
-
 /** The fields a method needs; postbackUrl is optional everywhere. */
-export const requiredWithdrawFields = (method: WithdrawalMethod): WithdrawField[] =>
+const requiredWithdrawFields = (method: WithdrawalMethod): WithdrawField[] =>
   method === 'pix' ? ['amount', 'bankAccount', 'pixKeyType', 'pixKey'] : ['amount', 'bankAccount'];
 
-/** How a field is named in messages: its flag by default, e.g. `row 3 amount` for a CSV. */
+/** How a field is named in messages, e.g. `line 3: amount` for a CSV. */
 export type FieldLabel = (field: WithdrawField) => string;
-const byFlag: FieldLabel = (field) => WITHDRAW_FLAGS[field];
 
-/** The fields that are given, each checked by its rule: what a withdrawal can be sure of before asking for the rest. */
-export interface GivenWithdrawFields {
+/** The fields that are given, each checked by its rule. */
+interface GivenWithdrawFields {
   amount?: number;
   bankAccountId?: number;
   pixKeyType?: PixKeyType;
@@ -44,7 +35,7 @@ const isGiven = (fields: WithdrawFields, field: WithdrawField) => fields[field] 
  * Checks every given field by its rule (a usage error naming the field, through
  * `label`); missing fields are left out. Card and boleto withdrawals take no PIX fields.
  */
-export function parseGivenWithdrawFields(method: WithdrawalMethod, fields: WithdrawFields, label: FieldLabel = byFlag): GivenWithdrawFields {
+function parseGivenWithdrawFields(method: WithdrawalMethod, fields: WithdrawFields, label: FieldLabel): GivenWithdrawFields {
   const given = (field: WithdrawField) => isGiven(fields, field);
   if (method !== 'pix') {
     const stray = (['pixKeyType', 'pixKey'] as const).filter(given);
@@ -65,7 +56,7 @@ export function parseGivenWithdrawFields(method: WithdrawalMethod, fields: Withd
  * error naming the field (through `label`) and the rule; a missing required
  * field is named too.
  */
-export function parseWithdrawRequest(method: WithdrawalMethod, fields: WithdrawFields, label: FieldLabel = byFlag): WithdrawRequest {
+export function parseWithdrawRequest(method: WithdrawalMethod, fields: WithdrawFields, label: FieldLabel): WithdrawRequest {
   const missing = requiredWithdrawFields(method).filter((field) => !isGiven(fields, field));
   if (missing.length > 0) throw usageError(`missing ${missing.map(label).join(', ')}`);
   const { amount, bankAccountId, pixKeyType, pixKey, postbackUrl } = parseGivenWithdrawFields(method, fields, label);

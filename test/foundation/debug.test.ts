@@ -1,8 +1,10 @@
-import { readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { ROOT, runCli, tempConfigDir } from '../helpers/cli.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -40,5 +42,49 @@ describe('--debug', () => {
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('HTTP 401');
     expect(result.stderr).not.toContain('forged-token-value-that-the-sandbox-refuses');
+  });
+});
+
+/**
+ * A build of payctl in which one command fails as a bug would (a TypeError, not
+ * a PayctlError), made by the real build script from a copy of the sources.
+ * Returns its launcher and the line of the failure.
+ */
+function buildWithInternalError(file: string): { bin: string; line: number } {
+  const root = mkdtempSync(path.join(tmpdir(), 'payctl-bug-build-'));
+  for (const entry of ['src', 'scripts', 'bin', 'package.json', 'tsconfig.json']) cpSync(path.join(ROOT, entry), path.join(root, entry), { recursive: true });
+  for (const entry of ['node_modules', 'openapi']) symlinkSync(path.join(ROOT, entry), path.join(root, entry));
+  const lines = readFileSync(path.join(root, file), 'utf8').split('\n');
+  const index = lines.findIndex((text) => text.startsWith('export async function run(')) + 1;
+  expect(index).toBeGreaterThan(0);
+  lines[index] = "  throw new TypeError('forced internal error');";
+  writeFileSync(path.join(root, file), lines.join('\n'));
+  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } });
+  expect(built.status, built.stderr).toBe(0);
+  return { bin: path.join(root, 'bin/payctl.js'), line: index + 1 };
+}
+
+describe('--debug after an internal error', () => {
+  const FILE = 'src/commands/profiles/list.ts';
+  let bug: { bin: string; line: number };
+  beforeAll(() => {
+    bug = buildWithInternalError(FILE);
+  });
+
+  it("prints a stack trace that names payctl's source files and lines, not the bundle's", async () => {
+    const result = await runCli(['profiles', 'list', '--debug'], { bin: bug.bin, env: { PAYCTL_CONFIG_DIR: tempConfigDir() } });
+    expect(result.code).toBe(1);
+    expect(result.stdout).toBe('');
+    expect(result.stderr).toContain('error: unexpected failure: forced internal error');
+    expect(result.stderr).toContain(`TypeError: forced internal error\n    at `);
+    expect(result.stderr).toContain(`${FILE}:${bug.line}:`);
+    expect(result.stderr).toMatch(/src\/main\.ts:\d+:\d+/);
+    expect(result.stderr).not.toMatch(/cli\.cjs|dist-build-/);
+  });
+
+  it('without --debug, the same failure is one line and a hint, no stack trace', async () => {
+    const result = await runCli(['profiles', 'list'], { bin: bug.bin, env: { PAYCTL_CONFIG_DIR: tempConfigDir() } });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toBe('error: unexpected failure: forced internal error\nhint: this is a bug in payctl; run again with --debug and report the output\n');
   });
 });

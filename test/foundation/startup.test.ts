@@ -1,10 +1,11 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { COMMAND_TREE } from '../../src/commands/tree.js';
 import { everyCommand } from '../../src/commands/spec.js';
 
@@ -34,11 +35,27 @@ function copyOfPackage(change: (root: string) => void, skip: (file: string) => b
   return path.join(root, 'bin/payctl.js');
 }
 
-/** Whether the copy's launcher was given the cache, and whether V8 took it, as `loadBundle` reports. */
-function cacheVerdict(bin: string): string {
+/**
+ * Whether the copy's launcher was given a cache, and whether V8 took it, as
+ * `loadBundle` reports: 'undefined' (none), 'false' (taken) or 'true' (refused).
+ */
+function cacheVerdict(bin: string, cacheHome: string): string {
   const probe = `const r = require(${JSON.stringify(path.join(path.dirname(bin), 'dist.js'))}).loadBundle(); console.log(String(r.script.cachedDataRejected))`;
-  return spawnSync(process.execPath, ['-e', probe], { env: cleanEnv(), encoding: 'utf8' }).stdout.trim();
+  return spawnSync(process.execPath, ['-e', probe], { env: cleanEnv({ XDG_CACHE_HOME: cacheHome }), encoding: 'utf8' }).stdout.trim();
 }
+
+/** A copy of the package whose code cache is changed by `change` (the cache's first line and the V8 data after it). */
+function copyWithCache(change: (header: string, data: Buffer) => Buffer): string {
+  return copyOfPackage((root) => {
+    const cache = path.join(root, 'dist/cli.cjs.cache');
+    const file = readFileSync(cache);
+    const newline = file.indexOf(10);
+    writeFileSync(cache, change(file.toString('utf8', 0, newline), file.subarray(newline + 1)));
+  });
+}
+
+/** The caches payctl wrote for later runs under this cache folder. */
+const userCaches = (cacheHome: string) => (existsSync(path.join(cacheHome, 'payctl')) ? readdirSync(path.join(cacheHome, 'payctl')) : []);
 
 describe('help', () => {
   it('--help of every command is the text the bundle itself renders (pre-rendered at build, read without loading the bundle)', async () => {
@@ -60,28 +77,61 @@ describe('help', () => {
 });
 
 describe('code cache', () => {
-  it('the launcher loads the bundle with the code cache made by its build, and V8 takes it', () => {
-    expect(cacheVerdict(BIN)).toBe('false');
+  it('the launcher loads the bundle with the code cache made by its build, and V8 takes it; nothing is written', () => {
+    const cacheHome = tempConfigDir();
+    expect(cacheVerdict(BIN, cacheHome)).toBe('false');
+    expect(userCaches(cacheHome)).toEqual([]);
   });
 
-  it("a cache from another build is not used, and one V8 cannot read is dropped: payctl runs the same", async () => {
-    const otherBuild = copyOfPackage((root) => {
-      const cache = path.join(root, 'dist/cli.cjs.cache');
-      const data = readFileSync(cache);
-      writeFileSync(cache, Buffer.concat([Buffer.from('// payctl build 0000000000000000\n'), data.subarray(data.indexOf(10) + 1)]));
-    });
-    const unreadable = copyOfPackage((root) => {
-      const cache = path.join(root, 'dist/cli.cjs.cache');
-      const data = readFileSync(cache);
-      const start = data.indexOf(10) + 1;
-      data.fill(0x5a, start + 16, data.length);
-      writeFileSync(cache, data);
-    });
-    expect(cacheVerdict(otherBuild)).toBe('undefined');
-    expect(cacheVerdict(unreadable)).toBe('true');
-    const expected = await runCli(['balance', '--json'], { env: envFor() });
+  it('a cache from another build is not used, and one V8 cannot read is dropped: payctl runs the same', async () => {
+    const otherBuild = copyWithCache((_, data) => Buffer.concat([Buffer.from('// payctl build 0000000000000000\n'), data]));
+    const unreadable = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header}\n`), data.subarray(0, 16), Buffer.alloc(data.length - 16, 0x5a)]));
+    expect(cacheVerdict(otherBuild, tempConfigDir())).toBe('undefined');
+    expect(cacheVerdict(unreadable, tempConfigDir())).toBe('true');
+    const expected = await runCli(['balance', '--json'], { env: envFor({ XDG_CACHE_HOME: tempConfigDir() }) });
     expect(expected.code).toBe(0);
-    for (const bin of [otherBuild, unreadable]) expect(await runCli(['balance', '--json'], { bin, env: envFor() })).toEqual(expected);
+    for (const bin of [otherBuild, unreadable]) expect(await runCli(['balance', '--json'], { bin, env: envFor({ XDG_CACHE_HOME: tempConfigDir() }) })).toEqual(expected);
+  });
+
+  it("on a Node other than the build's, the first run leaves a cache for this Node in the user's own cache folder, and later runs use it", async () => {
+    const otherNode = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header.replace(/ node v\S+/, ' node v0.0.0')}\n`), data]));
+    const cacheHome = tempConfigDir();
+    const first = await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) });
+    expect(first).toEqual({ code: 0, stdout: `${JSON.stringify(BALANCE, null, 2)}\n`, stderr: '' });
+    const written = userCaches(cacheHome);
+    expect(written).toEqual([expect.stringMatching(new RegExp(`^cli-[0-9a-f]{16}-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.cache$`))]);
+    expect(statSync(path.join(cacheHome, 'payctl')).mode & 0o777).toBe(0o700);
+    expect(statSync(path.join(cacheHome, 'payctl', written[0]!)).mode & 0o777).toBe(0o600);
+    expect(cacheVerdict(otherNode, cacheHome)).toBe('false');
+    expect(await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) })).toEqual(first);
+    expect(userCaches(cacheHome)).toEqual(written);
+  });
+
+  it("writing its cache removes other builds' caches for this Node written over a week ago, and no other", async () => {
+    const otherNode = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header.replace(/ node v\S+/, ' node v0.0.0')}\n`), data]));
+    const cacheHome = tempConfigDir();
+    const folder = path.join(cacheHome, 'payctl');
+    mkdirSync(folder, { mode: 0o700 });
+    const thisNode = `node${process.version}-${process.arch}.cache`;
+    const weekAndADayAgo = new Date(Date.now() - 8 * 24 * 3600_000);
+    const files = { oldBuild: `cli-${'a'.repeat(16)}-${thisNode}`, recentBuild: `cli-${'b'.repeat(16)}-${thisNode}`, otherNode: `cli-${'c'.repeat(16)}-nodev0.0.1-${process.arch}.cache`, notOurs: 'notes.txt' };
+    for (const name of Object.values(files)) {
+      writeFileSync(path.join(folder, name), 'x');
+      if (name !== files.recentBuild) utimesSync(path.join(folder, name), weekAndADayAgo, weekAndADayAgo);
+    }
+    expect((await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) })).code).toBe(0);
+    const left = userCaches(cacheHome);
+    expect(left).toHaveLength(4);
+    expect(left).not.toContain(files.oldBuild);
+    expect(left).toEqual(expect.arrayContaining([files.recentBuild, files.otherNode, files.notOurs]));
+  });
+
+  it('a build cache V8 refuses is replaced by one this Node writes, used from the next run on', () => {
+    const unreadable = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header}\n`), data.subarray(0, 16), Buffer.alloc(data.length - 16, 0x5a)]));
+    const cacheHome = tempConfigDir();
+    expect(cacheVerdict(unreadable, cacheHome)).toBe('true');
+    expect(userCaches(cacheHome)).toHaveLength(1);
+    expect(cacheVerdict(unreadable, cacheHome)).toBe('false');
   });
 });
 
@@ -110,5 +160,65 @@ describe('what a request loads', () => {
     const { code, modules } = await loadedModules('devnull');
     expect(code).toBe(0);
     expect(modules.filter((name) => /tty/.test(name))).toEqual([]);
+  });
+});
+
+describe('exports', () => {
+  const CUSTOMERS = 250;
+  let session: SandboxSession;
+  beforeAll(async () => {
+    session = await startSandboxSession('acme', { customers: CUSTOMERS });
+  });
+  afterAll(() => session.close());
+
+  interface ThreadRecord {
+    isMainThread: boolean;
+    resourceLimits: { maxYoungGenerationSizeMb?: number };
+    flagsSet: string[];
+  }
+
+  /** Runs payctl with a preload that records, for each thread at its exit, what it is and every V8 flag set in it. */
+  async function runRecordingThreads(args: string[], stdoutToDevNull = false): Promise<{ code: number; stdout: string; threads: ThreadRecord[] }> {
+    const dir = mkdtempSync(path.join(tmpdir(), 'payctl-threads-'));
+    const probe = path.join(dir, 'probe.cjs');
+    const records = path.join(dir, 'threads.ndjson');
+    writeFileSync(
+      probe,
+      `const { isMainThread, resourceLimits } = require('node:worker_threads');
+       const v8 = require('node:v8');
+       const flagsSet = [];
+       const setFlags = v8.setFlagsFromString;
+       v8.setFlagsFromString = (flags) => (flagsSet.push(flags), setFlags(flags));
+       process.on('exit', () => require('node:fs').appendFileSync(${JSON.stringify(records)}, JSON.stringify({ isMainThread, resourceLimits, flagsSet }) + '\\n'));`,
+    );
+    const result = await session.run(args, { env: { NODE_OPTIONS: `--require ${probe}` }, stdoutToDevNull, timeoutMs: 60_000 });
+    const threads = readFileSync(records, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as ThreadRecord);
+    return { code: result.code, stdout: result.stdout, threads };
+  }
+
+  it('an export into a pipe runs in a worker thread with a bounded young generation, and no V8 flag is set at run time', async () => {
+    for (const args of [
+      ['customers', 'list', '--all', '-o', 'ndjson', '--fields', 'id'],
+      ['customers', 'find', '--name', 'a', '-o', 'ndjson', '--fields', 'id'],
+    ]) {
+      const { code, stdout, threads } = await runRecordingThreads(args);
+      expect(code).toBe(0);
+      const ids = stdout.trim().split('\n').map((line) => (JSON.parse(line) as { id: string }).id);
+      if (args[1] === 'list') expect(new Set(ids).size).toBe(CUSTOMERS);
+      else expect(ids.length).toBeGreaterThan(0);
+      expect(threads.map((t) => t.isMainThread).sort()).toEqual([false, true]);
+      expect(threads.find((t) => !t.isMainThread)!.resourceLimits.maxYoungGenerationSizeMb).toBe(8);
+      expect(threads.flatMap((t) => t.flagsSet)).toEqual([]);
+    }
+  });
+
+  it('a single page, or an export to /dev/null (a character device, as a terminal is), runs on the main thread alone', async () => {
+    const page = await runRecordingThreads(['customers', 'list', '--limit', '5', '-o', 'ndjson']);
+    expect(page.code).toBe(0);
+    expect(page.stdout.trim().split('\n')).toHaveLength(5);
+    expect(page.threads.map((t) => t.isMainThread)).toEqual([true]);
+    const devNull = await runRecordingThreads(['customers', 'list', '--all', '-o', 'ndjson'], true);
+    expect(devNull.code).toBe(0);
+    expect(devNull.threads.map((t) => t.isMainThread)).toEqual([true]);
   });
 });

@@ -100,11 +100,11 @@ export const COMMAND_KINDS: CommandKind[] = [
   },
   {
     kind: 'batch',
-    command: ['withdraw', 'pix'],
-    needs: ['--from-csv', '--journal', '--yes'],
+    command: ['withdraw', 'batch'],
+    needs: ['--method', '--journal', '--yes'],
     method: 'POST',
     path: /^\/withdrawals\/withdraw$/,
-    argv: (dir) => ['--from-csv', writeCsv(dir), '--journal', path.join(dir, 'journal.ndjson'), '--concurrency', '2', '--yes'],
+    argv: (dir) => [writeCsv(dir), '--method', 'pix', '--journal', path.join(dir, 'journal.ndjson'), '--concurrency', '2', '--yes'],
     sends: 2,
   },
 ];

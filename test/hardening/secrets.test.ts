@@ -215,10 +215,11 @@ describe('secrets never leak', () => {
         const arrived = api.requests.length;
         let cmdline = '';
         const deadline = Date.now() + 10_000;
-        // auth token sends nothing: its argv is read while it runs, before it exits.
+        // auth token sends nothing: its argv is read while it runs, before it exits
+        // (once it shows payctl's: read at once after spawn, it can still be the parent's).
         while (Date.now() < deadline && child.exitCode === null) {
           if (existsSync(`/proc/${child.pid}/cmdline`)) cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-          if (api.requests.length > arrived || command.name === 'auth token') break;
+          if (api.requests.length > arrived || (command.name === 'auth token' && cmdline.includes(BIN))) break;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
         await new Promise((resolve) => (child.exitCode === null ? child.on('close', resolve) : resolve(undefined)));

@@ -1,8 +1,28 @@
-import type { CommandSpec } from '../spec.js';
+import { usageError } from '../../errors.js';
+import { parseChoice, type Parser } from '../../validate.js';
+import { arg, command, defineCommand, repeatedOption, switchOption, textOption } from '../spec.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;
 
-export const apiCommand: CommandSpec = {
+export interface ApiPath {
+  path: string;
+  query: Record<string, string>;
+}
+
+/** A path on the API's base URL, with its query: an absolute URL would send the token elsewhere. */
+const parseApiPath: Parser<ApiPath> = (label, raw) => {
+  if (!raw.startsWith('/')) throw usageError(`${label} ${JSON.stringify(raw)} is invalid: give a route relative to the base URL, starting with /, e.g. /customers`);
+  const url = new URL(raw, 'http://base.invalid');
+  return { path: url.pathname, query: Object.fromEntries(url.searchParams) };
+};
+
+const parseQueryPair: Parser<[string, string]> = (flag, raw) => {
+  const at = raw.indexOf('=');
+  if (at <= 0) throw usageError(`${flag} ${JSON.stringify(raw)} is invalid: must be key=value, e.g. ${flag} limit=5`);
+  return [raw.slice(0, at), raw.slice(at + 1)];
+};
+
+export const apiCall = defineCommand({
   name: 'api',
   summary: "Call any API route with the profile's token and account context; prints the response's data as JSON",
   description:
@@ -12,15 +32,15 @@ export const apiCommand: CommandSpec = {
     'A body with secrets (cardNumber, securityCode, clientSecret, accessToken) is refused inline: give it as @FILE or @-.\n' +
     'Secret fields of the answer, and any secret sent, are masked in what it prints, unless --show-secrets.',
   args: [
-    { name: 'method', description: `HTTP method: ${API_METHODS.join(', ')}`, choices: API_METHODS },
-    { name: 'path', description: 'route relative to the base URL, e.g. /customers or /withdrawals?page=2' },
+    arg('method', `HTTP method: ${API_METHODS.join(', ')}`, (label, raw) => parseChoice(label, raw, API_METHODS), { choices: API_METHODS }),
+    arg('path', 'route relative to the base URL, e.g. /customers or /withdrawals?page=2', parseApiPath),
   ],
-  options: [
-    { flags: '-d, --data <json>', description: 'request body: JSON text, @FILE to read a file, or @- to read stdin', complete: 'files' },
-    { flags: '-q, --query <key=value>', description: 'query parameter, repeatable', repeatable: true },
-    { flags: '--envelope', description: 'print the whole response body (data, meta, message) instead of its data' },
-    { flags: '--show-secrets', description: 'print secret fields of the answer (accessToken, cardNumber, …) as they are, not masked' },
-  ],
+  options: {
+    data: textOption('json', 'request body: JSON text, @FILE to read a file, or @- to read stdin', { short: '-d', complete: 'files' }),
+    query: repeatedOption('key=value', 'query parameter, repeatable', parseQueryPair, { short: '-q' }),
+    envelope: switchOption('print the whole response body (data, meta, message) instead of its data'),
+    showSecrets: switchOption('print secret fields of the answer (accessToken, cardNumber, …) as they are, not masked'),
+  },
   examples: [
     'payctl api GET /customers --query limit=5',
     'payctl api GET /withdrawals --envelope | jq .meta.total',
@@ -32,5 +52,6 @@ export const apiCommand: CommandSpec = {
   ],
   accountContext: true,
   changesData: true,
-  load: () => import('./call.js'),
-};
+});
+
+export const apiCommand = command(apiCall, () => import('./call.js'));

@@ -1,11 +1,12 @@
 import { changeProfile } from '../../config/profiles.js';
-import type { Context } from '../../context.js';
+import type { Invocation } from '../spec.js';
+import type { authLogout } from './index.js';
 
-export async function run(ctx: Context): Promise<void> {
-  const name = ctx.settings().profileName;
-  await changeProfile(ctx, name, (profile) => {
+export async function run({ io, services }: Invocation<typeof authLogout>): Promise<void> {
+  const name = services.settings().profileName;
+  await changeProfile(services, name, (profile) => {
     delete profile.token;
     delete profile.tokenExpiresAt;
   });
-  await ctx.output.note(`logged out of profile ${name}`);
+  await io.output.note(`logged out of profile ${name}`);
 }

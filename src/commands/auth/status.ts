@@ -1,11 +1,12 @@
-import type { Context } from '../../context.js';
 import { tokenRefusal } from '../../config/settings.js';
+import type { Invocation } from '../spec.js';
+import type { authStatus } from './index.js';
 
 /** Prints where and as whom commands would run; exit 3 when they could not. */
-export async function run(ctx: Context): Promise<void> {
-  const s = ctx.settings();
+export async function run({ services, print }: Invocation<typeof authStatus>): Promise<void> {
+  const s = services.settings();
   const refusal = tokenRefusal(s);
-  const status = {
+  await print({
     profile: s.profileName,
     baseUrl: s.baseUrl,
     env: s.env,
@@ -14,7 +15,6 @@ export async function run(ctx: Context): Promise<void> {
     tokenExpiresAt: s.tokenExpiresAt?.toISOString() ?? null,
     clientId: s.profile?.clientId ?? null,
     subaccount: s.subaccount ?? null,
-  };
-  await ctx.output.item(undefined, status);
+  });
   if (refusal) throw refusal;
 }

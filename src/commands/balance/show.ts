@@ -1,10 +1,9 @@
 import { getBalance } from '../../api/withdrawals.js';
-import type { Context } from '../../context.js';
-import { balanceView } from '../../output/views.js';
+import type { Invocation } from '../spec.js';
+import type { balance } from './index.js';
 
-export async function run(ctx: Context): Promise<void> {
-  ctx.output.fieldsFor(balanceView);
-  const balance = await getBalance(await ctx.api());
-  if (ctx.output.format === 'table') await ctx.output.note(`balance of the ${ctx.accountLabel()} (profile ${ctx.settings().profileName})`);
-  await ctx.output.item(balanceView, balance);
+export async function run({ io, services, print }: Invocation<typeof balance>): Promise<void> {
+  const balances = await getBalance(await services.api());
+  if (io.output.format === 'table') await io.output.note(`balance of the ${services.accountLabel()} (profile ${services.settings().profileName})`);
+  await print(balances);
 }

@@ -1,20 +1,18 @@
 import { deleteBankAccount, getBankAccount } from '../../api/bank-accounts.js';
-import type { Context } from '../../context.js';
-import { messageView } from '../../output/views.js';
-import { parseBankAccountId } from '../../validate.js';
 import { confirmChange } from '../shared/confirm.js';
 import { describeBankAccount } from '../shared/pickers.js';
-import type { CommandInput } from '../spec.js';
+import type { Invocation } from '../spec.js';
+import type { bankAccountsDelete } from './index.js';
 
-export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
-  const id = parseBankAccountId('ID', args[0]!);
-  ctx.output.fieldsFor(messageView);
-  const api = await ctx.api();
+export async function run(invocation: Invocation<typeof bankAccountsDelete>): Promise<void> {
+  const { services, args: [id], print } = invocation;
+  const api = await services.api();
   const account = await getBankAccount(api, id);
   await confirmChange(
-    ctx,
+    invocation,
     ['About to delete a bank account. This cannot be undone.', `  bank account: ${account.id}: ${describeBankAccount(account)}, document ${account.document}`],
     `Delete bank account ${account.id}?`,
   );
-  await ctx.output.item(messageView, await deleteBankAccount(api, id));
+  const result = await deleteBankAccount(api, id);
+  if (result) await print(result);
 }

@@ -1,11 +1,7 @@
 import { getBankAccount } from '../../api/bank-accounts.js';
-import type { Context } from '../../context.js';
-import { bankAccountView } from '../../output/views.js';
-import { parseBankAccountId } from '../../validate.js';
-import type { CommandInput } from '../spec.js';
+import type { Invocation } from '../spec.js';
+import type { bankAccountsGet } from './index.js';
 
-export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
-  const id = parseBankAccountId('ID', args[0]!);
-  ctx.output.fieldsFor(bankAccountView);
-  await ctx.output.item(bankAccountView, await getBankAccount(await ctx.api(), id));
+export async function run({ services, args: [id], print }: Invocation<typeof bankAccountsGet>): Promise<void> {
+  await print(await getBankAccount(await services.api(), id));
 }

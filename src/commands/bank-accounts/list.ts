@@ -1,12 +1,11 @@
 import { listBankAccounts } from '../../api/bank-accounts.js';
-import type { Context } from '../../context.js';
-import { bankAccountView } from '../../output/views.js';
-import { parsePaging, runList } from '../shared/list.js';
-import type { CommandInput } from '../spec.js';
+import { runList } from '../shared/list.js';
+import type { Invocation } from '../spec.js';
+import type { bankAccountsList } from './index.js';
 
-export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
-  const paging = parsePaging(opts);
-  const api = await ctx.api();
-  if (ctx.output.format === 'table') await ctx.output.note(`bank accounts of the ${ctx.accountLabel()}`);
-  await runList(ctx, bankAccountView, paging, (query) => listBankAccounts(api, query));
+export async function run(invocation: Invocation<typeof bankAccountsList>): Promise<void> {
+  const { io, services } = invocation;
+  const api = await services.api();
+  if (io.output.format === 'table') await io.output.note(`bank accounts of the ${services.accountLabel()}`);
+  await runList(invocation, (query) => listBankAccounts(api, query));
 }

@@ -1,11 +1,7 @@
 import { getCard } from '../../api/cards.js';
-import type { Context } from '../../context.js';
-import { cardView } from '../../output/views.js';
-import { parseUuid } from '../../validate.js';
-import type { CommandInput } from '../spec.js';
+import type { Invocation } from '../spec.js';
+import type { cardsGet } from './index.js';
 
-export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
-  const id = parseUuid('ID', args[0]!);
-  ctx.output.fieldsFor(cardView);
-  await ctx.output.item(cardView, await getCard(await ctx.api(), id));
+export async function run({ services, args: [id], print }: Invocation<typeof cardsGet>): Promise<void> {
+  await print(await getCard(await services.api(), id));
 }

@@ -1,39 +1,43 @@
-import type { CommandSpec } from '../spec.js';
+import { cardView } from '../../output/views.js';
+import { parseExpirationMonth, parseExpirationYear, parseNonEmpty, parseUuid, type Parser } from '../../validate.js';
+import { arg, command, defineCommand, group, switchOption, valueOption } from '../spec.js';
 
-export const cardsCommands: CommandSpec = {
-  name: 'cards',
-  summary: 'Tokenize a credit card for a customer, or read a card token',
-  subcommands: [
-    {
-      name: 'tokenize',
-      summary: 'Tokenize a credit card and tie it to a customer',
-      description:
-        'Tokenize a credit card. The card number and security code are never flags: they are asked with masking at a terminal, ' +
-        'or read from stdin with --card-stdin (the number on the first line, the security code on the second). ' +
-        'payctl checks the number (13 to 16 digits and its Luhn check digit, so a mistyped digit never leaves the machine), ' +
-        'the security code (3 or 4 digits), the month (01 to 12) and the year (4 digits) before sending. ' +
-        'Without --customer the customer is picked from the list at a terminal.',
-      options: [
-        { flags: '--customer <id>', description: 'customer the card is tied to (UUID); picked from the list when missing' },
-        { flags: '--holder-name <name>', description: 'name exactly as on the card' },
-        { flags: '--exp-month <mm>', description: 'expiration month, 01 to 12' },
-        { flags: '--exp-year <yyyy>', description: 'expiration year, 4 digits' },
-        { flags: '--card-stdin', description: 'read the card number, then the security code, one a line, from stdin' },
-      ],
-      changesData: true,
-      examples: [
-        'payctl cards tokenize      # asks customer, holder, number (masked), expiry and security code (masked)',
-        'payctl cards tokenize --customer 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --holder-name "ANA SOUZA" --exp-month 08 --exp-year 2030',
-        'printf \'%s\\n%s\\n\' "$CARD_NUMBER" "$CVV" | payctl cards tokenize --card-stdin --customer 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --holder-name "ANA SOUZA" --exp-month 08 --exp-year 2030 --json',
-      ],
-      load: () => import('./tokenize.js'),
-    },
-    {
-      name: 'get',
-      summary: 'Show one card token: brand, first and last 4 digits, expiry, checks',
-      args: [{ name: 'id', description: 'card token id (UUID)' }],
-      examples: ['payctl cards get 0b7f8e2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b', 'payctl cards get 0b7f8e2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b --json | jq .customerId'],
-      load: () => import('./get.js'),
-    },
+const parseHolder: Parser<string> = (flag, raw) => parseNonEmpty(flag, raw, 100);
+
+export const cardsTokenize = defineCommand({
+  name: 'tokenize',
+  summary: 'Tokenize a credit card and tie it to a customer',
+  description:
+    'Tokenize a credit card. The card number and security code are never flags: they are asked with masking at a terminal, ' +
+    'or read from stdin with --card-stdin (the number on the first line, the security code on the second). ' +
+    'payctl checks the number (13 to 16 digits and its Luhn check digit, so a mistyped digit never leaves the machine), ' +
+    'the security code (3 or 4 digits), the month (01 to 12) and the year (4 digits) before sending. ' +
+    'Without --customer the customer is picked from the list at a terminal.',
+  options: {
+    customer: valueOption('id', 'customer the card is tied to (UUID); picked from the list when missing', parseUuid),
+    holderName: valueOption('name', 'name exactly as on the card', parseHolder),
+    expMonth: valueOption('mm', 'expiration month, 01 to 12', parseExpirationMonth),
+    expYear: valueOption('yyyy', 'expiration year, 4 digits', parseExpirationYear),
+    cardStdin: switchOption('read the card number, then the security code, one a line, from stdin'),
+  },
+  view: cardView,
+  changesData: true,
+  examples: [
+    'payctl cards tokenize      # asks customer, holder, number (masked), expiry and security code (masked)',
+    'payctl cards tokenize --customer 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --holder-name "ANA SOUZA" --exp-month 08 --exp-year 2030',
+    'printf \'%s\\n%s\\n\' "$CARD_NUMBER" "$CVV" | payctl cards tokenize --card-stdin --customer 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --holder-name "ANA SOUZA" --exp-month 08 --exp-year 2030 --json',
   ],
-};
+});
+
+export const cardsGet = defineCommand({
+  name: 'get',
+  summary: 'Show one card token: brand, first and last 4 digits, expiry, checks',
+  args: [arg('id', 'card token id (UUID)', parseUuid)],
+  view: cardView,
+  examples: ['payctl cards get 0b7f8e2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b', 'payctl cards get 0b7f8e2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b --json | jq .customerId'],
+});
+
+export const cardsCommands = group('cards', 'Tokenize a credit card for a customer, or read a card token', [
+  command(cardsTokenize, () => import('./tokenize.js')),
+  command(cardsGet, () => import('./get.js')),
+]);

@@ -1,8 +1,8 @@
-import type { Context } from '../../context.js';
-import { generateCompletion, type Shell } from '../../completion/index.js';
+import { generateCompletion } from '../../completion/index.js';
 import { writeOut } from '../../output/format.js';
-import type { CommandInput } from '../spec.js';
+import type { Invocation } from '../spec.js';
+import type { completion } from './index.js';
 
-export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
-  await writeOut(ctx.io.stdout, generateCompletion(args[0] as Shell));
+export async function run({ io, args: [shell] }: Invocation<typeof completion>): Promise<void> {
+  await writeOut(io.stdout, generateCompletion(shell));
 }

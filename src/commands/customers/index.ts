@@ -1,66 +1,74 @@
-import type { CommandSpec } from '../spec.js';
-import { PAGING_OPTIONS } from '../shared/list.js';
+import { customerView } from '../../output/views.js';
+import { parseUuid } from '../../validate.js';
 import { fieldOptions, FROM_FILE_OPTION } from '../shared/body-fields.js';
+import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
+import { arg, command, defineCommand, group, valueOption } from '../spec.js';
 import { CUSTOMER_FIELDS } from './fields.js';
+import { parseDocumentSearch, parseEmailSearch, parseNameSearch, parsePhoneSearch } from './search.js';
 
-const idArg = { name: 'id', description: 'customer id (UUID)' };
+const idArg = arg('id', 'customer id (UUID)', parseUuid);
 
-export const customersCommands: CommandSpec = {
-  name: 'customers',
-  summary: 'List, show and update customers',
-  subcommands: [
-    {
-      name: 'list',
-      summary: 'List customers, a page at a time (or --all)',
-      options: PAGING_OPTIONS,
-      examples: ['payctl customers list', 'payctl customers list --page 2 --limit 50', 'payctl customers list --all -o csv > customers.csv', 'payctl customers list --fields id,email,document --json'],
-      load: () => import('./list.js'),
-    },
-    {
-      name: 'get',
-      summary: 'Show one customer with its address',
-      args: [idArg],
-      examples: ['payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f', 'payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --json | jq .address'],
-      load: () => import('./get.js'),
-    },
-    {
-      name: 'find',
-      summary: 'Find customers by e-mail, document, name or phone, scanning every page',
-      description:
-        'Find customers by e-mail, document, name or phone: scans every page of the list (a few pages at a time) and prints the ones that match ' +
-        'every flag given. --email matches the whole address, ignoring case; --document the CPF or CNPJ digits, ignoring dots, dashes and slashes; ' +
-        '--name a part of the full name, ignoring case and accents; --phone the number, ignoring +55, spaces and punctuation. ' +
-        'No match prints an empty list and exits 0.',
-      options: [
-        { flags: '--email <email>', description: 'e-mail address, any case' },
-        { flags: '--document <cpf-or-cnpj>', description: 'CPF or CNPJ, with or without punctuation' },
-        { flags: '--name <text>', description: 'part of the first and last name, any case or accents' },
-        { flags: '--phone <number>', description: 'phone number, with or without +55 and punctuation' },
-      ],
-      examples: [
-        'payctl customers find --email ana.souza@example.com',
-        'payctl customers find --document 123.456.789-09',
-        'payctl customers find --name "joao silva" --json | jq -r ".[].id"',
-        'payctl customers find --phone "+55 11 91234-5678" --fields id,firstName,email',
-      ],
-      load: () => import('./find.js'),
-    },
-    {
-      name: 'update',
-      summary: 'Change a customer: the fields given, nothing else',
-      description:
-        "Change a customer. Every body field has a flag; --from-file gives a body in the API's shape and flags override its values. " +
-        'Only the fields given change. A customer without an address needs every address field the first time: payctl checks ' +
-        'that before sending, and at a terminal asks the missing ones.',
-      args: [idArg],
-      options: [FROM_FILE_OPTION, ...fieldOptions(CUSTOMER_FIELDS)],
-      changesData: true,
-      examples: [
-        'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --email ana.souza@example.com --phone-number "+55 11 91234-5678"',
-        'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --address-zipcode 01310-100 --address-street "Av. Paulista" --address-street-number 1000 --address-neighborhood "Bela Vista" --address-city "São Paulo" --address-state SP --address-complement "ap 12" --address-reference "near the MASP"',
-        'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --from-file changes.json --dry-run',
-      ],
-      load: () => import('./update.js'),
-    },
+export const customersList = defineCommand({
+  name: 'list',
+  summary: 'List customers, a page at a time (or --all)',
+  options: PAGING_OPTIONS,
+  exclusive: [ALL_OR_PAGE],
+  view: customerView,
+  examples: ['payctl customers list', 'payctl customers list --page 2 --limit 50', 'payctl customers list --all -o csv > customers.csv', 'payctl customers list --fields id,email,document --json'],
+});
+
+export const customersGet = defineCommand({
+  name: 'get',
+  summary: 'Show one customer with its address',
+  args: [idArg],
+  view: customerView,
+  examples: ['payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f', 'payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --json | jq .address'],
+});
+
+export const customersFind = defineCommand({
+  name: 'find',
+  summary: 'Find customers by e-mail, document, name or phone, scanning every page',
+  description:
+    'Find customers by e-mail, document, name or phone: scans every page of the list (a few pages at a time) and prints the ones that match ' +
+    'every flag given. --email matches the whole address, ignoring case; --document the CPF or CNPJ digits, ignoring dots, dashes and slashes; ' +
+    '--name a part of the full name, ignoring case and accents; --phone the number, ignoring +55, spaces and punctuation. ' +
+    'No match prints an empty list and exits 0.',
+  options: {
+    email: valueOption('email', 'e-mail address, any case', parseEmailSearch),
+    document: valueOption('cpf-or-cnpj', 'CPF or CNPJ, with or without punctuation', parseDocumentSearch),
+    name: valueOption('text', 'part of the first and last name, any case or accents', parseNameSearch),
+    phone: valueOption('number', 'phone number, with or without +55 and punctuation', parsePhoneSearch),
+  },
+  view: customerView,
+  examples: [
+    'payctl customers find --email ana.souza@example.com',
+    'payctl customers find --document 123.456.789-09',
+    'payctl customers find --name "joao silva" --json | jq -r ".[].id"',
+    'payctl customers find --phone "+55 11 91234-5678" --fields id,firstName,email',
   ],
-};
+});
+
+export const customersUpdate = defineCommand({
+  name: 'update',
+  summary: 'Change a customer: the fields given, nothing else',
+  description:
+    "Change a customer. Every body field has a flag; --from-file gives a body in the API's shape and flags override its values. " +
+    'Only the fields given change. A customer without an address needs every address field the first time: payctl checks ' +
+    'that before sending, and at a terminal asks the missing ones.',
+  args: [idArg],
+  options: { fromFile: FROM_FILE_OPTION, ...fieldOptions(CUSTOMER_FIELDS) },
+  view: customerView,
+  changesData: true,
+  examples: [
+    'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --email ana.souza@example.com --phone-number "+55 11 91234-5678"',
+    'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --address-zipcode 01310-100 --address-street "Av. Paulista" --address-street-number 1000 --address-neighborhood "Bela Vista" --address-city "São Paulo" --address-state SP --address-complement "ap 12" --address-reference "near the MASP"',
+    'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --from-file changes.json --dry-run',
+  ],
+});
+
+export const customersCommands = group('customers', 'List, show and update customers', [
+  command(customersList, () => import('./list.js')),
+  command(customersGet, () => import('./get.js')),
+  command(customersFind, () => import('./find.js')),
+  command(customersUpdate, () => import('./update.js')),
+]);

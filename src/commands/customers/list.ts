@@ -1,11 +1,9 @@
 import { listCustomers } from '../../api/customers.js';
-import type { Context } from '../../context.js';
-import { customerView } from '../../output/views.js';
-import { parsePaging, runList } from '../shared/list.js';
-import type { CommandInput } from '../spec.js';
+import { runList } from '../shared/list.js';
+import type { Invocation } from '../spec.js';
+import type { customersList } from './index.js';
 
-export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
-  const paging = parsePaging(opts);
-  const api = await ctx.api();
-  await runList(ctx, customerView, paging, (query) => listCustomers(api, query));
+export async function run(invocation: Invocation<typeof customersList>): Promise<void> {
+  const api = await invocation.services.api();
+  await runList(invocation, (query) => listCustomers(api, query));
 }

@@ -1,50 +1,65 @@
 import { ENVIRONMENTS } from '../../config/store.js';
-import type { CommandSpec } from '../spec.js';
+import { usageError } from '../../errors.js';
+import { parseChoice, type Parser } from '../../validate.js';
+import { arg, asText, command, defineCommand, group, optionalArg, textOption, valueOption } from '../spec.js';
+import { profileView } from './view.js';
 
-const nameArg = { name: 'name', description: 'profile name' };
-const existingProfileArg = { ...nameArg, complete: 'profiles' as const };
+const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
 
-export const profilesCommands: CommandSpec = {
-  name: 'profiles',
-  summary: 'Manage profiles: base URL, environment, token and sub-account per platform account',
-  subcommands: [
-    {
-      name: 'list',
-      summary: 'List profiles; the current one is marked',
-      examples: ['payctl profiles list', 'payctl profiles list --json | jq -r ".[].name"'],
-      load: () => import('./list.js'),
-    },
-    {
-      name: 'show',
-      summary: 'Show one profile (the current one by default); the token itself is never shown',
-      args: [{ ...existingProfileArg, optional: true }],
-      examples: ['payctl profiles show', 'payctl profiles show prod --json'],
-      load: () => import('./show.js'),
-    },
-    {
-      name: 'add',
-      summary: 'Add a profile',
-      args: [nameArg],
-      options: [
-        { flags: '--base-url <url>', description: 'API base URL of this profile (required)' },
-        { flags: '--env <environment>', description: 'environment (default: local for 127.0.0.1 and localhost, else production)', choices: ENVIRONMENTS },
-      ],
-      examples: ['payctl profiles add prod --base-url https://api.example.com --env production', 'payctl profiles add sandbox --base-url http://127.0.0.1:4010 --env local'],
-      load: () => import('./add.js'),
-    },
-    {
-      name: 'use',
-      summary: 'Make a profile the current one',
-      args: [existingProfileArg],
-      examples: ['payctl profiles use prod'],
-      load: () => import('./use.js'),
-    },
-    {
-      name: 'remove',
-      summary: 'Remove a profile and its token',
-      args: [existingProfileArg],
-      examples: ['payctl profiles remove old-sandbox'],
-      load: () => import('./remove.js'),
-    },
-  ],
+const parseProfileName: Parser<string> = (_label, name) => {
+  if (!PROFILE_NAME.test(name)) throw usageError(`profile name "${name}" is invalid: use letters, digits, - and _ (at most 64, starting with a letter or digit)`);
+  return name;
 };
+
+/** A profile that exists is looked up by the command, which names the ones there are. */
+const existingProfileArg = arg('name', 'profile name', asText, { complete: 'profiles' });
+
+export const profilesList = defineCommand({
+  name: 'list',
+  summary: 'List profiles; the current one is marked',
+  view: profileView,
+  examples: ['payctl profiles list', 'payctl profiles list --json | jq -r ".[].name"'],
+});
+
+export const profilesShow = defineCommand({
+  name: 'show',
+  summary: 'Show one profile (the current one by default); the token itself is never shown',
+  args: [optionalArg('name', 'profile name', asText, { complete: 'profiles' })],
+  view: profileView,
+  examples: ['payctl profiles show', 'payctl profiles show prod --json'],
+});
+
+export const profilesAdd = defineCommand({
+  name: 'add',
+  summary: 'Add a profile',
+  args: [arg('name', 'profile name', parseProfileName)],
+  options: {
+    baseUrl: textOption('url', 'API base URL of this profile (required)'),
+    env: valueOption('environment', 'environment (default: local for 127.0.0.1 and localhost, else production)', (flag, raw) => parseChoice(flag, raw, ENVIRONMENTS), {
+      choices: ENVIRONMENTS,
+    }),
+  },
+  examples: ['payctl profiles add prod --base-url https://api.example.com --env production', 'payctl profiles add sandbox --base-url http://127.0.0.1:4010 --env local'],
+});
+
+export const profilesUse = defineCommand({
+  name: 'use',
+  summary: 'Make a profile the current one',
+  args: [existingProfileArg],
+  examples: ['payctl profiles use prod'],
+});
+
+export const profilesRemove = defineCommand({
+  name: 'remove',
+  summary: 'Remove a profile and its token',
+  args: [existingProfileArg],
+  examples: ['payctl profiles remove old-sandbox'],
+});
+
+export const profilesCommands = group('profiles', 'Manage profiles: base URL, environment, token and sub-account per platform account', [
+  command(profilesList, () => import('./list.js')),
+  command(profilesShow, () => import('./show.js')),
+  command(profilesAdd, () => import('./add.js')),
+  command(profilesUse, () => import('./use.js')),
+  command(profilesRemove, () => import('./remove.js')),
+]);

@@ -1,14 +1,12 @@
 import { describeProfile, missingProfile } from '../../config/profiles.js';
 import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS } from '../../config/store.js';
-import type { Context } from '../../context.js';
-import type { CommandInput } from '../spec.js';
-import { profileView } from './view.js';
+import type { Invocation } from '../spec.js';
+import type { profilesShow } from './index.js';
 
-export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
-  ctx.output.fieldsFor(profileView);
-  const config = ctx.config();
-  const name = args[0] ?? ctx.settings().profileName;
+export async function run({ services, args: [given], print }: Invocation<typeof profilesShow>): Promise<void> {
+  const config = services.config();
+  const name = given ?? services.settings().profileName;
   const profile = config.profiles[name] ?? (name === DEFAULT_PROFILE ? DEFAULT_PROFILE_SETTINGS : undefined);
   if (!profile) throw missingProfile(name, config);
-  await ctx.output.item(profileView, describeProfile(name, profile, name === (config.currentProfile ?? DEFAULT_PROFILE)));
+  await print(describeProfile(name, profile, name === (config.currentProfile ?? DEFAULT_PROFILE)));
 }

@@ -1,9 +1,28 @@
-import type { OptionSpec } from '../spec.js';
+import {
+  parseAccountNumber,
+  parseApiPhone,
+  parseBankCode,
+  parseBirthdate,
+  parseCep,
+  parseChoice,
+  parseCnpj,
+  parseCpf,
+  parseDocument,
+  parseEmail,
+  parseNonEmpty,
+  parseReaisNumber,
+  parseRoutingNumber,
+  parseStreetNumber,
+  parseUf,
+  type Parser,
+} from '../../validate.js';
+import { longFlag, textOption, valueOption, type ValueOption } from '../spec.js';
 
 /**
  * Body fields given by flags, a JSON file or a wizard (`subaccounts create`,
- * `customers update`). This module is plain data, loaded with the command
- * tree for `--help`; parsing and prompting live in body-input.ts.
+ * `customers update`): each is an option of its command, parsed like any other;
+ * the file's values and the wizard's answers go through the same parser
+ * (body-input.ts).
  */
 export type FieldKind =
   | 'text'
@@ -24,19 +43,20 @@ export type FieldKind =
 
 export interface BodyField {
   /** Dot path in the request body; a number is an array index (`addresses.0.zipcode`). */
-  path: string;
-  flag: string;
+  readonly path: string;
+  /** The option's key: `partnerCpf` is `--partner-cpf`. */
+  readonly key: string;
   /** What the wizard asks. */
-  label: string;
-  kind: FieldKind;
-  required?: boolean;
-  choices?: readonly string[];
+  readonly label: string;
+  readonly kind: FieldKind;
+  readonly required?: boolean;
+  readonly choices?: readonly string[];
   /** Value when neither a flag nor the file gives one. */
-  default?: string;
+  readonly default?: string;
   /** Longest text accepted (the API's limit). */
-  max?: number;
+  readonly max?: number;
   /** Wizard section the field is asked in. */
-  section: string;
+  readonly section: string;
 }
 
 const RULES: Record<FieldKind, string> = {
@@ -57,19 +77,52 @@ const RULES: Record<FieldKind, string> = {
   choice: '',
 };
 
-/** The commander key of a flag: `--partner-cpf` → `partnerCpf`. */
-export const optionKey = (flag: string) => flag.replace(/^--/, '').replace(/-([a-z])/g, (_, letter: string) => letter.toUpperCase());
-
-export function fieldOptions(fields: readonly BodyField[]): OptionSpec[] {
-  return fields.map((field) => {
-    const rule = field.choices ? field.choices.join('|') : RULES[field.kind];
-    const notes = [rule, field.required ? 'required' : '', field.default ? `default ${field.default}` : ''].filter(Boolean).join('; ');
-    return { flags: `${field.flag} <value>`, description: `${field.label}${notes ? ` (${notes})` : ''}`, values: field.choices };
-  });
+export function parserOf(field: BodyField): Parser<unknown> {
+  switch (field.kind) {
+    case 'text':
+      return (flag, raw) => parseNonEmpty(flag, raw, field.max);
+    case 'email':
+      return parseEmail;
+    case 'cpf':
+      return parseCpf;
+    case 'cnpj':
+      return parseCnpj;
+    case 'document':
+      return parseDocument;
+    case 'birthdate':
+      return parseBirthdate;
+    case 'phone':
+      return parseApiPhone;
+    case 'cep':
+      return parseCep;
+    case 'uf':
+      return parseUf;
+    case 'streetNumber':
+      return parseStreetNumber;
+    case 'reais':
+      return parseReaisNumber;
+    case 'bankCode':
+      return parseBankCode;
+    case 'accountNumber':
+      return parseAccountNumber;
+    case 'routingNumber':
+      return parseRoutingNumber;
+    case 'choice':
+      return (flag, raw) => parseChoice(flag, raw, field.choices ?? []);
+  }
 }
 
-export const FROM_FILE_OPTION: OptionSpec = {
-  flags: '--from-file <file>',
-  description: "whole request body as JSON in the API's shape ('-' reads stdin); flags override its values",
-  complete: 'files',
-};
+export const fieldFlag = (field: BodyField): string => longFlag(field.key);
+
+/** The options of body fields, by key. */
+export function fieldOptions<const F extends readonly BodyField[]>(fields: F): { readonly [K in F[number]['key']]: ValueOption<unknown> } {
+  const options: Record<string, ValueOption<unknown>> = {};
+  for (const field of fields) {
+    const rule = field.choices ? field.choices.join('|') : RULES[field.kind];
+    const notes = [rule, field.required ? 'required' : '', field.default ? `default ${field.default}` : ''].filter(Boolean).join('; ');
+    options[field.key] = valueOption('value', `${field.label}${notes ? ` (${notes})` : ''}`, parserOf(field), { values: field.choices });
+  }
+  return options as { readonly [K in F[number]['key']]: ValueOption<unknown> };
+}
+
+export const FROM_FILE_OPTION = textOption('file', "whole request body as JSON in the API's shape ('-' reads stdin); flags override its values", { complete: 'files' });

@@ -1,6 +1,5 @@
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
-import { colorEnabled } from '../../output/color.js';
 import { visible } from '../../output/sanitize.js';
 
 /**
@@ -9,17 +8,17 @@ import { visible } from '../../output/sanitize.js';
  * (and red on a colour terminal) so that nobody mistakes it for a sandbox.
  * Each part is made visible before the colour is added.
  */
-async function contextLines(ctx: Context): Promise<string[]> {
-  const settings = ctx.settings();
+async function contextLines({ io, services }: Context): Promise<string[]> {
+  const settings = services.settings();
   let environment: string = settings.env;
   if (settings.env === 'production') {
     environment = 'PRODUCTION (real money)';
-    if (colorEnabled(ctx.flags.color, ctx.env, ctx.io.stderrIsTTY)) {
+    if (io.stderrColor) {
       const { Chalk } = await import('chalk');
       environment = new Chalk({ level: 1 }).bold.red(environment);
     }
   }
-  return [`  account:      ${visible(ctx.accountLabel())}`, `  profile:      ${visible(settings.profileName)} (${environment}, ${visible(settings.baseUrl)})`];
+  return [`  account:      ${visible(services.accountLabel())}`, `  profile:      ${visible(settings.profileName)} (${environment}, ${visible(settings.baseUrl)})`];
 }
 
 /**
@@ -30,10 +29,11 @@ async function contextLines(ctx: Context): Promise<string[]> {
  * refuses (exit 2), since nobody saw it.
  */
 export async function confirmChange(ctx: Context, summary: readonly string[], question: string): Promise<void> {
-  const asking = !ctx.flags.dryRun && !ctx.flags.yes;
-  if (asking && !ctx.canPrompt) {
+  const { io, services } = ctx;
+  const asking = !services.flags.dryRun && !services.flags.yes;
+  if (asking && !io.canPrompt) {
     throw usageError(`${question.replace(/\?$/, '')}: refused without confirmation`, 'pass --yes to confirm, or run it at a terminal to be asked');
   }
-  ctx.io.stderr.write(`${[...summary.map(visible), ...(await contextLines(ctx))].join('\n')}\n`);
-  if (asking && !(await (await ctx.prompter()).confirm(question))) throw usageError('not confirmed: nothing was sent');
+  io.stderr.write(`${[...summary.map(visible), ...(await contextLines(ctx))].join('\n')}\n`);
+  if (asking && !(await (await services.prompter()).confirm(question))) throw usageError('not confirmed: nothing was sent');
 }

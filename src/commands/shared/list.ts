@@ -1,37 +1,24 @@
 import type { Page } from '../../api/pages.js';
 import type { Context } from '../../context.js';
-import type { OptionSpec } from '../spec.js';
-import { optString } from '../spec.js';
+import { switchOption, valueOption, type OptionDefs, type OptionValues } from '../spec.js';
 import { parseLimit, parsePage } from '../../validate.js';
 import type { View } from '../../output/views.js';
-import { usageError } from '../../errors.js';
 import { statusLine } from '../../output/status-line.js';
-import { loadBuiltin } from '../../builtin.js';
 
 /** The paging flags every list command takes. */
-export const PAGING_OPTIONS: readonly OptionSpec[] = [
-  { flags: '--page <n>', description: 'page to show, from 1 (default 1)' },
-  { flags: '--limit <n>', description: 'items per page, 1 to 100 (default 20; 100 with --all)' },
-  { flags: '--all', description: 'every page, in order (fetched a few at a time; a failure mid-way exits non-zero)' },
-];
+export const PAGING_OPTIONS = {
+  page: valueOption('n', 'page to show, from 1 (default 1)', parsePage),
+  limit: valueOption('n', 'items per page, 1 to 100 (default 20; 100 with --all)', parseLimit),
+  all: switchOption('every page, in order (fetched a few at a time; a failure mid-way exits non-zero)'),
+} satisfies OptionDefs;
 
-export interface PagingInput {
-  page?: number;
-  limit?: number;
-  all: boolean;
-}
+/** --all and --page are one or the other (a list command's `exclusive`). */
+export const ALL_OR_PAGE = { options: ['all', 'page'], reason: '--all fetches every page' } as const;
 
-/** Validates the paging flags before anything is sent. */
-export function parsePaging(opts: Record<string, unknown>): PagingInput {
-  const page = optString(opts, 'page');
-  const limit = optString(opts, 'limit');
-  const all = opts.all === true;
-  if (all && page !== undefined) throw usageError('--all and --page cannot be used together: --all fetches every page');
-  return {
-    page: page === undefined ? undefined : parsePage('--page', page),
-    limit: limit === undefined ? undefined : parseLimit('--limit', limit),
-    all,
-  };
+/** A list command's invocation: its view and its paging values. */
+export interface ListInvocation extends Context {
+  readonly view: View;
+  readonly opts: OptionValues<typeof PAGING_OPTIONS>;
 }
 
 export type PageFetcher<T> = (query: { page: number; limit: number }) => Promise<Page<T>>;
@@ -97,8 +84,8 @@ export async function* allPages<T>(
 }
 
 /** How far a list has come, on stderr at a terminal. */
-function progressLine(ctx: Context, noun: string): { update: (progress: PageProgress) => void; done: () => void } {
-  const line = statusLine(ctx);
+function progressLine(io: Context['io'], noun: string): { update: (progress: PageProgress) => void; done: () => void } {
+  const line = statusLine(io);
   return {
     update: ({ items, total }) =>
       line.show(() => `${noun}: ${items}/${total} (${total > 0 ? Math.min(100, Math.floor((items / total) * 100)) : 100}%)`, items >= total),
@@ -107,41 +94,20 @@ function progressLine(ctx: Context, noun: string): { update: (progress: PageProg
 }
 
 /**
- * An export allocates fast (a page parsed, then written, every few milliseconds)
- * and V8 answers a high allocation rate by growing its heap, which doubles the
- * peak memory of a 100,000-item export although little of it stays alive. Keeping
- * the young generation at its first size, the heap's growth steps small and V8 in
- * its memory-saving mode holds the peak near that of a short list, for a little
- * more time in GC. A long export also makes V8's optimising compiler work, whose
- * compilations and code held 6 MB of the peak; its time is in JSON parsing and
- * writing, which that compiler does not touch, so it is turned off (measured:
- * 100,000 customers took 1.38-1.52 s instead of 1.36-1.40 s). (These flags are
- * set before the export allocates anything.)
- */
-function keepHeapFlat(): void {
-  // Verified with Node 20's V8; V8 prints an error for a flag it no longer knows,
-  // so other versions keep their own sizing rather than risk noise on stderr.
-  if (!process.versions.node.startsWith('20.')) return;
-  const { setFlagsFromString } = loadBuiltin<typeof import('node:v8')>('node:v8');
-  setFlagsFromString('--semi-space-growth-factor=1');
-  setFlagsFromString('--heap-growing-percent=10');
-  setFlagsFromString('--optimize-for-size');
-  setFlagsFromString('--no-opt');
-}
-
 /**
  * Runs a list command: one page, or with --all every page, written in order as it
  * arrives. `--fields` is checked against the view before the first request.
  */
-export async function runList<T>(ctx: Context, view: View, paging: PagingInput, fetch: PageFetcher<T>): Promise<void> {
-  if (!paging.all) {
-    const writer = ctx.output.list(view);
-    const page = await fetch({ page: paging.page ?? 1, limit: paging.limit ?? 20 });
+export async function runList<T>(invocation: ListInvocation, fetch: PageFetcher<T>): Promise<void> {
+  const { io, view, opts } = invocation;
+  if (!opts.all) {
+    const writer = io.output.list(view);
+    const page = await fetch({ page: opts.page ?? 1, limit: opts.limit ?? 20 });
     await writer.write(page.items);
     await writer.end();
     return;
   }
-  await writeAllPages(ctx, view, fetch, paging.limit ?? 100);
+  await writeAllPages(invocation, view, fetch, opts.limit ?? 100);
 }
 
 /**
@@ -150,10 +116,9 @@ export async function runList<T>(ctx: Context, view: View, paging: PagingInput, 
  * json array is left unclosed), stderr says how much was written, and the
  * error's exit code stands.
  */
-export async function writeAllPages<T>(ctx: Context, view: View, fetch: PageFetcher<T>, limit: number, keep?: (item: T) => boolean): Promise<void> {
-  const writer = ctx.output.list(view);
-  keepHeapFlat();
-  const progress = progressLine(ctx, keep ? `${view.noun} scanned` : view.noun);
+export async function writeAllPages<T>({ io }: Context, view: View, fetch: PageFetcher<T>, limit: number, keep?: (item: T) => boolean): Promise<void> {
+  const writer = io.output.list(view);
+  const progress = progressLine(io, keep ? `${view.noun} scanned` : view.noun);
   let total = 0;
   try {
     for await (const items of allPages(fetch, limit, (p) => {
@@ -165,7 +130,7 @@ export async function writeAllPages<T>(ctx: Context, view: View, fetch: PageFetc
   } catch (error) {
     progress.done();
     await writer.abort();
-    await ctx.output.note(
+    await io.output.note(
       keep
         ? `the search did not finish: ${writer.count} matching ${view.noun} were written before the failure`
         : `the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`,

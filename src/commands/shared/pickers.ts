@@ -6,8 +6,7 @@ import type { BankAccount, SubscriptionStatus } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { formatCents } from '../../output/money.js';
-import type { Choice } from '../../prompt.js';
-import { asPromptCheck, parseUuid } from '../../validate.js';
+import type { Choice, FieldPrompt } from '../../prompt.js';
 
 const PICK_PAGE_SIZE = 50;
 const NEXT = Symbol('next page');
@@ -21,30 +20,30 @@ interface PickOptions<T> {
   noun: string;
   fetch: (query: { page: number; limit: number }) => Promise<Page<T>>;
   choice: (item: T) => Choice<string>;
-  /** Offer "type an id" with this check, for items the list may not show. */
-  typeId?: { flag: string };
+  /** Offer "type an id", for items the list may not show. */
+  typeId?: boolean;
 }
 
 /**
  * A pick list fetched from the API, a page at a time, with entries to move
- * between pages (customers and subscriptions run into the hundreds).
+ * between pages (customers and subscriptions run into the hundreds). What is
+ * picked or typed is the answer to `field`, checked by its flag's parser.
  */
-export async function pickFromPages<T>(ctx: Context, options: PickOptions<T>): Promise<string> {
-  const prompter = await ctx.prompter();
+export async function pickFromPages<T>({ services }: Context, field: FieldPrompt, options: PickOptions<T>): Promise<string> {
   for (let page = 1; ; ) {
     const result = await options.fetch({ page, limit: PICK_PAGE_SIZE });
     if (result.items.length === 0 && page === 1 && !options.typeId) {
-      throw usageError(`there are no ${options.noun} to pick from in the ${ctx.accountLabel()}`);
+      throw usageError(`there are no ${options.noun} to pick from in the ${services.accountLabel()}`);
     }
     const totalPages = result.totalPages ?? Math.ceil(result.total / PICK_PAGE_SIZE);
     const choices: Choice<PickValue>[] = result.items.map(options.choice);
     if (page < totalPages) choices.push({ name: `› next ${options.noun} (page ${page + 1} of ${totalPages})`, value: NEXT });
     if (page > 1) choices.push({ name: `‹ previous ${options.noun} (page ${page - 1})`, value: PREVIOUS });
     if (options.typeId) choices.push({ name: '… type an id', value: TYPE_ID });
-    const picked = await prompter.select<PickValue>(options.message, choices);
+    const picked = await field.select<PickValue>(options.message, choices);
     if (picked === NEXT) page++;
     else if (picked === PREVIOUS) page--;
-    else if (picked === TYPE_ID) return prompter.text('Id', { validate: asPromptCheck(parseUuid, options.typeId!.flag) });
+    else if (picked === TYPE_ID) return field.text('Id');
     else return picked;
   }
 }
@@ -53,30 +52,30 @@ export const describeBankAccount = (account: BankAccount) =>
   `${account.holderName} · bank ${account.bankCode} · branch ${account.routingNumber} · account ${account.accountNumber} (${account.accountType})`;
 
 /** A bank account of the context's account (main or sub-account). */
-export async function pickBankAccount(ctx: Context): Promise<string> {
-  const api = await ctx.api();
-  return pickFromPages(ctx, {
-    message: `Bank account (${ctx.accountLabel()})`,
+export async function pickBankAccount(ctx: Context, field: FieldPrompt): Promise<string> {
+  const api = await ctx.services.api();
+  return pickFromPages(ctx, field, {
+    message: `Bank account (${ctx.services.accountLabel()})`,
     noun: 'bank accounts',
     fetch: (query) => listBankAccounts(api, query),
     choice: (account) => ({ name: `${account.id}  ${describeBankAccount(account)}`, value: String(account.id) }),
   });
 }
 
-export async function pickCustomer(ctx: Context): Promise<string> {
-  const api = await ctx.api();
-  return pickFromPages(ctx, {
+export async function pickCustomer(ctx: Context, field: FieldPrompt): Promise<string> {
+  const api = await ctx.services.api();
+  return pickFromPages(ctx, field, {
     message: 'Customer',
     noun: 'customers',
     fetch: (query) => listCustomers(api, query),
     choice: (customer) => ({ name: `${customer.firstName} ${customer.lastName} <${customer.email}> · ${customer.document}`, value: customer.id, description: customer.id }),
-    typeId: { flag: '--customer' },
+    typeId: true,
   });
 }
 
-export async function pickSubscription(ctx: Context, status?: SubscriptionStatus): Promise<string> {
-  const api = await ctx.api();
-  return pickFromPages(ctx, {
+export async function pickSubscription(ctx: Context, field: FieldPrompt, status?: SubscriptionStatus): Promise<string> {
+  const api = await ctx.services.api();
+  return pickFromPages(ctx, field, {
     message: status ? `Subscription (${status})` : 'Subscription',
     noun: 'subscriptions',
     fetch: (query) => listSubscriptions(api, { ...query, status }),
@@ -85,7 +84,7 @@ export async function pickSubscription(ctx: Context, status?: SubscriptionStatus
       value: subscription.id,
       description: subscription.id,
     }),
-    typeId: { flag: '--subscription' },
+    typeId: true,
   });
 }
 
@@ -96,10 +95,10 @@ const RECEIVER_SCAN_PAGES = 5;
  * already receiving splits of this company's subscriptions (only APPROVED
  * sub-accounts can), plus the profile's active sub-account, plus typing an id.
  */
-export async function pickSplitReceiver(ctx: Context): Promise<string> {
-  const api = await ctx.api();
+export async function pickSplitReceiver({ services }: Context, field: FieldPrompt): Promise<string> {
+  const api = await services.api();
   const seen = new Map<string, number>();
-  const active = ctx.settings().profile?.subaccount;
+  const active = services.settings().profile?.subaccount;
   for (let page = 1; page <= RECEIVER_SCAN_PAGES; page++) {
     const result = await listSubscriptions(api, { page, limit: 100 });
     for (const subscription of result.items) {
@@ -110,8 +109,7 @@ export async function pickSplitReceiver(ctx: Context): Promise<string> {
   const choices: Choice<PickValue>[] = [...seen].map(([id, count]) => ({ name: `${id}  (receives ${count} split${count > 1 ? 's' : ''})`, value: id }));
   if (active && !seen.has(active)) choices.unshift({ name: `${active}  (the profile's active sub-account)`, value: active });
   choices.push({ name: '… type an id', value: TYPE_ID });
-  const prompter = await ctx.prompter();
-  const picked = await prompter.select<PickValue>('Receiving sub-account (must be APPROVED)', choices);
+  const picked = await field.select<PickValue>('Receiving sub-account (must be APPROVED)', choices);
   if (typeof picked === 'string') return picked;
-  return prompter.text('Sub-account id', { validate: asPromptCheck(parseUuid, '--receiver') });
+  return field.text('Sub-account id');
 }

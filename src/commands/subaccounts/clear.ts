@@ -1,10 +1,11 @@
 import { changeProfile } from '../../config/profiles.js';
-import type { Context } from '../../context.js';
+import type { Invocation } from '../spec.js';
+import type { subaccountsClear } from './index.js';
 
-export async function run(ctx: Context): Promise<void> {
-  const name = ctx.settings().profileName;
-  await changeProfile(ctx, name, (profile) => {
+export async function run({ io, services }: Invocation<typeof subaccountsClear>): Promise<void> {
+  const name = services.settings().profileName;
+  await changeProfile(services, name, (profile) => {
     delete profile.subaccount;
   });
-  await ctx.output.note(`profile ${name} now runs in the main account`);
+  await io.output.note(`profile ${name} now runs in the main account`);
 }

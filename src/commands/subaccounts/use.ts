@@ -1,13 +1,11 @@
 import { changeProfile } from '../../config/profiles.js';
-import type { Context } from '../../context.js';
-import { parseUuid } from '../../validate.js';
-import type { CommandInput } from '../spec.js';
+import type { Invocation } from '../spec.js';
+import type { subaccountsUse } from './index.js';
 
-export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
-  const id = parseUuid('ID', args[0]!);
-  const name = ctx.settings().profileName;
-  await changeProfile(ctx, name, (profile) => {
+export async function run({ io, services, args: [id] }: Invocation<typeof subaccountsUse>): Promise<void> {
+  const name = services.settings().profileName;
+  await changeProfile(services, name, (profile) => {
     profile.subaccount = id;
   });
-  await ctx.output.note(`profile ${name} now runs in sub-account ${id}; go back with: payctl subaccounts clear`);
+  await io.output.note(`profile ${name} now runs in sub-account ${id}; go back with: payctl subaccounts clear`);
 }

@@ -1,18 +1,15 @@
 import { cancelSubscription, getSubscription } from '../../api/subscriptions.js';
-import type { Context } from '../../context.js';
 import { formatCentsExact } from '../../output/money.js';
-import { messageView } from '../../output/views.js';
-import { parseUuid } from '../../validate.js';
 import { confirmChange } from '../shared/confirm.js';
-import type { CommandInput } from '../spec.js';
+import type { Invocation } from '../spec.js';
+import type { subsCancel } from './index.js';
 
-export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
-  const id = parseUuid('ID', args[0]!);
-  ctx.output.fieldsFor(messageView);
-  const api = await ctx.api();
+export async function run(invocation: Invocation<typeof subsCancel>): Promise<void> {
+  const { services, args: [id], print } = invocation;
+  const api = await services.api();
   const subscription = await getSubscription(api, id);
   await confirmChange(
-    ctx,
+    invocation,
     [
       'About to cancel a subscription. This cannot be undone: it can never be reactivated.',
       `  subscription: ${subscription.id} "${subscription.title}" (${subscription.status})`,
@@ -22,5 +19,5 @@ export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
     `Cancel subscription "${subscription.title}"?`,
   );
   const cancelled = await cancelSubscription(api, id);
-  await ctx.output.item(messageView, { message: `subscription ${cancelled.id} cancelled`, ...cancelled });
+  if (cancelled) await print({ message: `subscription ${cancelled.id} cancelled`, ...cancelled });
 }

@@ -1,16 +1,12 @@
 import { getSubscription, removeSplit } from '../../api/subscriptions.js';
-import type { Context } from '../../context.js';
 import { formatCentsExact } from '../../output/money.js';
-import { messageView } from '../../output/views.js';
-import { parseUuid } from '../../validate.js';
 import { confirmChange } from '../shared/confirm.js';
-import type { CommandInput } from '../spec.js';
+import type { Invocation } from '../spec.js';
+import type { subsRemoveSplit } from './index.js';
 
-export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
-  const subscriptionId = parseUuid('SUBSCRIPTION_ID', args[0]!);
-  const splitId = parseUuid('SPLIT_ID', args[1]!);
-  ctx.output.fieldsFor(messageView);
-  const api = await ctx.api();
+export async function run(invocation: Invocation<typeof subsRemoveSplit>): Promise<void> {
+  const { services, args: [subscriptionId, splitId], print } = invocation;
+  const api = await services.api();
   const subscription = await getSubscription(api, subscriptionId);
   const split = subscription.splits.find((s) => s.id === splitId);
   const value = !split
@@ -19,7 +15,7 @@ export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
       ? formatCentsExact(split.splitAmount ?? 0)
       : `${split.splitPercentage}% of the amount`;
   await confirmChange(
-    ctx,
+    invocation,
     [
       'About to remove a split. This cannot be undone.',
       `  subscription: ${subscription.id} "${subscription.title}" (${formatCentsExact(subscription.amount)})`,
@@ -29,5 +25,5 @@ export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
     'Remove this split?',
   );
   const result = await removeSplit(api, subscriptionId, splitId);
-  await ctx.output.item(messageView, result);
+  if (result) await print(result);
 }

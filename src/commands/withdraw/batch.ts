@@ -9,81 +9,66 @@ import { batchReportView, batchSummary, batchTotals, PAID, reportRow, type Repor
 import { parseBatch, type BatchRow } from '../../batch/rows.js';
 import type { Context } from '../../context.js';
 import { ExitCode, PayctlError, usageError } from '../../errors.js';
+import { GLOBAL_FLAGS } from '../options.js';
 import type { ApiClient } from '../../http/client.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
-import { parseChoice, parseInteger } from '../../validate.js';
+import { parseChoice } from '../../validate.js';
 import { apiClockOffset, describeClockOffset } from '../../withdrawal/api-clock.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
 import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdrawal/lock.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
-import { WITHDRAW_FLAGS } from '../../withdrawal/request.js';
 import { confirmChange } from '../shared/confirm.js';
-import { optString, type CommandInput } from '../spec.js';
-import { handleCtrlCInCommand } from '../../http/writes.js';
+import { flagOf, type Invocation } from '../spec.js';
+import type { withdrawBatch } from './index.js';
 
 const DEFAULT_CONCURRENCY = 4;
 
 /** Why sending stopped before every row was tried. */
 type StopReason = 'interrupted' | 'auth' | 'journal' | 'lock-lost' | undefined;
 
-/** `withdraw batch FILE --method M`. */
-export async function run(ctx: Context, { args, opts }: CommandInput): Promise<void> {
-  const given = optString(opts, 'method');
-  const { method } = await resolveRequired(ctx, {
-    method: {
-      flag: '--method',
-      value: given === undefined ? undefined : parseChoice('--method', given, WITHDRAWAL_METHODS),
-      ask: (p) => p.select<WithdrawalMethod>('Balance every row draws on', WITHDRAWAL_METHODS.map((value) => ({ name: value, value }))),
-    },
-  });
-  await runBatch(ctx, method, args[0]!, opts);
-}
-
 /** A batch's inputs, checked before anything else happens. */
 interface BatchPlan {
   method: WithdrawalMethod;
   csvFile: string;
   journalFile: string;
+  /** The flag that names the journal, for messages about it. */
+  journalFlag: string;
   concurrency: number;
   /** The command that settles unknown rows, for hints. */
   reconcileCommand: string;
 }
 
 /**
- * One withdrawal per CSV row. Every row is checked before any is sent; one
+ * `withdraw batch FILE --method M` (also spelled `withdraw M --from-csv FILE`):
+ * one withdrawal per CSV row. Every row is checked before any is sent; one
  * confirmation covers the batch; the journal, held by one run at a time, makes a
  * rerun skip rows done and refuse rows whose outcome is unknown until
  * `--reconcile` settles them from the withdrawals list.
  */
-export async function runBatch(ctx: Context, method: WithdrawalMethod, csvFile: string, opts: Record<string, unknown>): Promise<void> {
-  const singleOnly = Object.entries({ ...WITHDRAW_FLAGS, allowDuplicate: '--allow-duplicate' }).filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
-  if (singleOnly.length) {
-    throw usageError(
-      `${singleOnly.join(', ')} cannot be used in a batch: each row gives its own values`,
-      singleOnly.includes('--allow-duplicate') ? 'identical rows are refused in a batch; --allow-duplicate-rows pays each of them' : undefined,
-    );
-  }
-  const journalOption = optString(opts, 'journal');
-  const journalFile = journalOption ?? `${csvFile}.journal`;
-  const concurrencyText = optString(opts, 'concurrency');
-  // The global --csv-separator also says how the input file is split (else it is read off the header row).
-  const separatorText = ctx.flags.csvSeparator;
+export async function run(invocation: Invocation<typeof withdrawBatch>): Promise<void> {
+  const { services, args: [csvFile], opts, flag } = invocation;
+  const { method } = await resolveRequired(invocation, {
+    method: invocation.need('method', (field) => field.select('Balance every row draws on', WITHDRAWAL_METHODS.map((value) => ({ name: value, value })))),
+  });
+  const journalFile = opts.journal ?? `${csvFile}.journal`;
   const plan: BatchPlan = {
     method,
     csvFile,
     journalFile,
-    concurrency: concurrencyText === undefined ? DEFAULT_CONCURRENCY : parseInteger('--concurrency', concurrencyText, 1, 16),
-    reconcileCommand: `payctl withdraw batch ${csvFile} --method ${method}${journalOption ? ` --journal ${journalOption}` : ''} --reconcile`,
+    journalFlag: flag('journal'),
+    concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+    reconcileCommand: `payctl withdraw batch ${csvFile} ${flag('method')} ${method}${opts.journal ? ` ${flag('journal')} ${opts.journal}` : ''} ${flag('reconcile')}`,
   };
-  const separator = separatorText === undefined ? undefined : parseChoice<CsvSeparator>('--csv-separator', separatorText, CSV_SEPARATORS);
-  ctx.output.fieldsFor(batchReportView);
+  // The global --csv-separator also says how the input file is split (else it is read off the header row).
+  const given = services.flags.csvSeparator;
+  const separator = given === undefined ? undefined : parseChoice<CsvSeparator>(flagOf('csvSeparator', GLOBAL_FLAGS.csvSeparator), given, CSV_SEPARATORS);
 
-  const rows = readRows(ctx, plan, separator, opts.allowDuplicateRows === true);
+  const rows = readRows(invocation, plan, separator, opts.allowDuplicateRows);
   assertPrivate(journalFile, 'journal', 'file');
   const lock = await lockJournal(journalFile);
   try {
-    await runLocked(ctx, plan, rows, lock, opts.reconcile === true);
+    await runLocked(invocation, plan, rows, lock, opts.reconcile);
   } catch (error) {
     if (!(error instanceof JournalWriteError)) throw error;
     throw new PayctlError(`${error.message}: nothing more was sent`, ExitCode.unknownOutcome, {
@@ -94,16 +79,16 @@ export async function runBatch(ctx: Context, method: WithdrawalMethod, csvFile: 
   }
 }
 
-function readRows(ctx: Context, plan: BatchPlan, separator: CsvSeparator | undefined, allowDuplicateRows: boolean): BatchRow[] {
+function readRows({ io, services }: Context, plan: BatchPlan, separator: CsvSeparator | undefined, allowDuplicateRows: boolean): BatchRow[] {
   let text: string;
   try {
     text = readFileSync(plan.csvFile, 'utf8');
   } catch (error) {
     throw usageError(`cannot read ${plan.csvFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
-  const { rows, problems } = parseBatch(text, plan.method, ctx.settings().subaccount ?? null, { separator, allowDuplicateRows });
+  const { rows, problems } = parseBatch(text, plan.method, services.settings().subaccount ?? null, { separator, allowDuplicateRows });
   if (problems.length > 0) {
-    ctx.io.stderr.write(`${problems.map((p) => `  ${p}`).join('\n')}\n`);
+    io.stderr.write(`${problems.map((p) => `  ${p}`).join('\n')}\n`);
     throw usageError(
       `${plan.csvFile}: ${problems.length} problem${problems.length > 1 ? 's' : ''} (listed above): nothing was sent`,
       `columns: amount (cents), bank_account_id${plan.method === 'pix' ? ', pix_key_type, pix_key' : ''}, and optionally postback_url, subaccount, reference`,
@@ -126,16 +111,17 @@ async function lockJournal(journalFile: string): Promise<HeldLock> {
 }
 
 async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: HeldLock, wantsReconcile: boolean): Promise<void> {
-  const journal = openJournal(ctx, plan);
+  const { io, services } = ctx;
+  const journal = openJournal(services, plan);
   const states = journal.contents.rows;
   const clients = new Map<string | null, Promise<ApiClient>>();
   const clientFor = (account: string | null) => {
-    if (!clients.has(account)) clients.set(account, ctx.apiInAccount(account));
+    if (!clients.has(account)) clients.set(account, services.apiInAccount(account));
     return clients.get(account)!;
   };
 
   const reconciled = new Set<string>();
-  if (wantsReconcile && [...states.values()].some((s) => s.state === 'unknown') && !ctx.flags.dryRun) {
+  if (wantsReconcile && [...states.values()].some((s) => s.state === 'unknown') && !services.flags.dryRun) {
     await settleUnknown(ctx, plan.method, rows, states, journal, clientFor, reconciled);
   }
 
@@ -165,11 +151,11 @@ async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: 
   const rowKeys = new Set(rows.map((row) => row.key));
   const orphans = [...states].filter(([key, state]) => state.state === 'unknown' && !rowKeys.has(key)) as Array<[string, Extract<RowState, { state: 'unknown' }>]>;
   let sending: SendResult = { unrecorded: [] };
-  if (ctx.flags.dryRun) {
+  if (services.flags.dryRun) {
     for (const row of toSend) outcomes.set(row.key, reportRow(row, 'planned'));
   } else if (toSend.length > 0) {
     sending = await sendAll(ctx, toSend, plan.concurrency, journal, lock, clientFor, outcomes);
-    if (sending.stopped === 'interrupted') ctx.io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
+    if (sending.stopped === 'interrupted') io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
   }
   journal.close();
 
@@ -180,7 +166,7 @@ async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: 
     const where = state.intent ? `line ${state.intent.line} of an earlier version of the file` : 'a row no longer in the file';
     summary.push(`  unknown  ${where} (journal key ${key}): settle it with --reconcile`);
   }
-  ctx.io.stderr.write(`${summary.join('\n')}\n`);
+  io.stderr.write(`${summary.join('\n')}\n`);
   throwForOutcome(report, orphans.length, sending, plan);
 }
 
@@ -192,24 +178,24 @@ interface OpenJournal {
 }
 
 /** The journal, checked to belong to this kind of batch; the file is written only when something is recorded. */
-function openJournal(ctx: Context, plan: BatchPlan): OpenJournal {
+function openJournal(services: Context['services'], plan: BatchPlan): OpenJournal {
   let contents: JournalContents;
   try {
     contents = readJournal(plan.journalFile);
   } catch (error) {
     throw usageError(
-      `--journal ${plan.journalFile}: ${(error as Error).message}; nothing was sent`,
+      `${plan.journalFlag} ${plan.journalFile}: ${(error as Error).message}; nothing was sent`,
       'the journal records which rows were paid: do not delete it; restore it from a backup, or fix that line by hand',
     );
   }
-  const settings = ctx.settings();
+  const settings = services.settings();
   const account = settings.subaccount ?? null;
   const header = contents.header;
   if (header && (header.method !== plan.method || header.baseUrl !== settings.baseUrl || header.account !== account)) {
     throw usageError(
-      `--journal ${plan.journalFile} belongs to a ${header.method} batch against ${header.baseUrl} in the ${header.account ? `sub-account ${header.account}` : 'main account'}, ` +
-        `not to this ${plan.method} batch against ${settings.baseUrl} in the ${ctx.accountLabel()}`,
-      'run it with the same profile, account and method, or give another --journal',
+      `${plan.journalFlag} ${plan.journalFile} belongs to a ${header.method} batch against ${header.baseUrl} in the ${header.account ? `sub-account ${header.account}` : 'main account'}, ` +
+        `not to this ${plan.method} batch against ${settings.baseUrl} in the ${services.accountLabel()}`,
+      `run it with the same profile, account and method, or give another ${plan.journalFlag}`,
     );
   }
   let writer: JournalWriter | undefined;
@@ -261,7 +247,7 @@ async function settleUnknown(
   const { settlements, clockOffsets } = await reconcile(unknownRows, claimed, clientFor);
   for (const [account, offset] of clockOffsets) {
     const where = account ? `sub-account ${account}` : 'main account';
-    await ctx.output.note(`reconcile: ${where}: ${offset === undefined ? "the API sent no Date header, so its clock is unknown" : `${describeClockOffset(offset)}; rows are matched on the API's clock`}`);
+    await ctx.io.output.note(`reconcile: ${where}: ${offset === undefined ? "the API sent no Date header, so its clock is unknown" : `${describeClockOffset(offset)}; rows are matched on the API's clock`}`);
   }
   const count = { paid: 0, absent: neverSent, undecided: 0 };
   for (const [key, settlement] of settlements) {
@@ -278,7 +264,7 @@ async function settleUnknown(
     }
     count[settlement.kind]++;
   }
-  await ctx.output.note(
+  await ctx.io.output.note(
     `reconcile: ${count.paid} of ${settlements.size + neverSent} unknown rows were paid (found in withdrawals list); ${count.absent} were not, and those still in the file are sent` +
       (count.undecided ? `; ${count.undecided} cannot be decided and stay unknown` : ''),
   );
@@ -294,8 +280,8 @@ interface SendResult {
 /**
  * Sends rows with bounded concurrency: intent on disk, request, outcome on disk.
  * Ctrl-C stops starting rows and lets those in flight finish (a second Ctrl-C
- * quits at once: the journal then shows them unknown). A journal that cannot be
- * written, or a lost lock, stops sending too.
+ * ends the run at once: the journal then shows them unknown). A journal that
+ * cannot be written, or a lost lock, stops sending too.
  */
 async function sendAll(
   ctx: Context,
@@ -309,14 +295,13 @@ async function sendAll(
   let next = 0;
   const result: SendResult = { unrecorded: [] };
   const stopWith = (reason: StopReason) => (result.stopped ??= reason);
-  const progress = progressBar(ctx, rows.length);
-  const onSigint = () => {
-    if (result.stopped === 'interrupted') process.exit(ExitCode.interrupted);
+  const { io } = ctx;
+  const progress = progressBar(io, rows.length);
+  const releaseCtrlC = io.interrupts.takeOver(() => {
+    if (result.stopped === 'interrupted') return io.interrupts.stop('interrupted');
     stopWith('interrupted');
-    ctx.io.stderr.write('\nstopping: waiting for the requests in flight (Ctrl-C again to quit now)\n');
-  };
-  process.on('SIGINT', onSigint);
-  const releaseCtrlC = handleCtrlCInCommand();
+    io.stderr.write('\nstopping: waiting for the requests in flight (Ctrl-C again to quit now)\n');
+  });
   /** Writes a record; false once the journal cannot be written. */
   const record = (write: () => void): boolean => {
     try {
@@ -349,6 +334,8 @@ async function sendAll(
     let written: boolean;
     try {
       const created = await withdraw(client, request);
+      // Rows are sent only when not under --dry-run, which plans them instead.
+      if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);
       outcome = reportRow(row, 'sent', { withdrawalId: created.id, status: created.status });
       written = record(() => journal.append({ type: 'done', key: row.key, withdrawalId: created.id, status: created.status, at: new Date().toISOString() }));
     } catch (error) {
@@ -383,7 +370,6 @@ async function sendAll(
   try {
     await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
   } finally {
-    process.off('SIGINT', onSigint);
     releaseCtrlC();
     progress.done();
   }
@@ -406,8 +392,8 @@ const mayHaveMoved = (error: PayctlError | undefined): boolean =>
   !error || error.exitCode === ExitCode.unknownOutcome || (error.status !== undefined && error.status >= 500);
 
 /** A bar of the rows finished, with what became of them, on stderr at a terminal. */
-function progressBar(ctx: Context, total: number) {
-  const line = statusLine(ctx);
+function progressBar(io: Context['io'], total: number) {
+  const line = statusLine(io);
   const width = 30;
   return {
     update: (outcomes: Map<string, ReportRow>) => {
@@ -423,8 +409,8 @@ function progressBar(ctx: Context, total: number) {
   };
 }
 
-async function writeReport(ctx: Context, report: ReportRow[]): Promise<void> {
-  const writer = ctx.output.list(batchReportView);
+async function writeReport({ io }: Context, report: ReportRow[]): Promise<void> {
+  const writer = io.output.list(batchReportView);
   await writer.write(report);
   await writer.end();
 }
@@ -452,7 +438,7 @@ function throwForOutcome(report: ReportRow[], orphans: number, sending: SendResu
       hint: `check before retrying; settle them with: ${plan.reconcileCommand}`,
     });
   }
-  if (stopped === 'journal') throw new PayctlError(`${message}: ${journalError!.message}, so sending stopped`, ExitCode.apiRefused, { hint: 'make room for the journal, then run the same command again' });
+  if (stopped === 'journal') throw new PayctlError(`${message}: ${journalError!.message}, so sending stopped`, ExitCode.localFailure, { hint: 'make room for the journal, then run the same command again' });
   if (stopped === 'lock-lost') {
     throw new PayctlError(`${message}: the journal's lock was taken over by another process, so sending stopped`, ExitCode.unknownOutcome, {
       hint: `check that no other payctl runs this batch, then: ${plan.reconcileCommand}`,
@@ -460,5 +446,5 @@ function throwForOutcome(report: ReportRow[], orphans: number, sending: SendResu
   }
   if (stopped === 'interrupted') throw new PayctlError(`${message}: interrupted`, ExitCode.interrupted);
   if (stopped === 'auth') throw new PayctlError(`${message}: authentication failed`, ExitCode.auth, { hint: 'log in again: payctl auth login' });
-  throw new PayctlError(`${message}: ${count('failed')} refused or not reached`, ExitCode.apiRefused);
+  throw new PayctlError(`${message}: ${count('failed')} refused or not reached`, ExitCode.rowsNotPaid);
 }

@@ -2,6 +2,7 @@ import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Context } from '../../context.js';
+import type { Services } from '../../services.js';
 import { usageError } from '../../errors.js';
 import { formatCents } from '../../output/money.js';
 import { findRecentTwin } from '../../withdrawal/duplicates.js';
@@ -22,14 +23,14 @@ const LOCK_WAIT_MS = 30_000;
  * --allow-duplicate. A dry run only warns.
  */
 export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalIdentity, allowDuplicate: boolean, send: () => Promise<T>): Promise<T> {
-  if (ctx.flags.dryRun) {
+  if (ctx.services.flags.dryRun) {
     if (!allowDuplicate) {
       const what = await describeTwin(ctx, identity);
-      if (what) await ctx.output.note(`warning: possible duplicate: ${what.text}`);
+      if (what) await ctx.io.output.note(`warning: possible duplicate: ${what.text}`);
     }
     return send();
   }
-  const lock = await takeWithdrawalLock(ctx);
+  const lock = await takeWithdrawalLock(ctx.services);
   try {
     if (!allowDuplicate) await refuseDuplicate(ctx, identity);
     return await send();
@@ -39,33 +40,34 @@ export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalI
 }
 
 async function refuseDuplicate(ctx: Context, identity: WithdrawalIdentity): Promise<void> {
+  const { io, services } = ctx;
   const what = await describeTwin(ctx, identity);
   if (!what) return;
-  if (!ctx.canPrompt) throw usageError(`possible duplicate: ${what.text}; nothing was sent`, `check it with payctl withdrawals get ${what.id}; pass --allow-duplicate to send it anyway`);
-  ctx.io.stderr.write(`warning: possible duplicate: ${what.text}\n`);
-  if (!(await (await ctx.prompter()).confirm('Make another withdrawal anyway?'))) throw usageError('not confirmed: nothing was sent');
+  if (!io.canPrompt) throw usageError(`possible duplicate: ${what.text}; nothing was sent`, `check it with payctl withdrawals get ${what.id}; pass --allow-duplicate to send it anyway`);
+  io.stderr.write(`warning: possible duplicate: ${what.text}\n`);
+  if (!(await (await services.prompter()).confirm('Make another withdrawal anyway?'))) throw usageError('not confirmed: nothing was sent');
 }
 
-async function describeTwin(ctx: Context, identity: WithdrawalIdentity) {
-  const twin = await findRecentTwin(await ctx.api(), identity);
+async function describeTwin({ services }: Context, identity: WithdrawalIdentity) {
+  const twin = await findRecentTwin(await services.api(), identity);
   if (!twin) return undefined;
   const text =
     `a ${identity.method} withdrawal of ${formatCents(identity.amount)} to the same ${identity.method === 'pix' ? 'PIX key' : 'bank account'} ` +
-    `was made at ${twin.createdAt} in the ${ctx.accountLabel()} (${twin.id}, ${twin.status})`;
+    `was made at ${twin.createdAt} in the ${services.accountLabel()} (${twin.id}, ${twin.status})`;
   return { id: twin.id, text };
 }
 
-async function takeWithdrawalLock(ctx: Context) {
-  const { profileName, baseUrl, subaccount } = ctx.settings();
+async function takeWithdrawalLock(services: Services) {
+  const { profileName, baseUrl, subaccount } = services.settings();
   const name = createHash('sha256').update(JSON.stringify([profileName, baseUrl, subaccount ?? null])).digest('hex').slice(0, 32);
-  const folder = path.join(ctx.configDir, 'locks');
+  const folder = path.join(services.configDir, 'locks');
   mkdirSync(folder, { recursive: true, mode: 0o700 });
   try {
     return await takeLock(path.join(folder, `withdraw-${name}.lock`), 'withdrawal lock', LOCK_WAIT_MS);
   } catch (error) {
     if (!(error instanceof LockBusy)) throw error;
     throw usageError(
-      `another payctl has been making a withdrawal in the ${ctx.accountLabel()} for over ${LOCK_WAIT_MS / 1000} s` +
+      `another payctl has been making a withdrawal in the ${services.accountLabel()} for over ${LOCK_WAIT_MS / 1000} s` +
         `${error.holder ? ` (${describeHolder(error.holder)})` : ''}: nothing was sent`,
       'run it again once that one has finished; it may be waiting at a question',
     );

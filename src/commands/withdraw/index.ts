@@ -1,21 +1,27 @@
-import { PIX_KEY_TYPES, WITHDRAWAL_METHODS } from '../../api/types.js';
-import type { CommandSpec, OptionSpec } from '../spec.js';
-import { BATCH_OPTIONS } from './batch-flags.js';
+import { PIX_KEY_TYPES, WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
+import { batchReportView } from '../../batch/report.js';
+import { withdrawalView } from '../../output/views.js';
+import { parseBankAccountId, parseChoice, parseInteger, parsePixKeyType, parseUrl, parseWithdrawalAmount } from '../../validate.js';
+import { arg, asText, command, defineCommand, group, longFlag, switchOption, textOption, valueOption, type OptionDefs } from '../spec.js';
 
-const COMMON: OptionSpec[] = [
-  { flags: '--amount <cents>', description: 'amount in integer cents, at least 100 (R$ 12,34 is 1234)' },
-  { flags: '--bank-account <id>', description: 'receiving bank account id (see payctl bank-accounts list); asked from that list when missing' },
-];
-const PIX: OptionSpec[] = [
-  { flags: '--pix-key-type <type>', description: 'DOCUMENT_CPF, DOCUMENT_CNPJ, EMAIL, PHONE or RANDOM (or cpf, cnpj, email, phone, random)', values: PIX_KEY_TYPES },
-  { flags: '--pix-key <key>', description: 'PIX key valid for its type: CPF/CNPJ with check digits, e-mail, mobile phone, or the random UUID' },
-];
-const SINGLE: OptionSpec[] = [
-  { flags: '--postback-url <url>', description: 'http(s) address notified on every status change' },
-  { flags: '--allow-duplicate', description: 'send even if the same withdrawal was made in the last 10 minutes' },
-];
-const FROM_CSV: OptionSpec = { flags: '--from-csv <file>', description: 'a batch: the same as payctl withdraw batch FILE --method METHOD', complete: 'files' };
-const TAIL: OptionSpec[] = [...SINGLE, FROM_CSV, ...BATCH_OPTIONS];
+const DESTINATION = {
+  amount: valueOption('cents', 'amount in integer cents, at least 100 (R$ 12,34 is 1234)', parseWithdrawalAmount),
+  bankAccount: valueOption('id', 'receiving bank account id (see payctl bank-accounts list); asked from that list when missing', parseBankAccountId),
+} satisfies OptionDefs;
+
+const PIX_KEY = {
+  pixKeyType: valueOption('type', 'DOCUMENT_CPF, DOCUMENT_CNPJ, EMAIL, PHONE or RANDOM (or cpf, cnpj, email, phone, random)', parsePixKeyType, {
+    values: PIX_KEY_TYPES,
+  }),
+  // Checked against its type once both are known (the type may still be asked for).
+  pixKey: valueOption('key', 'PIX key valid for its type: CPF/CNPJ with check digits, e-mail, mobile phone, or the random UUID', (_flag, raw) => raw.trim()),
+} satisfies OptionDefs;
+
+const SINGLE = {
+  postbackUrl: valueOption('url', 'http(s) address notified on every status change', (flag, raw) => parseUrl(flag, raw.trim())),
+  allowDuplicate: switchOption('send even if the same withdrawal was made in the last 10 minutes'),
+  fromCsv: textOption('file', 'a batch: the same as payctl withdraw batch FILE --method METHOD', { complete: 'files' }),
+} satisfies OptionDefs;
 
 const DESCRIPTION = (name: string, balance: string) =>
   `Withdraw from the available ${balance} balance to a bank account of the account the command runs in. ` +
@@ -38,64 +44,79 @@ const BATCH_DESCRIPTION =
   'them in withdrawals list, on the API\'s clock. A report per row goes to stdout (-o json|ndjson|csv|tsv), a summary to stderr. Exit 0 when ' +
   'every row is paid, 5 if any outcome is unknown, 3 after an authentication failure, 130 after Ctrl-C, else 1.';
 
-const balanceName = (name: 'pix' | 'card' | 'boleto') => (name === 'boleto' ? 'boleto (billet)' : name.toUpperCase());
+const balanceName = (name: WithdrawalMethod) => (name === 'boleto' ? 'boleto (billet)' : name.toUpperCase());
 
-const method = (name: 'pix' | 'card' | 'boleto', options: OptionSpec[], examples: string[], load: CommandSpec['load']): CommandSpec => ({
-  name,
-  summary: `Withdraw from the ${balanceName(name)} balance`,
-  description: DESCRIPTION(name, balanceName(name)),
-  options,
+export const withdrawBatch = defineCommand({
+  name: 'batch',
+  summary: 'Withdraw once per row of a CSV file, with a journal that makes reruns safe',
+  description: BATCH_DESCRIPTION,
+  args: [arg('FILE', 'CSV file, one withdrawal per row', asText, { complete: 'files' })],
+  options: {
+    method: valueOption('method', 'pix, card or boleto: the balance every row draws on', (flag, raw) => parseChoice(flag, raw, WITHDRAWAL_METHODS), {
+      values: WITHDRAWAL_METHODS,
+    }),
+    journal: textOption('file', 'journal of what was paid, default FILE.journal beside the CSV', { complete: 'files' }),
+    concurrency: valueOption('n', 'requests in flight at once, 1 to 16, default 4', (flag, raw) => parseInteger(flag, raw, 1, 16)),
+    reconcile: switchOption('settle rows of unknown outcome from withdrawals list, then send the rest'),
+    allowDuplicateRows: switchOption('pay identical rows once each, instead of refusing the file'),
+  },
+  view: batchReportView,
   accountContext: true,
   confirms: true,
   changesData: true,
-  examples,
-  load,
+  examples: [
+    'payctl withdraw batch payouts.csv --method pix -o csv > payouts-report.csv     # asks once for the whole batch',
+    'payctl withdraw batch payouts.csv --method pix --dry-run     # what would be sent',
+    'payctl withdraw batch payouts.csv --method pix --reconcile --yes     # after a crash: settle unknown rows, send the rest',
+    "payctl withdraw batch folha.csv --method boleto --csv-separator ';'",
+  ],
 });
 
-export const withdrawCommands: CommandSpec = {
-  name: 'withdraw',
-  summary: 'Withdraw money to a bank account: pix, card or boleto balance (confirms first)',
-  subcommands: [
-    method(
-      'pix',
-      [...COMMON, ...PIX, ...TAIL],
-      [
-        'payctl withdraw pix      # asks bank account, amount and key, then confirms',
-        'payctl withdraw pix --amount 15000 --bank-account 12 --pix-key-type email --pix-key financeiro@acme.com.br',
-        'payctl withdraw pix --amount 15000 --bank-account 12 --pix-key-type cpf --pix-key 529.982.247-25 --dry-run',
-        'payctl withdraw pix --subaccount 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c --amount 5000 --bank-account 7 --pix-key-type random --pix-key 123e4567-e89b-42d3-a456-426614174000 --yes --json',
-        'payctl withdraw pix --from-csv payouts.csv     # a batch: the same as payctl withdraw batch payouts.csv --method pix',
-      ],
-      () => import('./pix.js'),
-    ),
-    method(
-      'card',
-      [...COMMON, ...TAIL],
-      ['payctl withdraw card', 'payctl withdraw card --amount 250000 --bank-account 12', 'payctl withdraw card --amount 250000 --bank-account 12 --yes --json | jq -r .id'],
-      () => import('./card.js'),
-    ),
-    method(
-      'boleto',
-      [...COMMON, ...TAIL],
-      ['payctl withdraw boleto', 'payctl withdraw boleto --amount 99900 --bank-account 12 --dry-run', 'payctl withdraw boleto --amount 99900 --bank-account 12 --main-account --yes'],
-      () => import('./boleto.js'),
-    ),
-    {
-      name: 'batch',
-      summary: 'Withdraw once per row of a CSV file, with a journal that makes reruns safe',
-      description: BATCH_DESCRIPTION,
-      args: [{ name: 'FILE', description: 'CSV file, one withdrawal per row', complete: 'files' }],
-      options: [{ flags: '--method <method>', description: 'pix, card or boleto: the balance every row draws on', values: WITHDRAWAL_METHODS }, ...BATCH_OPTIONS],
-      accountContext: true,
-      confirms: true,
-      changesData: true,
-      examples: [
-        'payctl withdraw batch payouts.csv --method pix -o csv > payouts-report.csv     # asks once for the whole batch',
-        'payctl withdraw batch payouts.csv --method pix --dry-run     # what would be sent',
-        'payctl withdraw batch payouts.csv --method pix --reconcile --yes     # after a crash: settle unknown rows, send the rest',
-        "payctl withdraw batch folha.csv --method boleto --csv-separator ';'",
-      ],
-      load: () => import('./batch.js'),
-    },
+/** What the single withdrawals share, whatever their method. */
+const SINGLE_TRAITS = { view: withdrawalView, accountContext: true, confirms: true, changesData: true } as const;
+
+/** `withdraw METHOD --from-csv FILE` is `withdraw batch FILE --method METHOD`. */
+const batchOf = (method: WithdrawalMethod) => ({ option: 'fromCsv', as: (file: string) => [withdrawBatch.name, file, longFlag('method'), method] }) as const;
+
+export const withdrawPix = defineCommand({
+  name: 'pix',
+  summary: `Withdraw from the ${balanceName('pix')} balance`,
+  description: DESCRIPTION('pix', balanceName('pix')),
+  options: { ...DESTINATION, ...PIX_KEY, ...SINGLE },
+  ...SINGLE_TRAITS,
+  respelling: batchOf('pix'),
+  examples: [
+    'payctl withdraw pix      # asks bank account, amount and key, then confirms',
+    'payctl withdraw pix --amount 15000 --bank-account 12 --pix-key-type email --pix-key financeiro@acme.com.br',
+    'payctl withdraw pix --amount 15000 --bank-account 12 --pix-key-type cpf --pix-key 529.982.247-25 --dry-run',
+    'payctl withdraw pix --subaccount 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c --amount 5000 --bank-account 7 --pix-key-type random --pix-key 123e4567-e89b-42d3-a456-426614174000 --yes --json',
+    'payctl withdraw pix --from-csv payouts.csv     # a batch: the same as payctl withdraw batch payouts.csv --method pix',
   ],
-};
+});
+
+export const withdrawCard = defineCommand({
+  name: 'card',
+  summary: `Withdraw from the ${balanceName('card')} balance`,
+  description: DESCRIPTION('card', balanceName('card')),
+  options: { ...DESTINATION, ...SINGLE },
+  ...SINGLE_TRAITS,
+  respelling: batchOf('card'),
+  examples: ['payctl withdraw card', 'payctl withdraw card --amount 250000 --bank-account 12', 'payctl withdraw card --amount 250000 --bank-account 12 --yes --json | jq -r .id'],
+});
+
+export const withdrawBoleto = defineCommand({
+  name: 'boleto',
+  summary: `Withdraw from the ${balanceName('boleto')} balance`,
+  description: DESCRIPTION('boleto', balanceName('boleto')),
+  options: { ...DESTINATION, ...SINGLE },
+  ...SINGLE_TRAITS,
+  respelling: batchOf('boleto'),
+  examples: ['payctl withdraw boleto', 'payctl withdraw boleto --amount 99900 --bank-account 12 --dry-run', 'payctl withdraw boleto --amount 99900 --bank-account 12 --main-account --yes'],
+});
+
+export const withdrawCommands = group('withdraw', 'Withdraw money to a bank account: pix, card or boleto balance (confirms first)', [
+  command(withdrawPix, () => import('./single.js')),
+  command(withdrawCard, () => import('./single.js')),
+  command(withdrawBoleto, () => import('./single.js')),
+  command(withdrawBatch, () => import('./batch.js')),
+]);

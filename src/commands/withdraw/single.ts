@@ -1,20 +1,18 @@
 import { getBankAccount } from '../../api/bank-accounts.js';
 import { getBalance, withdraw } from '../../api/withdrawals.js';
-import type { Balances, WithdrawalMethod } from '../../api/types.js';
-import type { Context } from '../../context.js';
-import { usageError } from '../../errors.js';
+import { PIX_KEY_TYPES, type Balances, type PixKeyType, type WithdrawalMethod, type WithdrawRequest } from '../../api/types.js';
 import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../../output/money.js';
-import { withdrawalView } from '../../output/views.js';
-import { resolveRequired, type Prompter } from '../../prompt.js';
-import { PIX_KEY_TYPES, type PixKeyType } from '../../api/types.js';
-import { asPromptCheck, parsePixKey, parseWithdrawalAmount } from '../../validate.js';
+import { resolveRequired, type FieldPrompt } from '../../prompt.js';
+import { parsePixKey } from '../../validate.js';
+import { identityOf } from '../../withdrawal/identity.js';
 import { confirmChange } from '../shared/confirm.js';
 import { describeBankAccount, pickBankAccount } from '../shared/pickers.js';
-import { optString, type CommandInput } from '../spec.js';
-import { identityOf } from '../../withdrawal/identity.js';
-import { parseGivenWithdrawFields, parseWithdrawRequest, WITHDRAW_FLAGS } from '../../withdrawal/request.js';
-import { BATCH_ONLY_FLAGS } from './batch-flags.js';
+import type { Invocation } from '../spec.js';
 import { sendUnlessDuplicate } from './duplicate-guard.js';
+import type { withdrawBoleto, withdrawCard, withdrawPix } from './index.js';
+
+type PixWithdrawal = Invocation<typeof withdrawPix>;
+type SingleWithdrawal = PixWithdrawal | Invocation<typeof withdrawCard> | Invocation<typeof withdrawBoleto>;
 
 const BALANCE_OF: Record<WithdrawalMethod, keyof Balances> = {
   pix: 'disponiblePixBalance',
@@ -24,50 +22,18 @@ const BALANCE_OF: Record<WithdrawalMethod, keyof Balances> = {
 
 const PIX_KEY_TYPE_CHOICES = PIX_KEY_TYPES.map((value) => ({ name: value, value }));
 
+const askAmount = (field: FieldPrompt) => field.text('Amount in cents (R$ 12,34 is 1234)');
+
 /**
  * One withdrawal: every given flag is checked first, missing values are asked
  * (bank account from the account's list), then the balance, amount, destination,
  * account and profile are shown and confirmed before anything moves.
  */
-export async function runWithdraw(ctx: Context, method: WithdrawalMethod, { opts }: CommandInput): Promise<void> {
-  if (opts.fromCsv !== undefined) return (await import('./batch.js')).runBatch(ctx, method, String(opts.fromCsv), opts);
-  const batchOnly = Object.entries(BATCH_ONLY_FLAGS).filter(([key]) => opts[key] !== undefined).map(([, flag]) => flag);
-  if (batchOnly.length > 0) {
-    throw usageError(`${batchOnly.join(', ')} only apply to a batch: add --from-csv FILE, or use payctl withdraw batch FILE --method ${method}`);
-  }
-  ctx.output.fieldsFor(withdrawalView);
-  const flag = (key: string) => optString(opts, key);
-  const amountText = flag('amount');
-  const bankAccountText = flag('bankAccount');
-  const pixKeyText = flag('pixKey');
-  const postbackText = flag('postbackUrl');
-  // Every given value is checked before any prompt or request.
-  const { pixKeyType: givenType } = parseGivenWithdrawFields(method, {
-    amount: amountText,
-    bankAccount: bankAccountText,
-    pixKeyType: flag('pixKeyType'),
-    pixKey: pixKeyText,
-    postbackUrl: postbackText,
-  });
-
-  // resolveRequired asks in order, so a prompted key is checked against the type picked just before.
-  let keyType = givenType;
-  const amountPrompt = (p: Prompter) => p.text('Amount in cents (R$ 12,34 is 1234)', { validate: asPromptCheck(parseWithdrawalAmount, '--amount') });
-  const fields =
-    method === 'pix'
-      ? await resolveRequired(ctx, {
-          bankAccount: { flag: WITHDRAW_FLAGS.bankAccount, value: bankAccountText, ask: () => pickBankAccount(ctx) },
-          amount: { flag: WITHDRAW_FLAGS.amount, value: amountText, ask: amountPrompt },
-          pixKeyType: { flag: WITHDRAW_FLAGS.pixKeyType, value: givenType as string | undefined, ask: async (p) => (keyType = await p.select<PixKeyType>('PIX key type', PIX_KEY_TYPE_CHOICES)) },
-          pixKey: { flag: WITHDRAW_FLAGS.pixKey, value: pixKeyText, ask: (p) => p.text('PIX key', { validate: asPromptCheck((f, raw) => parsePixKey(f, raw, keyType!), '--pix-key') }) },
-        })
-      : await resolveRequired(ctx, {
-          bankAccount: { flag: WITHDRAW_FLAGS.bankAccount, value: bankAccountText, ask: () => pickBankAccount(ctx) },
-          amount: { flag: WITHDRAW_FLAGS.amount, value: amountText, ask: amountPrompt },
-        });
-  const request = parseWithdrawRequest(method, { ...fields, postbackUrl: postbackText });
-
-  const api = await ctx.api();
+export async function run(invocation: SingleWithdrawal): Promise<void> {
+  const { io, services, opts, print } = invocation;
+  const request = invocation.name === 'pix' ? await pixRequest(invocation) : await bankRequest(invocation);
+  const method = request.withdrawalMethod;
+  const api = await services.api();
   const [balances, account] = await Promise.all([getBalance(api), getBankAccount(api, request.bankAccountId)]);
   const available = balances[BALANCE_OF[method]];
   const summary = [
@@ -79,8 +45,41 @@ export async function runWithdraw(ctx: Context, method: WithdrawalMethod, { opts
     ...(request.withdrawalMethod === 'pix' ? [`  PIX key:      ${request.pixKeyType} ${request.pixKey}`] : []),
     ...(request.postbackUrl ? [`  postback:     ${request.postbackUrl}`] : []),
   ];
-  await confirmChange(ctx, summary, `Withdraw ${formatCents(request.amount)} now?`);
-  const created = await sendUnlessDuplicate(ctx, identityOf(request), opts.allowDuplicate === true, () => withdraw(api, request));
-  await ctx.output.item(withdrawalView, created);
-  await ctx.output.note(`withdrawal ${created.id} is ${created.status} in the ${ctx.accountLabel()}; follow it with: payctl withdrawals get ${created.id}`);
+  await confirmChange(invocation, summary, `Withdraw ${formatCents(request.amount)} now?`);
+  const created = await sendUnlessDuplicate(invocation, identityOf(request), opts.allowDuplicate, () => withdraw(api, request));
+  if (!created) return;
+  await print(created);
+  await io.output.note(`withdrawal ${created.id} is ${created.status} in the ${services.accountLabel()}; follow it with: payctl withdrawals get ${created.id}`);
+}
+
+/** A card or boleto withdrawal: the amount and the bank account it goes to. */
+async function bankRequest(invocation: Exclude<SingleWithdrawal, PixWithdrawal>): Promise<WithdrawRequest> {
+  const { name, opts, need } = invocation;
+  const { amount, bankAccountId } = await resolveRequired(invocation, {
+    bankAccountId: need('bankAccount', (field) => pickBankAccount(invocation, field)),
+    amount: need('amount', askAmount),
+  });
+  return { withdrawalMethod: name, amount, bankAccountId, ...(opts.postbackUrl ? { postbackUrl: opts.postbackUrl } : {}) };
+}
+
+/** A PIX withdrawal: also the key and its type; a key is checked against its type as soon as both are known. */
+async function pixRequest(invocation: PixWithdrawal): Promise<WithdrawRequest> {
+  const { opts, flag, need } = invocation;
+  if (opts.pixKeyType !== undefined && opts.pixKey !== undefined) parsePixKey(flag('pixKey'), opts.pixKey, opts.pixKeyType);
+  // Asked in order, so a prompted key is checked against the type picked just before.
+  let keyType = opts.pixKeyType;
+  const { amount, bankAccountId, pixKeyType, pixKey } = await resolveRequired(invocation, {
+    bankAccountId: need('bankAccount', (field) => pickBankAccount(invocation, field)),
+    amount: need('amount', askAmount),
+    pixKeyType: need('pixKeyType', async (field) => (keyType = await field.select<PixKeyType>('PIX key type', PIX_KEY_TYPE_CHOICES))),
+    pixKey: need('pixKey', (field) => field.text('PIX key', (label, raw) => parsePixKey(label, raw, keyType!))),
+  });
+  return {
+    withdrawalMethod: 'pix',
+    amount,
+    bankAccountId,
+    pixKeyType,
+    pixKey: parsePixKey(flag('pixKey'), pixKey, pixKeyType),
+    ...(opts.postbackUrl ? { postbackUrl: opts.postbackUrl } : {}),
+  };
 }

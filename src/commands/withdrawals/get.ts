@@ -1,11 +1,7 @@
 import { getWithdrawal } from '../../api/withdrawals.js';
-import type { Context } from '../../context.js';
-import { withdrawalView } from '../../output/views.js';
-import { parseUuid } from '../../validate.js';
-import type { CommandInput } from '../spec.js';
+import type { Invocation } from '../spec.js';
+import type { withdrawalsGet } from './index.js';
 
-export async function run(ctx: Context, { args }: CommandInput): Promise<void> {
-  const id = parseUuid('ID', args[0]!);
-  ctx.output.fieldsFor(withdrawalView);
-  await ctx.output.item(withdrawalView, await getWithdrawal(await ctx.api(), id));
+export async function run({ services, args: [id], print }: Invocation<typeof withdrawalsGet>): Promise<void> {
+  await print(await getWithdrawal(await services.api(), id));
 }

@@ -1,12 +1,11 @@
 import { listWithdrawals } from '../../api/withdrawals.js';
-import type { Context } from '../../context.js';
-import { withdrawalView } from '../../output/views.js';
-import { parsePaging, runList } from '../shared/list.js';
-import type { CommandInput } from '../spec.js';
+import { runList } from '../shared/list.js';
+import type { Invocation } from '../spec.js';
+import type { withdrawalsList } from './index.js';
 
-export async function run(ctx: Context, { opts }: CommandInput): Promise<void> {
-  const paging = parsePaging(opts);
-  const api = await ctx.api();
-  if (ctx.output.format === 'table') await ctx.output.note(`withdrawals of the ${ctx.accountLabel()}`);
-  await runList(ctx, withdrawalView, paging, (query) => listWithdrawals(api, query));
+export async function run(invocation: Invocation<typeof withdrawalsList>): Promise<void> {
+  const { io, services } = invocation;
+  const api = await services.api();
+  if (io.output.format === 'table') await io.output.note(`withdrawals of the ${services.accountLabel()}`);
+  await runList(invocation, (query) => listWithdrawals(api, query));
 }

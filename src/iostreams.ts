@@ -1,0 +1,118 @@
+import type { Readable, Writable } from 'node:stream';
+import type { IO } from './context.js';
+import type { Flags } from './commands/options.js';
+import { colorEnabled } from './output/color.js';
+import { Output, type OutputFormat } from './output/format.js';
+
+/** What cut a run short: Ctrl-C, or the reader of stdout went away (`payctl … | head`). */
+export type StopReason = 'interrupted' | 'output-closed';
+
+/** Listens to a process signal; returns what stops listening. */
+export type SignalListener = (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => () => void;
+
+/**
+ * Ctrl-C reaches a run here: it aborts `signal`, through which requests and
+ * prompts are given up and main stops waiting for the command. A command that
+ * handles Ctrl-C itself (a batch letting its rows in flight finish, the sandbox
+ * shutting down) takes it over for a while, and then also receives SIGTERM.
+ */
+export class Interrupts {
+  private readonly controller = new AbortController();
+  private handler?: () => void;
+
+  constructor(private readonly listen?: SignalListener) {
+    listen?.('SIGINT', () => this.interrupt());
+  }
+
+  get signal(): AbortSignal {
+    return this.controller.signal;
+  }
+
+  get stopped(): StopReason | undefined {
+    return this.signal.aborted ? (this.signal.reason as StopReason) : undefined;
+  }
+
+  /** Ctrl-C: the command's own handling, or the end of the run. */
+  interrupt(): void {
+    if (this.handler) this.handler();
+    else this.stop('interrupted');
+  }
+
+  stop(reason: StopReason): void {
+    if (!this.signal.aborted) this.controller.abort(reason);
+  }
+
+  /** Until the returned function is called, Ctrl-C (and SIGTERM) go to `handler` instead. */
+  takeOver(handler: () => void): () => void {
+    this.handler = handler;
+    const stopListening = this.listen?.('SIGTERM', handler);
+    return () => {
+      if (this.handler === handler) this.handler = undefined;
+      stopListening?.();
+    };
+  }
+}
+
+type StreamFlags = Pick<Flags, 'json' | 'output' | 'fields' | 'csvSeparator' | 'color' | 'input'>;
+
+/**
+ * The run's streams and what follows from them: whether each is a terminal, the
+ * output format and writer, colour, whether prompting is allowed, and Ctrl-C.
+ */
+export class IOStreams implements IO {
+  readonly output: Output;
+  readonly stdout: Writable;
+  readonly stderr: Writable;
+  readonly stdoutIsTTY: boolean;
+  readonly stderrIsTTY: boolean;
+
+  constructor(
+    private readonly streams: IO,
+    private readonly env: NodeJS.ProcessEnv,
+    private readonly flags: StreamFlags,
+    readonly interrupts: Interrupts,
+    /** The profile's csv separator, read only when csv is written and no --csv-separator was given. */
+    profileCsvSeparator: () => string,
+  ) {
+    ({ stdout: this.stdout, stderr: this.stderr, stdoutIsTTY: this.stdoutIsTTY, stderrIsTTY: this.stderrIsTTY } = streams);
+    const format: OutputFormat = flags.json ? 'json' : (flags.output ?? (streams.stdoutIsTTY ? 'table' : 'tsv'));
+    this.output = new Output(streams.stdout, streams.stderr, {
+      format,
+      fields: flags.fields,
+      color: format === 'table' && colorEnabled(flags.color, env, streams.stdoutIsTTY),
+      terminal: streams.stdoutIsTTY,
+      csvSeparator: () => flags.csvSeparator ?? profileCsvSeparator(),
+    });
+  }
+
+  // stdin, and whether it is a terminal, are looked at only when a command reads it (src/process-io.ts).
+  get stdin(): Readable {
+    return this.streams.stdin;
+  }
+
+  get stdinIsTTY(): boolean {
+    return this.streams.stdinIsTTY;
+  }
+
+  /** Aborted when the run is cut short: requests and prompts give up through it. */
+  get signal(): AbortSignal {
+    return this.interrupts.signal;
+  }
+
+  /** Whether what is written to stderr (a confirmation's PRODUCTION) may be coloured. */
+  get stderrColor(): boolean {
+    return colorEnabled(this.flags.color, this.env, this.streams.stderrIsTTY);
+  }
+
+  get canPrompt(): boolean {
+    return this.stdoutIsTTY && this.stdinIsTTY && this.flags.input && this.env.PAYCTL_NO_INPUT !== '1' && this.env.CI !== 'true';
+  }
+
+  /** Says why prompting is off, so the refusal tells the user what to change. */
+  promptRefusalHint(): string {
+    if (!this.flags.input) return 'give the flags (--no-input is set)';
+    if (this.env.PAYCTL_NO_INPUT === '1') return 'give the flags (PAYCTL_NO_INPUT=1 is set)';
+    if (this.env.CI === 'true') return 'give the flags (CI=true is set)';
+    return 'give the flags, or run at a terminal to be asked';
+  }
+}

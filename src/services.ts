@@ -1,0 +1,112 @@
+import type { ApiClient, RecordedRequest } from './http/client.js';
+import type { Flags } from './commands/options.js';
+import type { IOStreams } from './iostreams.js';
+import { configDir, configFile, readConfig, type ConfigData } from './config/store.js';
+import { assertSecureTransport, profileSetting, resolveSettings, tokenRefusal, type Settings } from './config/settings.js';
+import { parseCsvSeparator } from './output/format.js';
+import { visible } from './output/sanitize.js';
+import { SecretScrubber } from './redact.js';
+import type { Prompter } from './prompt.js';
+
+/**
+ * What a run may need beyond its streams, each made on first use: the config
+ * and the settings resolved from flags, environment and profile, the API client,
+ * the prompter, and the scrubber every secret of the run is registered with.
+ * Under --dry-run the API client records writes here instead of sending them.
+ */
+export class Services {
+  readonly secrets = new SecretScrubber();
+  /** The writes --dry-run recorded, in order; printed when the command ends. */
+  readonly recorded: RecordedRequest[] = [];
+  private cachedConfig?: ConfigData;
+  private cachedSettings?: Settings;
+  private cachedApi?: Promise<ApiClient>;
+  private cachedPrompter?: Promise<Prompter>;
+
+  constructor(
+    private readonly io: IOStreams,
+    readonly env: NodeJS.ProcessEnv,
+    readonly flags: Flags,
+  ) {}
+
+  get configDir(): string {
+    return configDir(this.env);
+  }
+
+  config(): ConfigData {
+    this.cachedConfig ??= readConfig(this.configDir);
+    return this.cachedConfig;
+  }
+
+  /** Forgets what was read, after this run changed the config. */
+  reloadConfig(): void {
+    this.cachedConfig = undefined;
+    this.cachedSettings = undefined;
+  }
+
+  /** Flags, environment, then profile; the token is registered as a secret as soon as it is known. */
+  settings(): Settings {
+    this.cachedSettings ??= resolveSettings(this.config(), this.flags, this.env);
+    if (this.cachedSettings.token) this.secrets.add(this.cachedSettings.token);
+    return this.cachedSettings;
+  }
+
+  /** The profile's `csvSeparator` setting (pt-BR spreadsheets want `;`), else a comma. */
+  profileCsvSeparator(): string {
+    const { profileName, value } = profileSetting(this.config(), this.flags, this.env, 'csvSeparator');
+    return value === undefined
+      ? ','
+      : parseCsvSeparator(`the csvSeparator setting of profile "${profileName}"`, value, `fix it in ${configFile(this.configDir)}, or give --csv-separator`);
+  }
+
+  /** The account a command runs in, as a person reads it. */
+  accountLabel(): string {
+    const { subaccount } = this.settings();
+    return subaccount ? `sub-account ${subaccount}` : 'main account';
+  }
+
+  /** The API client with the profile's token; refuses before sending when there is none or it has expired. */
+  api(): Promise<ApiClient> {
+    this.cachedApi ??= this.buildApi(true);
+    return this.cachedApi;
+  }
+
+  /** A client in another account context: a sub-account id, or null for the main account (a batch row's own). */
+  apiInAccount(subaccount: string | null): Promise<ApiClient> {
+    return this.buildApi(true, { subaccount: subaccount ?? undefined });
+  }
+
+  /** A client that sends no token, for `auth login`. */
+  anonymousApi(): Promise<ApiClient> {
+    return this.buildApi(false);
+  }
+
+  private async buildApi(withToken: boolean, account?: { subaccount?: string }): Promise<ApiClient> {
+    const settings = this.settings();
+    assertSecureTransport(settings);
+    if (withToken && !this.flags.dryRun) {
+      const refusal = tokenRefusal(settings);
+      if (refusal) throw refusal;
+    }
+    const { createApiClient } = await import('./http/client.js');
+    return createApiClient({
+      baseUrl: settings.baseUrl,
+      token: withToken ? settings.token : undefined,
+      subaccount: account ? account.subaccount : settings.subaccount,
+      timeoutMs: settings.timeoutMs,
+      debug: this.flags.debug ? (line) => this.debug(line) : undefined,
+      record: this.flags.dryRun ? (request) => this.recorded.push(request) : undefined,
+      secrets: this.secrets,
+      signal: this.io.signal,
+    });
+  }
+
+  debug(line: string): void {
+    if (this.flags.debug) this.io.stderr.write(`${visible(this.secrets.scrub(`debug: ${line}`))}\n`);
+  }
+
+  prompter(): Promise<Prompter> {
+    this.cachedPrompter ??= import('./prompt.js').then(({ createPrompter }) => createPrompter(this.io));
+    return this.cachedPrompter;
+  }
+}
