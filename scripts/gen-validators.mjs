@@ -65,16 +65,60 @@ function typesOf(schema, resolve) {
   return [];
 }
 
-const PREDICATE = {
-  string: (v) => `typeof ${v} === 'string'`,
-  integer: (v) => `Number.isInteger(${v})`,
-  number: (v) => `typeof ${v} === 'number'`,
-  boolean: (v) => `typeof ${v} === 'boolean'`,
-  object: (v) => `isObject(${v})`,
-  array: (v) => `Array.isArray(${v})`,
-  null: (v) => `${v} === null`,
-};
-const ARTICLE = { string: 'a string', integer: 'an integer', number: 'a number', boolean: 'a boolean', object: 'an object', array: 'an array', null: 'null' };
+/** The generated file's names for the JSON types, as bits of a mask (see PREAMBLE). */
+const TYPE_CONSTANT = { string: 'STRING', integer: 'INTEGER', number: 'NUMBER', boolean: 'BOOLEAN', object: 'OBJECT', array: 'ARRAY', null: 'NULL' };
+
+/** What every generated check calls: a type mask per field, so that each check is one short call. */
+const PREAMBLE = `const STRING = 1;
+const INTEGER = 2;
+const NUMBER = 4;
+const BOOLEAN = 8;
+const OBJECT = 16;
+const ARRAY = 32;
+const NULL = 64;
+/** The field may be absent; when present it is checked. */
+const OPTIONAL = 128;
+const TYPE_NAMES: ReadonlyArray<[number, string]> = [[STRING, 'a string'], [INTEGER, 'an integer'], [NUMBER, 'a number'], [BOOLEAN, 'a boolean'], [OBJECT, 'an object'], [ARRAY, 'an array'], [NULL, 'null']];
+
+type Check = AnswerFault | undefined;
+
+const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** The types a JSON value is of: an integer is a number too. */
+function typeBits(value: unknown): number {
+  if (value === null) return NULL;
+  if (Array.isArray(value)) return ARRAY;
+  if (typeof value === 'number') return Number.isInteger(value) ? INTEGER | NUMBER : NUMBER;
+  return typeof value === 'string' ? STRING : typeof value === 'boolean' ? BOOLEAN : typeof value === 'object' ? OBJECT : 0;
+}
+
+/** undefined when the field is of a type the mask allows (or absent, when OPTIONAL); else the fault. */
+function check(value: unknown, mask: number, field: string): Check {
+  if (value === undefined ? mask & OPTIONAL : typeBits(value) & mask) return undefined;
+  return { field, expected: TYPE_NAMES.filter(([bit]) => mask & bit).map(([, name]) => name).join(' or '), found: value };
+}
+
+/** A field checked, then, when it is an object, the fields inside it. */
+const fields = (value: unknown, mask: number, field: string, inner: (object: Record<string, unknown>) => Check): Check =>
+  check(value, mask, field) ?? (isObject(value) ? inner(value) : undefined);
+
+/**
+ * A field checked, then, when it is a list, each item; an item's fault is named
+ * by the item's place (the item's own checks name fields from it, as '.id'), so a
+ * long list costs no name until one is wrong.
+ */
+function items(value: unknown, mask: number, field: string, inner: (item: unknown) => Check): Check {
+  const fault = check(value, mask, field);
+  if (fault || !Array.isArray(value)) return fault;
+  for (let index = 0; index < value.length; index++) {
+    const itemFault = inner(value[index]);
+    if (itemFault) return { ...itemFault, field: field + '[' + index + ']' + itemFault.field };
+  }
+  return undefined;
+}
+
+/** The body must be an object; its data is read by inner. */
+const envelope = (body: unknown, inner: (data: unknown) => Check): Check => (isObject(body) ? inner(body.data) : { field: '', expected: 'an object', found: body });`;
 
 /** needs.json's paths of one operation as a tree: `children` by property name, `items` for `[]`. */
 function needsTree(paths, operationId) {
@@ -98,49 +142,33 @@ function needsTree(paths, operationId) {
   return tree;
 }
 
-/** Emits the checks of one node of the needs tree: `value` is a variable, `field` the text of a JS template naming it. */
-function emitNode(context, node, schema, value, field, indent) {
+/**
+ * The expression that checks one node of the needs tree: `value` is the expression
+ * of its value, `field` its name in messages ('' for a list's item, named by `items`).
+ */
+function emitNode(context, node, schema, value, field) {
   const { resolve, operationId } = context;
   const types = typesOf(schema, resolve);
-  const lines = [];
-  if (types.length > 0) {
-    const test = types.map((type) => PREDICATE[type](value)).join(' || ');
-    const failing = /^[\w.]+\([\w]+\)$/.test(test) ? `!${test}` : `!(${test})`;
-    const expected = types.map((type) => ARTICLE[type]).join(' or ');
-    lines.push(`${indent}if (${node.optional ? `${value} !== undefined && ` : ''}${failing}) return { field: \`${field}\`, expected: '${expected}', found: ${value} };`);
-  }
+  const allowed = types.length > 0 ? types : Object.keys(TYPE_CONSTANT);
+  const mask = [...allowed.map((type) => TYPE_CONSTANT[type]), ...(node.optional ? ['OPTIONAL'] : [])].join(' | ');
   const resolved = resolve(schema);
-  // Past a check that returned, TypeScript knows the type; a value that may be absent or null needs a guard.
-  const guarded = (type, inner) => {
-    if (!node.optional && types.length === 1 && types[0] === type) return inner(indent);
-    return [`${indent}if (${PREDICATE[type](value)}) {`, ...inner(`${indent}  `), `${indent}}`];
-  };
+  /** The name of a field inside this one: a property of `data` goes by its own name, one of a list's item by `.name`. */
+  const inside = (name) => (field === 'data' ? name : `${field}.${name}`);
   if (node.children.size > 0) {
-    lines.push(
-      ...guarded('object', (inner) =>
-        [...node.children].flatMap(([name, child]) => {
-          const property = resolved.properties?.[name];
-          if (!property) throw new Error(`${operationId}: needs.json names ${name}, which the document's answer does not have`);
-          const variable = context.fresh('v');
-          return [`${inner}const ${variable} = ${value}.${name};`, ...emitNode(context, child, property, variable, field === 'data' ? name : `${field}.${name}`, inner)];
-        }),
-      ),
-    );
+    const object = context.fresh('object');
+    const checks = [...node.children].map(([name, child]) => {
+      const property = resolved.properties?.[name];
+      if (!property) throw new Error(`${operationId}: needs.json names ${name}, which the document's answer does not have`);
+      return emitNode(context, child, property, `${object}.${name}`, inside(name));
+    });
+    return `fields(${value}, ${mask}, '${field}', (${object}) => ${checks.join(' ?? ')})`;
   }
   if (node.items) {
     if (!resolved.items) throw new Error(`${operationId}: needs.json asks for items of ${field}, which the document's answer does not list`);
-    const index = context.fresh('i');
-    const item = context.fresh('v');
-    lines.push(
-      ...guarded('array', (inner) => [
-        `${inner}for (let ${index} = 0; ${index} < ${value}.length; ${index}++) {`,
-        `${inner}  const ${item}: unknown = ${value}[${index}];`,
-        ...emitNode(context, node.items, resolved.items, item, `${field}[\${${index}}]`, `${inner}  `),
-        `${inner}}`,
-      ]),
-    );
+    const item = context.fresh('item');
+    return `items(${value}, ${mask}, '${field}', (${item}) => ${emitNode(context, node.items, resolved.items, item, '')})`;
   }
-  return lines;
+  return `check(${value}, ${mask}, '${field}')`;
 }
 
 export function generateValidators(document, needs) {
@@ -154,16 +182,10 @@ export function generateValidators(document, needs) {
   const checks = operations.map((operation) => {
     let counter = 0;
     const context = { resolve, operationId: operation.id, fresh: (prefix) => `${prefix}${++counter}` };
-    const envelope = resolve(operation.schema);
-    if (!envelope.properties?.data) throw new Error(`${operation.id}: the success answer has no data`);
+    const answer = resolve(operation.schema);
+    if (!answer.properties?.data) throw new Error(`${operation.id}: the success answer has no data`);
     const tree = needsTree(needs[operation.id], operation.id);
-    const body = [
-      "    if (!isObject(body)) return { field: '', expected: 'an object', found: body };",
-      '    const data = body.data;',
-      ...emitNode(context, tree, envelope.properties.data, 'data', 'data', '    '),
-      '    return undefined;',
-    ];
-    return `  /** ${operation.route} */\n  ${operation.id}(body) {\n${body.join('\n')}\n  },`;
+    return `  /** ${operation.route} */\n  ${operation.id}: (body) => envelope(body, (data) => ${emitNode(context, tree, answer.properties.data, 'data', 'data')}),`;
   });
 
   return [
@@ -182,10 +204,10 @@ export function generateValidators(document, needs) {
     '  found: unknown;',
     '}',
     '',
-    'const isObject = (value: unknown): value is Record<string, unknown> => typeof value === \'object\' && value !== null && !Array.isArray(value);',
+    PREAMBLE,
     '',
     '/** Reads a success answer\'s body for the fields payctl needs; undefined when they are all there, with their types. */',
-    `export const ANSWER_CHECKS: Readonly<Record<OperationId, (body: unknown) => AnswerFault | undefined>> = {\n${checks.join('\n')}\n};`,
+    `export const ANSWER_CHECKS: Readonly<Record<OperationId, (body: unknown) => Check>> = {\n${checks.join('\n')}\n};`,
     '',
   ].join('\n');
 }

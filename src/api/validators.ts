@@ -72,317 +72,115 @@ export interface AnswerFault {
   found: unknown;
 }
 
+const STRING = 1;
+const INTEGER = 2;
+const NUMBER = 4;
+const BOOLEAN = 8;
+const OBJECT = 16;
+const ARRAY = 32;
+const NULL = 64;
+/** The field may be absent; when present it is checked. */
+const OPTIONAL = 128;
+const TYPE_NAMES: ReadonlyArray<[number, string]> = [[STRING, 'a string'], [INTEGER, 'an integer'], [NUMBER, 'a number'], [BOOLEAN, 'a boolean'], [OBJECT, 'an object'], [ARRAY, 'an array'], [NULL, 'null']];
+
+type Check = AnswerFault | undefined;
+
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/** The types a JSON value is of: an integer is a number too. */
+function typeBits(value: unknown): number {
+  if (value === null) return NULL;
+  if (Array.isArray(value)) return ARRAY;
+  if (typeof value === 'number') return Number.isInteger(value) ? INTEGER | NUMBER : NUMBER;
+  return typeof value === 'string' ? STRING : typeof value === 'boolean' ? BOOLEAN : typeof value === 'object' ? OBJECT : 0;
+}
+
+/** undefined when the field is of a type the mask allows (or absent, when OPTIONAL); else the fault. */
+function check(value: unknown, mask: number, field: string): Check {
+  if (value === undefined ? mask & OPTIONAL : typeBits(value) & mask) return undefined;
+  return { field, expected: TYPE_NAMES.filter(([bit]) => mask & bit).map(([, name]) => name).join(' or '), found: value };
+}
+
+/** A field checked, then, when it is an object, the fields inside it. */
+const fields = (value: unknown, mask: number, field: string, inner: (object: Record<string, unknown>) => Check): Check =>
+  check(value, mask, field) ?? (isObject(value) ? inner(value) : undefined);
+
+/**
+ * A field checked, then, when it is a list, each item; an item's fault is named
+ * by the item's place (the item's own checks name fields from it, as '.id'), so a
+ * long list costs no name until one is wrong.
+ */
+function items(value: unknown, mask: number, field: string, inner: (item: unknown) => Check): Check {
+  const fault = check(value, mask, field);
+  if (fault || !Array.isArray(value)) return fault;
+  for (let index = 0; index < value.length; index++) {
+    const itemFault = inner(value[index]);
+    if (itemFault) return { ...itemFault, field: field + '[' + index + ']' + itemFault.field };
+  }
+  return undefined;
+}
+
+/** The body must be an object; its data is read by inner. */
+const envelope = (body: unknown, inner: (data: unknown) => Check): Check => (isObject(body) ? inner(body.data) : { field: '', expected: 'an object', found: body });
+
 /** Reads a success answer's body for the fields payctl needs; undefined when they are all there, with their types. */
-export const ANSWER_CHECKS: Readonly<Record<OperationId, (body: unknown) => AnswerFault | undefined>> = {
+export const ANSWER_CHECKS: Readonly<Record<OperationId, (body: unknown) => Check>> = {
   /** POST /auth */
-  auth(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  auth: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** POST /cards/tokenize */
-  tokenizeCard(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    const v1 = data.id;
-    if (!(typeof v1 === 'string')) return { field: `id`, expected: 'a string', found: v1 };
-    return undefined;
-  },
+  tokenizeCard: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** GET /cards/{tokenizedCardId} */
-  getCard(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  getCard: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** POST /subaccounts/pf */
-  createSubaccountPf(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    const v1 = data.id;
-    if (!(typeof v1 === 'string')) return { field: `id`, expected: 'a string', found: v1 };
-    return undefined;
-  },
+  createSubaccountPf: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** POST /subaccounts/pj */
-  createSubaccountPj(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    const v1 = data.id;
-    if (!(typeof v1 === 'string')) return { field: `id`, expected: 'a string', found: v1 };
-    return undefined;
-  },
+  createSubaccountPj: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** GET /customers */
-  listCustomers(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!Array.isArray(data)) return { field: `data`, expected: 'an array', found: data };
-    for (let i1 = 0; i1 < data.length; i1++) {
-      const v2: unknown = data[i1];
-      if (!isObject(v2)) return { field: `data[${i1}]`, expected: 'an object', found: v2 };
-    }
-    return undefined;
-  },
+  listCustomers: (body) => envelope(body, (data) => items(data, ARRAY, 'data', (item1) => check(item1, OBJECT, ''))),
   /** GET /customers/{customerId} */
-  getCustomer(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  getCustomer: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** PUT /customers/{customerId} */
-  updateCustomer(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    const v1 = data.id;
-    if (!(typeof v1 === 'string')) return { field: `id`, expected: 'a string', found: v1 };
-    return undefined;
-  },
+  updateCustomer: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** GET /subscriptions */
-  listSubscriptions(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!Array.isArray(data)) return { field: `data`, expected: 'an array', found: data };
-    for (let i1 = 0; i1 < data.length; i1++) {
-      const v2: unknown = data[i1];
-      if (!isObject(v2)) return { field: `data[${i1}]`, expected: 'an object', found: v2 };
-      const v3 = v2.id;
-      if (!(typeof v3 === 'string')) return { field: `data[${i1}].id`, expected: 'a string', found: v3 };
-      const v4 = v2.splits;
-      if (!Array.isArray(v4)) return { field: `data[${i1}].splits`, expected: 'an array', found: v4 };
-      for (let i5 = 0; i5 < v4.length; i5++) {
-        const v6: unknown = v4[i5];
-        if (!isObject(v6)) return { field: `data[${i1}].splits[${i5}]`, expected: 'an object', found: v6 };
-        const v7 = v6.subaccountId;
-        if (!(typeof v7 === 'string')) return { field: `data[${i1}].splits[${i5}].subaccountId`, expected: 'a string', found: v7 };
-      }
-    }
-    return undefined;
-  },
+  listSubscriptions: (body) => envelope(body, (data) => items(data, ARRAY, 'data', (item1) => fields(item1, OBJECT, '', (object2) => check(object2.id, STRING, '.id') ?? items(object2.splits, ARRAY, '.splits', (item3) => fields(item3, OBJECT, '', (object4) => check(object4.subaccountId, STRING, '.subaccountId')))))),
   /** POST /subscriptions/add_split */
-  addSplit(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    const v1 = data.id;
-    if (!(typeof v1 === 'string')) return { field: `id`, expected: 'a string', found: v1 };
-    return undefined;
-  },
+  addSplit: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** GET /subscriptions/{subscriptionId} */
-  getSubscription(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    const v1 = data.id;
-    if (!(typeof v1 === 'string')) return { field: `id`, expected: 'a string', found: v1 };
-    const v2 = data.title;
-    if (!(typeof v2 === 'string')) return { field: `title`, expected: 'a string', found: v2 };
-    const v3 = data.amount;
-    if (!Number.isInteger(v3)) return { field: `amount`, expected: 'an integer', found: v3 };
-    const v4 = data.frequency;
-    if (!Number.isInteger(v4)) return { field: `frequency`, expected: 'an integer', found: v4 };
-    const v5 = data.customerId;
-    if (!(typeof v5 === 'string')) return { field: `customerId`, expected: 'a string', found: v5 };
-    const v6 = data.status;
-    if (!(typeof v6 === 'string')) return { field: `status`, expected: 'a string', found: v6 };
-    const v7 = data.splits;
-    if (!Array.isArray(v7)) return { field: `splits`, expected: 'an array', found: v7 };
-    for (let i8 = 0; i8 < v7.length; i8++) {
-      const v9: unknown = v7[i8];
-      if (!isObject(v9)) return { field: `splits[${i8}]`, expected: 'an object', found: v9 };
-      const v10 = v9.id;
-      if (!(typeof v10 === 'string')) return { field: `splits[${i8}].id`, expected: 'a string', found: v10 };
-      const v11 = v9.subaccountId;
-      if (!(typeof v11 === 'string')) return { field: `splits[${i8}].subaccountId`, expected: 'a string', found: v11 };
-      const v12 = v9.splitType;
-      if (!(typeof v12 === 'string')) return { field: `splits[${i8}].splitType`, expected: 'a string', found: v12 };
-      const v13 = v9.splitAmount;
-      if (v13 !== undefined && !(Number.isInteger(v13) || v13 === null)) return { field: `splits[${i8}].splitAmount`, expected: 'an integer or null', found: v13 };
-      const v14 = v9.splitPercentage;
-      if (v14 !== undefined && !(typeof v14 === 'number' || v14 === null)) return { field: `splits[${i8}].splitPercentage`, expected: 'a number or null', found: v14 };
-      const v15 = v9.chargebackLiable;
-      if (v15 !== undefined && !(typeof v15 === 'boolean')) return { field: `splits[${i8}].chargebackLiable`, expected: 'a boolean', found: v15 };
-    }
-    const v16 = data.duration;
-    if (v16 !== undefined && !Number.isInteger(v16)) return { field: `duration`, expected: 'an integer', found: v16 };
-    const v17 = data.expirationDate;
-    if (v17 !== undefined && !(typeof v17 === 'string')) return { field: `expirationDate`, expected: 'a string', found: v17 };
-    return undefined;
-  },
+  getSubscription: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id') ?? check(object1.title, STRING, 'title') ?? check(object1.amount, INTEGER, 'amount') ?? check(object1.frequency, INTEGER, 'frequency') ?? check(object1.customerId, STRING, 'customerId') ?? check(object1.status, STRING, 'status') ?? items(object1.splits, ARRAY, 'splits', (item2) => fields(item2, OBJECT, '', (object3) => check(object3.id, STRING, '.id') ?? check(object3.subaccountId, STRING, '.subaccountId') ?? check(object3.splitType, STRING, '.splitType') ?? check(object3.splitAmount, INTEGER | NULL | OPTIONAL, '.splitAmount') ?? check(object3.splitPercentage, NUMBER | NULL | OPTIONAL, '.splitPercentage') ?? check(object3.chargebackLiable, BOOLEAN | OPTIONAL, '.chargebackLiable'))) ?? check(object1.duration, INTEGER | OPTIONAL, 'duration') ?? check(object1.expirationDate, STRING | OPTIONAL, 'expirationDate'))),
   /** PUT /subscriptions/{subscriptionId} */
-  updateSubscription(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    const v1 = data.id;
-    if (!(typeof v1 === 'string')) return { field: `id`, expected: 'a string', found: v1 };
-    return undefined;
-  },
+  updateSubscription: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** DELETE /subscriptions/{subscriptionId} */
-  cancelSubscription(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    const v1 = data.id;
-    if (!(typeof v1 === 'string')) return { field: `id`, expected: 'a string', found: v1 };
-    return undefined;
-  },
+  cancelSubscription: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** DELETE /subscriptions/{subscriptionId}/remove_split/{splitId} */
-  removeSplit(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  removeSplit: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** GET /bank_accounts */
-  listBankAccounts(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!Array.isArray(data)) return { field: `data`, expected: 'an array', found: data };
-    for (let i1 = 0; i1 < data.length; i1++) {
-      const v2: unknown = data[i1];
-      if (!isObject(v2)) return { field: `data[${i1}]`, expected: 'an object', found: v2 };
-      const v3 = v2.id;
-      if (!Number.isInteger(v3)) return { field: `data[${i1}].id`, expected: 'an integer', found: v3 };
-    }
-    return undefined;
-  },
+  listBankAccounts: (body) => envelope(body, (data) => items(data, ARRAY, 'data', (item1) => fields(item1, OBJECT, '', (object2) => check(object2.id, INTEGER, '.id')))),
   /** GET /bank_accounts/{bankAccountId} */
-  getBankAccount(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    const v1 = data.id;
-    if (!Number.isInteger(v1)) return { field: `id`, expected: 'an integer', found: v1 };
-    const v2 = data.holderName;
-    if (!(typeof v2 === 'string')) return { field: `holderName`, expected: 'a string', found: v2 };
-    const v3 = data.bankCode;
-    if (!(typeof v3 === 'string')) return { field: `bankCode`, expected: 'a string', found: v3 };
-    const v4 = data.routingNumber;
-    if (!(typeof v4 === 'string')) return { field: `routingNumber`, expected: 'a string', found: v4 };
-    const v5 = data.accountNumber;
-    if (!(typeof v5 === 'string')) return { field: `accountNumber`, expected: 'a string', found: v5 };
-    const v6 = data.document;
-    if (!(typeof v6 === 'string')) return { field: `document`, expected: 'a string', found: v6 };
-    return undefined;
-  },
+  getBankAccount: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, INTEGER, 'id') ?? check(object1.holderName, STRING, 'holderName') ?? check(object1.bankCode, STRING, 'bankCode') ?? check(object1.routingNumber, STRING, 'routingNumber') ?? check(object1.accountNumber, STRING, 'accountNumber') ?? check(object1.document, STRING, 'document'))),
   /** DELETE /bank_accounts/{bankAccountId} */
-  deleteBankAccount(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  deleteBankAccount: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** POST /withdrawals/withdraw */
-  withdraw(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    const v1 = data.id;
-    if (!(typeof v1 === 'string')) return { field: `id`, expected: 'a string', found: v1 };
-    const v2 = data.status;
-    if (!(typeof v2 === 'string')) return { field: `status`, expected: 'a string', found: v2 };
-    return undefined;
-  },
+  withdraw: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id') ?? check(object1.status, STRING, 'status'))),
   /** GET /withdrawals */
-  listWithdrawals(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!Array.isArray(data)) return { field: `data`, expected: 'an array', found: data };
-    for (let i1 = 0; i1 < data.length; i1++) {
-      const v2: unknown = data[i1];
-      if (!isObject(v2)) return { field: `data[${i1}]`, expected: 'an object', found: v2 };
-    }
-    return undefined;
-  },
+  listWithdrawals: (body) => envelope(body, (data) => items(data, ARRAY, 'data', (item1) => check(item1, OBJECT, ''))),
   /** GET /withdrawals/balance */
-  getBalance(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    const v1 = data.disponiblePixBalance;
-    if (!(typeof v1 === 'number')) return { field: `disponiblePixBalance`, expected: 'a number', found: v1 };
-    const v2 = data.disponibleCardBalance;
-    if (!(typeof v2 === 'number')) return { field: `disponibleCardBalance`, expected: 'a number', found: v2 };
-    const v3 = data.disponibleBilletBalance;
-    if (!(typeof v3 === 'number')) return { field: `disponibleBilletBalance`, expected: 'a number', found: v3 };
-    const v4 = data.withdrawalsInProcessingBalance;
-    if (!(typeof v4 === 'number')) return { field: `withdrawalsInProcessingBalance`, expected: 'a number', found: v4 };
-    return undefined;
-  },
+  getBalance: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.disponiblePixBalance, NUMBER, 'disponiblePixBalance') ?? check(object1.disponibleCardBalance, NUMBER, 'disponibleCardBalance') ?? check(object1.disponibleBilletBalance, NUMBER, 'disponibleBilletBalance') ?? check(object1.withdrawalsInProcessingBalance, NUMBER, 'withdrawalsInProcessingBalance'))),
   /** GET /withdrawals/{withdrawalId} */
-  getWithdrawal(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  getWithdrawal: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** GET /sandbox/subaccounts */
-  sandboxListSubaccounts(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!Array.isArray(data)) return { field: `data`, expected: 'an array', found: data };
-    for (let i1 = 0; i1 < data.length; i1++) {
-      const v2: unknown = data[i1];
-      if (!isObject(v2)) return { field: `data[${i1}]`, expected: 'an object', found: v2 };
-      const v3 = v2.id;
-      if (!(typeof v3 === 'string')) return { field: `data[${i1}].id`, expected: 'a string', found: v3 };
-    }
-    return undefined;
-  },
+  sandboxListSubaccounts: (body) => envelope(body, (data) => items(data, ARRAY, 'data', (item1) => fields(item1, OBJECT, '', (object2) => check(object2.id, STRING, '.id')))),
   /** POST /sandbox/subaccounts/{subaccountId}/approve */
-  sandboxApproveSubaccount(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  sandboxApproveSubaccount: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** POST /sandbox/withdrawals/{withdrawalId}/settle */
-  sandboxSettleWithdrawal(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  sandboxSettleWithdrawal: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** POST /sandbox/balance */
-  sandboxCreditBalance(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  sandboxCreditBalance: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** POST /sandbox/customers */
-  sandboxCreateCustomer(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  sandboxCreateCustomer: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** POST /sandbox/bank_accounts */
-  sandboxCreateBankAccount(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  sandboxCreateBankAccount: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** POST /sandbox/subscriptions */
-  sandboxCreateSubscription(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  sandboxCreateSubscription: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** POST /sandbox/reset */
-  sandboxReset(body) {
-    if (!isObject(body)) return { field: '', expected: 'an object', found: body };
-    const data = body.data;
-    if (!isObject(data)) return { field: `data`, expected: 'an object', found: data };
-    return undefined;
-  },
+  sandboxReset: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
 };

@@ -83,16 +83,20 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       clearTimeout(timer);
       if (init.write) writeSettled(init.write);
     };
-    const fail = (message: string, code: string, hint?: string) => {
+    const fail = (message: string, code: string, hint?: string, reachedServer = connected) => {
       if (settled) return;
       settle();
       request.destroy();
-      reject(new TransportError(message, code, connected, hint));
+      reject(new TransportError(message, code, reachedServer, hint));
     };
+    const proxyRefused = (status: number | undefined, text: string | undefined) =>
+      fail(`the proxy ${proxy!.shown} (${proxy!.variable}) refused to connect to ${url.host}: HTTP ${status} ${text ?? ''}`.trimEnd(), 'EPROXYREFUSED', proxyHint(proxy!, url), false);
     const request = transport.request(
       url,
       { method: input.method, headers, agent: proxy?.agent ?? secure?.agent ?? httpAgent },
       (response) => {
+        // An http request goes to the proxy itself: a 407 is the proxy asking for credentials, and it forwarded nothing.
+        if (proxy && !secure && response.statusCode === 407) return proxyRefused(response.statusCode, response.statusMessage);
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => {
@@ -135,7 +139,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       // http-proxy-agent, without a status, that the proxy is connected.
       request.on('proxyConnect', (answer: { statusCode?: number; statusText?: string }) => {
         if (answer.statusCode === undefined || answer.statusCode === 200) tunnelOpen = true;
-        else fail(`the proxy ${proxy.shown} (${proxy.variable}) refused to connect to ${url.host}: HTTP ${answer.statusCode} ${answer.statusText ?? ''}`.trimEnd(), 'EPROXYREFUSED', proxyHint(proxy, url));
+        else proxyRefused(answer.statusCode, answer.statusText);
       });
     }
     request.on('error', (error: NodeJS.ErrnoException) => {

@@ -162,13 +162,21 @@ describe('proxy credentials and failures', () => {
     ]);
   });
 
-  it('credentials the proxy refuses: exit 4, the proxy named without its password, the variable in the hint', async () => {
+  it('credentials the proxy refuses (407, over https and http): exit 4 even for a POST, the proxy named without its password, the variable in the hint', async () => {
     const forward = await proxy({ credentials: 'ana:another-password' });
     const result = await payctl(secure, ['balance'], { HTTPS_PROXY: `http://ana:${password}@127.0.0.1:${forward.port}` });
     expect(result.code).toBe(4);
     expect(result.stderr).toContain(`error: the proxy http://***@127.0.0.1:${forward.port} (HTTPS_PROXY) refused to connect to ${hostOf(secure)}: HTTP 407`);
     expect(result.stderr).toMatch(/^hint: nothing was sent; check the proxy in HTTPS_PROXY, or add 127\.0\.0\.1 to NO_PROXY/m);
     for (const secret of secretForms) expect(`${result.stdout}${result.stderr}`).not.toContain(secret);
+
+    // Over http the proxy answers the request itself: its 407 forwarded nothing, so even a POST is exit 4.
+    const balanceBefore = await sandboxRequest(plain, 'GET', '/withdrawals/balance', { token: plainToken });
+    const credit = await payctl(plain, ['sandbox', 'credit', '--pix', '5000'], { HTTP_PROXY: `http://ana:${password}@127.0.0.1:${forward.port}` });
+    expect(credit.code).toBe(4);
+    expect(credit.stderr).toContain(`error: the proxy http://***@127.0.0.1:${forward.port} (HTTP_PROXY) refused to connect to ${hostOf(plain)}: HTTP 407 Proxy Authentication Required`);
+    expect((await sandboxRequest(plain, 'GET', '/withdrawals/balance', { token: plainToken })).body).toEqual(balanceBefore.body);
+    for (const secret of secretForms) expect(`${credit.stdout}${credit.stderr}`).not.toContain(secret);
   });
 
   it('a proxy that refuses CONNECT: exit 4 even for a POST, and nothing moved', async () => {

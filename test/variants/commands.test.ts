@@ -114,7 +114,9 @@ type Expectation =
   /** An answer that is not the API's: the operation and field named, exit 4 for a GET, 5 otherwise. */
   | { kind: 'fails'; route: string; field?: string; method: string }
   /** Every answer broken: the first request decides the exit code. */
-  | { kind: 'broken' };
+  | { kind: 'broken' }
+  /** Every request refused (4xx) with a body of another shape: exit 1 with the status. */
+  | { kind: 'refused' };
 
 interface Case {
   row: CommandRow;
@@ -160,6 +162,13 @@ const BROKEN_VARIANTS: Array<{ variant: Variant; rawWorks?: boolean }> = [
   { variant: bodyVariant('the body a bare list', (envelope) => [envelope.data]) },
   { variant: textVariant('HTML instead of JSON', 'text/html', '<html><body><h1>502 Bad Gateway</h1></body></html>') },
   { variant: textVariant('an empty body', 'application/json', '') },
+];
+
+/** Refusals (4xx) whose body is not the API's error shape, or holds fields of other types. */
+const REFUSALS: Variant[] = [
+  { name: '400 with an HTML page', answer: () => ({ status: 400, contentType: 'text/html', text: '<html><body>Bad Request</body></html>' }) },
+  { name: '422 with a message that is a number and a returnCode that is text', answer: () => ({ status: 422, contentType: 'application/json', text: JSON.stringify({ data: { message: 42, returnCode: 'E42' } }) }) },
+  { name: '409 with an error shape of its own', answer: () => ({ status: 409, contentType: 'application/json', text: JSON.stringify({ error: { code: 'conflict' }, data: null }) }) },
 ];
 
 /** How payctl names a needed field in its message: `splits[0].id`, `data[0].id` in a list. */
@@ -235,6 +244,10 @@ async function runCase({ row, variant, expect: expected }: Case): Promise<string
       if (expected.field && !result.stderr.includes(expected.field)) problems.push(`the error does not name ${expected.field}`);
       break;
     }
+    case 'refused':
+      if (result.code !== 1) problems.push(`exit ${result.code}, expected 1`);
+      if (!/\(HTTP 4\d\d\)/.test(result.stderr)) problems.push('the error does not give the HTTP status');
+      break;
     case 'broken': {
       const code = firstMethod === 'GET' ? 4 : 5;
       if (result.code !== code) problems.push(`exit ${result.code}, expected ${code} (first request ${firstMethod})`);
@@ -343,5 +356,9 @@ describe('every command against answers that differ from the document', () => {
       }),
     );
     await check(cases);
+  });
+
+  it('refusals whose body is not the API\'s error shape: exit 1 with the HTTP status, never an internal failure', async () => {
+    await check(COMMANDS.map((row, index): Case => ({ row, variant: REFUSALS[index % REFUSALS.length]!, expect: { kind: 'refused' } })));
   });
 });
