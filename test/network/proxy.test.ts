@@ -92,6 +92,16 @@ describe('HTTP_PROXY and HTTPS_PROXY', () => {
     expect(forward.records.filter((r) => r.kind === 'HTTP')).toEqual([]);
   });
 
+  it('an export (--all into a pipe) goes through the proxy too, every page', async () => {
+    const forward = await proxy();
+    const result = await payctl(secure, ['customers', 'list', '--all', '-o', 'ndjson'], { HTTPS_PROXY: forward.url });
+    expect(result.code, result.stderr).toBe(0);
+    const total = (await sandboxRequest(secure, 'GET', '/customers?page=1&limit=1', { token: secureToken })).body.meta.total as number;
+    expect(result.stdout.trim().split('\n')).toHaveLength(total);
+    expect(forward.records.length).toBeGreaterThan(0);
+    expect(forward.records.every((r) => r.kind === 'CONNECT' && r.target === hostOf(secure))).toBe(true);
+  });
+
   it('lower-case https_proxy and http_proxy are honoured', async () => {
     const forward = await proxy();
     const overTls = await payctl(secure, ['balance'], { https_proxy: forward.url });
