@@ -55,6 +55,14 @@ const SUBACCOUNT_FILE = {
   accountBank: { holderName: 'Ana Silva', bankCode: '341', accountType: 'CHECKING', accountNumber: '123456', routingNumber: '0001', document: '52998224725' },
 };
 
+const SUBACCOUNT_PJ_FILE = {
+  ...SUBACCOUNT_FILE,
+  name: 'Silva Design Ltda',
+  juridicLegalData: { cnpj: '11222333000181', contactPhone: '1133334444', fantasyName: 'Silva Design', socialReason: 'Silva Design Ltda', avgAnualBilling: 120000.5, searchingServices: 'design', socialMedia: '@silvadesign' },
+  addresses: [{ ...SUBACCOUNT_FILE.addresses[0]!, addressType: 'COMMERCIAL' }],
+  accountBank: { ...SUBACCOUNT_FILE.accountBank, document: '11222333000181' },
+};
+
 const file = (dir: string, name: string, text: string) => {
   writeFileSync(path.join(dir, name), text);
   return path.join(dir, name);
@@ -93,6 +101,7 @@ const COMMANDS: CommandRow[] = [
   { name: 'withdraw card', argv: () => ['withdraw', 'card', '--amount', '2500', '--bank-account', String(IDS.bankAccount), '--yes'], guardsDuplicates: true },
   { name: 'withdraw batch', argv: (dir) => ['withdraw', 'batch', file(dir, 'rows.csv', CSV), '--method', 'pix', '--journal', path.join(dir, 'rows.journal'), '--yes'] },
   { name: 'subaccounts create pf', argv: (dir) => ['subaccounts', 'create', 'pf', '--from-file', file(dir, 'subaccount.json', JSON.stringify(SUBACCOUNT_FILE))] },
+  { name: 'subaccounts create pj', argv: (dir) => ['subaccounts', 'create', 'pj', '--from-file', file(dir, 'subaccount.json', JSON.stringify(SUBACCOUNT_PJ_FILE))] },
   {
     name: 'auth login',
     argv: () => ['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'],
@@ -310,7 +319,8 @@ describe('every command against answers that differ from the document', () => {
         called.set(row.name, [...new Set(api.operations())]);
       }),
     );
-    expect([...called.values()].every((ops) => ops.length > 0), JSON.stringify([...called])).toBe(true);
+    expect(called.size).toBe(COMMANDS.length);
+    expect([...called].filter(([, operations]) => operations.length === 0)).toEqual([]);
   });
 
   it('fields a command does not need, bent every way, unknown values and fields, empty lists, no meta: it works and shows them as given', async () => {
@@ -344,6 +354,9 @@ describe('every command against answers that differ from the document', () => {
         cases.push(...neededFieldCases(row, operationId));
       }
     }
+    // Every operation with needed fields is bent, but GET /sandbox/subaccounts, which no command calls yet.
+    const withNeeds = Object.keys(NEEDS).filter((id) => !id.startsWith('$') && NEEDS[id]!.length > 0 && id !== 'sandboxListSubaccounts');
+    expect(withNeeds.filter((id) => !done.has(id))).toEqual([]);
     await check(cases);
   });
 
