@@ -4,6 +4,8 @@ import { configDir, configFile, readConfig, type ConfigData } from './config/sto
 import { assertSecureTransport, profileSetting, resolveSettings, tokenRefusal, type Settings } from './config/settings.js';
 import { Output, parseCsvSeparator, type OutputFormat } from './output/format.js';
 import { colorEnabled } from './output/color.js';
+import { choosePager } from './output/pager.js';
+import { tableHeight, tableWidth } from './process-io.js';
 import { visible } from './output/sanitize.js';
 import { SecretScrubber } from './redact.js';
 import type { Prompter } from './prompt.js';
@@ -15,6 +17,9 @@ export interface IO {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** The terminal's size, when stdout is one and says. */
+  stdoutColumns?: number;
+  stdoutRows?: number;
 }
 
 /** Global options of every command, plus the shared traits some commands add. */
@@ -26,6 +31,8 @@ export interface Flags {
   fields?: string;
   input: boolean;
   color: boolean;
+  /** false with --no-pager. */
+  pager?: boolean;
   debug?: boolean;
   timeout?: string;
   csvSeparator?: string;
@@ -52,6 +59,8 @@ export class Context {
     readonly io: IO,
     readonly env: NodeJS.ProcessEnv,
     readonly flags: Flags,
+    /** The command line as typed (after `payctl`): a table's footer shows it with the next page. */
+    readonly argv: readonly string[] = [],
   ) {
     const format: OutputFormat = flags.json ? 'json' : (flags.output ?? (io.stdoutIsTTY ? 'table' : 'tsv'));
     // A bad flag stops every command, csv or not; the profile's setting is read only for csv.
@@ -62,6 +71,10 @@ export class Context {
       color: format === 'table' && colorEnabled(flags.color, env, io.stdoutIsTTY),
       terminal: io.stdoutIsTTY,
       csvSeparator: () => givenSeparator ?? this.profileCsvSeparator(),
+      width: tableWidth(env, io),
+      height: tableHeight(env, io),
+      pager: choosePager(env, { terminal: io.stdoutIsTTY, pagerFlag: flags.pager, inputFlag: flags.input }),
+      env,
     });
   }
 

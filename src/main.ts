@@ -16,7 +16,9 @@ const ENVIRONMENT_HELP = `Environment:
   PAYCTL_TIMEOUT      request timeout in seconds (after --timeout)
   PAYCTL_CONFIG_DIR   config folder (default $XDG_CONFIG_HOME/payctl or ~/.config/payctl)
   PAYCTL_NO_INPUT=1   never prompt (also CI=true)
-  NO_COLOR, FORCE_COLOR, TERM=dumb   colour of tables`;
+  NO_COLOR, FORCE_COLOR, TERM=dumb   colour of tables
+  PAYCTL_PAGER, PAGER  pager of long tables (default less -FRX; '' or cat: none)
+  COLUMNS             width tables fit (default: the terminal's)`;
 
 const HELP_WIDTH = 80;
 
@@ -26,7 +28,7 @@ const EXIT_HELP = `Exit codes:\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${
 export async function main(argv: readonly string[], givenIO?: IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
   const io = givenIO ?? processIO();
   let context: Context | undefined;
-  const program = buildProgram(commandPath(argv), io, (ctx) => (context = ctx), env);
+  const program = buildProgram(argv, io, (ctx) => (context = ctx), env);
   try {
     await program.parseAsync([...argv], { from: 'user' });
     return ExitCode.ok;
@@ -60,7 +62,7 @@ function commandPath(argv: readonly string[]): string[] {
   return words;
 }
 
-function buildProgram(path: readonly string[], io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): Command {
+function buildProgram(argv: readonly string[], io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): Command {
   const program = new Command('payctl')
     .description('Manage cards, customers, sub-accounts, subscriptions, bank accounts, withdrawals and balances of the payment platform.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -83,11 +85,11 @@ function buildProgram(path: readonly string[], io: IO, onContext: (ctx: Context)
     })
     .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_HELP}\n\nRun 'payctl COMMAND --help' for a command's flags and examples.`);
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
-  for (const spec of COMMAND_TREE) addCommand(program, spec, path, io, onContext, env);
+  for (const spec of COMMAND_TREE) addCommand(program, spec, commandPath(argv), io, onContext, env, argv);
   return program;
 }
 
-function addCommand(parent: Command, spec: CommandSpec, path: readonly string[], io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv): void {
+function addCommand(parent: Command, spec: CommandSpec, path: readonly string[], io: IO, onContext: (ctx: Context) => void, env: NodeJS.ProcessEnv, argv: readonly string[]): void {
   const command = parent.command(spec.name).summary(spec.summary).description(spec.description ?? spec.summary);
   for (const arg of spec.args ?? []) {
     const argument = command.createArgument(arg.optional ? `[${arg.name}]` : `<${arg.name}>`, arg.description);
@@ -100,13 +102,13 @@ function addCommand(parent: Command, spec: CommandSpec, path: readonly string[],
   if (path[0] !== spec.name) return;
   for (const option of optionsOf(spec)) command.addOption(toOption(option));
   if (spec.examples?.length) command.addHelpText('after', `\nExamples:\n${spec.examples.map((e) => `  $ ${e}`).join('\n')}`);
-  for (const sub of spec.subcommands ?? []) addCommand(command, sub, path.slice(1), io, onContext, env);
+  for (const sub of spec.subcommands ?? []) addCommand(command, sub, path.slice(1), io, onContext, env, argv);
   const load = spec.load;
   if (load) {
     command.action(async (...actionArgs: unknown[]) => {
       const self = actionArgs[actionArgs.length - 1] as Command;
       const opts = self.optsWithGlobals() as Record<string, unknown>;
-      const ctx = new Context(io, env, opts as unknown as Flags);
+      const ctx = new Context(io, env, opts as unknown as Flags, argv);
       onContext(ctx);
       const module = await load();
       await module.run(ctx, { args: self.processedArgs.filter((a) => a !== undefined).map(String), opts: self.opts() });

@@ -32,14 +32,14 @@ export const batchReportView: View = {
   fields: ['line', 'outcome', 'withdrawalId', 'status', 'amount', 'bankAccountId', 'pixKey', 'account', 'reference', 'error', 'key'],
   columns: [
     { field: 'line' },
-    { field: 'outcome', kind: 'status' },
-    { field: 'withdrawalId' },
-    { field: 'amount', kind: 'cents' },
-    { field: 'bankAccountId', header: 'bank account' },
-    { field: 'pixKey' },
-    { field: 'error' },
+    { field: 'outcome', hide: 2 },
+    { field: 'withdrawalId', header: 'withdrawal', hide: 1 },
+    { field: 'amount', hide: 3 },
+    { field: 'bankAccountId', header: 'bank account', hide: 5 },
+    { field: 'pixKey', header: 'pix key', hide: 6 },
+    { field: 'error', hide: 4 },
   ],
-  kinds: { amount: 'cents', outcome: 'status' },
+  kinds: { line: 'id', amount: 'cents', outcome: 'status', withdrawalId: 'id', bankAccountId: 'id', pixKey: 'pixKey', key: 'id' },
 };
 
 export const reportRow = (row: Pick<BatchRow, 'line' | 'key' | 'account' | 'request' | 'reference'>, outcome: RowOutcome, extra: Partial<ReportRow> = {}): ReportRow => ({

@@ -14,6 +14,7 @@ export const GLOBAL_OPTIONS: readonly OptionSpec[] = [
   { flags: '--csv-separator <char>', description: "separator of -o csv: , ; | or tab (default: the profile's csvSeparator, else ,)", values: [',', ';', '|', 'tab'] },
   { flags: '--no-input', description: 'never prompt; fail naming the missing flags' },
   { flags: '--no-color', description: 'no colour in tables' },
+  { flags: '--no-pager', description: 'write long tables directly, not through the pager' },
   { flags: '--debug', description: 'log requests and responses (redacted) to stderr' },
   { flags: '--timeout <seconds>', description: 'request timeout (default 30)' },
 ];

@@ -136,9 +136,11 @@ function keepHeapFlat(): void {
 export async function runList<T>(ctx: Context, view: View, paging: PagingInput, fetch: PageFetcher<T>): Promise<void> {
   if (!paging.all) {
     const writer = ctx.output.list(view);
-    const page = await fetch({ page: paging.page ?? 1, limit: paging.limit ?? 20 });
+    const [number, limit] = [paging.page ?? 1, paging.limit ?? 20];
+    const page = await fetch({ page: number, limit });
     await writer.write(page.items);
-    await writer.end();
+    const pages = page.totalPages ?? Math.ceil(page.total / limit);
+    await writer.end({ total: page.total, page: number, pages, next: number < pages ? nextPageCommand(ctx.argv, number + 1) : undefined });
     return;
   }
   await writeAllPages(ctx, view, fetch, paging.limit ?? 100);
@@ -173,5 +175,15 @@ export async function writeAllPages<T>(ctx: Context, view: View, fetch: PageFetc
     throw error;
   }
   progress.done();
-  await writer.end();
+  // A search says how many matched; a whole list, how many of how many the API counted.
+  await writer.end(keep ? {} : { total: Math.max(total, writer.count) });
 }
+
+/** What to type for another page: the command as it was typed, its `--page` replaced. */
+export function nextPageCommand(argv: readonly string[], page: number): string {
+  const kept = argv.filter((arg, i) => !(arg === '--page' || arg.startsWith('--page=') || argv[i - 1] === '--page'));
+  return ['payctl', ...kept, '--page', String(page)].map(shellWord).join(' ');
+}
+
+/** A word as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);
