@@ -1,4 +1,3 @@
-import cliTruncate from 'cli-truncate';
 import stringWidth from 'string-width';
 import wrapAnsi from 'wrap-ansi';
 import type { Fit } from './cells.js';
@@ -94,18 +93,34 @@ function layout(columns: readonly (Measured & { hide?: number })[], width: numbe
     if (widths) return { shown, widths };
     const hideable = shown.filter((i) => columns[i]!.hide !== undefined);
     if (hideable.length === 0) {
-      // Nothing left to leave out: everything but ids is cut, as far as it takes.
+      // Nothing left to leave out: text is cut as far as it takes, then values kept whole too; ids never.
       const asText = candidates.map((column) => (column.fit === 'id' ? column : { ...column, fit: 'text' as const }));
-      return { shown, widths: share(asText, room, () => 1) ?? asText.map((column) => (column.fit === 'id' ? column.natural : 1)) };
+      const widths = share(candidates, room, () => 1) ?? share(asText, room, () => 1) ?? asText.map((column) => (column.fit === 'id' ? column.natural : 1));
+      return { shown, widths };
     }
     const next = hideable.reduce((a, b) => (columns[b]!.hide! > columns[a]!.hide! ? b : a));
     shown = shown.filter((i) => i !== next);
   }
 }
 
-/** `text` cut to `width` terminal columns, ending in `…` when cut. */
+const graphemes = new Intl.Segmenter();
+
+/**
+ * `text` cut to `width` terminal columns, ending in `…` when cut. (Cut by
+ * grapheme and measured with string-width: cli-truncate lets a wide character
+ * that straddles the edge run one column over.)
+ */
 export function fitLine(text: string, width: number): string {
-  return stringWidth(text) <= width ? text : cliTruncate(text, Math.max(width, 1));
+  if (stringWidth(text) <= width) return text;
+  let kept = '';
+  let used = 0;
+  for (const { segment } of graphemes.segment(text)) {
+    const segmentWidth = stringWidth(segment);
+    if (used + segmentWidth > width - 1) break;
+    kept += segment;
+    used += segmentWidth;
+  }
+  return `${kept}…`;
 }
 
 function pad(text: string, width: number, align: 'left' | 'right'): { before: string; after: string } {
