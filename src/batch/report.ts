@@ -81,9 +81,10 @@ export function batchTotals(rows: readonly BatchRow[]): string[] {
 /** The end-of-run summary on stderr: counts, then each failure with its reason, then each unknown row. */
 export function batchSummary(report: readonly ReportRow[]): string[] {
   const count = (outcomes: readonly RowOutcome[]) => report.filter((r) => outcomes.includes(r.outcome)).length;
+  // Two lines, each within 80 columns.
   const lines = [
-    `batch: ${report.length} rows: ${count(PAID)} done (${count(['sent'])} now, ${count(['already-done'])} before, ${count(['reconciled'])} reconciled), ` +
-      `${count(['failed'])} failed, ${count(['unknown'])} unknown, ${count(['not-sent'])} not sent`,
+    `batch: ${report.length} rows: ${count(PAID)} done (${count(['sent'])} now, ${count(['already-done'])} before, ${count(['reconciled'])} reconciled)`,
+    `       ${count(['failed'])} failed, ${count(['unknown'])} unknown, ${count(['not-sent'])} not sent`,
   ];
   for (const row of report.filter((r) => r.outcome === 'failed')) lines.push(`  failed   line ${row.line}: ${row.error}`);
   for (const row of report.filter((r) => r.outcome === 'unknown')) lines.push(`  unknown  line ${row.line}: ${row.error ?? 'sent, no answer recorded'}`);

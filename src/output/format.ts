@@ -236,7 +236,7 @@ export class Output {
   private async table(view: View, columns: Column[], rows: unknown[]): Promise<void> {
     if (rows.length === 0) return;
     const painter = await this.getPainter();
-    const { renderTable } = await import('./table.js');
+    const { renderTable, wrapLines } = await import('./table.js');
     const tableColumns: TableColumn[] = columns.map((column) => {
       const kind = kindOf(view, column.field);
       return { title: visible(columnWords(column).toUpperCase()), fit: fitOf(kind), align: alignOf(kind), hide: column.hide };
@@ -244,7 +244,10 @@ export class Output {
     const cells = rows.map((row) => columns.map((column) => this.cell(getPath(row, column.field), view, column.field, painter)));
     const { text, hidden } = renderTable(tableColumns, cells, this.options.width, painter.header);
     await this.writeTable(text);
-    if (hidden.length > 0) await this.note(`not shown at ${this.options.width} columns: ${hidden.join(', ')} (pick columns with --fields)`);
+    if (hidden.length > 0) {
+      const note = `not shown at ${this.options.width} columns: ${hidden.join(', ')} (pick columns with --fields)`;
+      for (const line of wrapLines(note, this.options.width)) await this.note(line);
+    }
   }
 
   private async keyValueTable(view: View | undefined, item: unknown, fields: string[] | undefined): Promise<void> {

@@ -148,6 +148,9 @@ export function renderTable(columns: readonly TableColumn[], rows: readonly (rea
   return { text: lines.map((line) => `${line}\n`).join(''), hidden: columns.filter((_, i) => !shown.includes(i)).map((column) => column.title) };
 }
 
+/** Text of payctl's own (a note under a table) as lines of at most `width` columns, broken between words. */
+export const wrapLines = (text: string, width: number): string[] => wrapAnsi(text, width, { hard: true }).split('\n');
+
 /** The label column of a single resource takes at most this share of the width; the value gets the rest. */
 const MAX_LABEL_SHARE = 0.4;
 const MIN_VALUE_WIDTH = 20;
