@@ -31,13 +31,20 @@ const FORMATS: Readonly<Record<ColumnKind, (value: unknown) => string>> = {
   cep: (value) => (typeof value === 'number' || typeof value === 'string' ? formatCep(value) : rawText(value)),
 };
 
+/** A field of no known kind, by what it holds: yes or no, a time (`…T…Z`) in the local zone, else its text. */
+function formatByValue(value: unknown): string {
+  if (typeof value === 'boolean') return FORMATS.boolean(value);
+  if (typeof value === 'string') return formatLocalTime(value);
+  return rawText(value);
+}
+
 /**
  * A table cell as people read it: formatted by its kind, then with its server
  * text made visible, or undefined when the field has no value (a table shows `-`).
  */
 export function cellText(value: unknown, kind: ColumnKind | undefined): string | undefined {
   if (value === null || value === undefined) return undefined;
-  return visible((kind ? FORMATS[kind] : rawText)(value));
+  return visible((kind ? FORMATS[kind] : formatByValue)(value));
 }
 
 /** How a column is fitted to the terminal: ids are never cut; values of bounded width are kept whole; text is cut. */

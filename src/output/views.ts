@@ -111,7 +111,7 @@ export const subscriptionView: View = {
     { field: 'frequency', header: 'every', hide: 5 },
     { field: 'status', hide: 3 },
     { field: 'splits', hide: 6 },
-    { field: 'createdAt', header: 'created', hide: 4 },
+    { field: 'createdAt', header: 'created at', hide: 4 },
   ],
   kinds: {
     id: 'id', customerId: 'id', tokenizedCardId: 'id', cardId: 'id', amount: 'cents', setupAmount: 'cents', frequency: 'days', status: 'status', splits: 'list',
@@ -144,7 +144,7 @@ export const withdrawalView: View = {
     { field: 'status', hide: 2 },
     { field: 'withdrawalPaymentType', header: 'method', hide: 4 },
     { field: 'pixKey', header: 'pix key', hide: 5 },
-    { field: 'createdAt', header: 'created', hide: 3 },
+    { field: 'createdAt', header: 'created at', hide: 3 },
   ],
   kinds: { id: 'id', amount: 'cents', liquidAmount: 'cents', status: 'status', bankAccountId: 'id', pixKey: 'pixKey', createdAt: 'time', updatedAt: 'time' },
 };

@@ -134,7 +134,7 @@ describe.concurrent('balance and withdrawals', () => {
   it('withdrawals list: table, JSON, csv with --fields', async () => {
     const table = await runCliInTerminal(['withdrawals', 'list', '--limit', '5'], { env: s.env });
     expect(table.code).toBe(0);
-    expect(plain(table.stdout)).toMatch(/^ID\s+AMOUNT\s+STATUS\s+CREATED$/m);
+    expect(plain(table.stdout)).toMatch(/^ID\s+AMOUNT\s+STATUS\s+CREATED AT$/m);
     expect(table.stderr).toContain('withdrawals of the main account');
     const list = await json<unknown[]>(s, ['withdrawals', 'list', '--limit', '5']);
     expect(list.length).toBeGreaterThan(0);

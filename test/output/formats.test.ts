@@ -127,6 +127,16 @@ describe('table cells', () => {
     expect(cellText(null, 'cents')).toBeUndefined();
   });
 
+  it('of no known kind read by their value: yes or no, and times in the local zone', () => {
+    process.env.TZ = 'UTC';
+    expect(cellText(false, undefined)).toBe('no');
+    expect(cellText('2026-11-23T19:45:12.345Z', undefined)).toBe('2026-11-23 19:45');
+    expect(cellText('2026-11-23', undefined)).toBe('2026-11-23');
+    expect(cellText(42, undefined)).toBe('42');
+    expect(cellText({ a: 1 }, undefined)).toBe('{"a":1}');
+    delete process.env.TZ;
+  });
+
   it('make server text visible after formatting', () => {
     expect(cellText('Ana\u001b[2J', undefined)).toBe('Ana\\x1b[2J');
     expect(cellText('\u202e12345678909', 'cpf')).toBe('\\u202e12345678909');

@@ -116,7 +116,7 @@ describe('renderTable', () => {
     const random = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
     const pieces = ['a', 'Ç', '山', '👍', ' ', 'é', 'x'];
     const word = (length: number) => Array.from({ length }, () => pieces[Math.floor(random() * pieces.length)]).join('');
-    for (let run = 0; run < 300; run++) {
+    for (let run = 0; run < 200; run++) {
       const count = 2 + Math.floor(random() * 6);
       const columns: TableColumn[] = Array.from({ length: count }, (_, i) => ({
         title: `C${i}`,
