@@ -103,7 +103,8 @@ function layout(columns: readonly (Measured & { hide?: number })[], width: numbe
   }
 }
 
-const graphemes = new Intl.Segmenter();
+/** Made on first cut: loading grapheme data costs milliseconds. */
+let graphemes: Intl.Segmenter | undefined;
 
 /**
  * `text` cut to `width` terminal columns, ending in `…` when cut. (Cut by
@@ -114,6 +115,7 @@ export function fitLine(text: string, width: number): string {
   if (stringWidth(text) <= width) return text;
   let kept = '';
   let used = 0;
+  graphemes ??= new Intl.Segmenter();
   for (const { segment } of graphemes.segment(text)) {
     const segmentWidth = stringWidth(segment);
     if (used + segmentWidth > width - 1) break;
