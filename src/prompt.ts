@@ -22,14 +22,8 @@ export interface Prompter {
   confirm(message: string): Promise<boolean>;
 }
 
-/** What inquirer draws before a pick list's entry (`❯ `), and the last column, which some terminals wrap at. */
-const CHOICE_MARGIN = 3;
-
 export async function createPrompter(ctx: Context): Promise<Prompter> {
   const inquirer = await import('@inquirer/prompts');
-  const { fitLine } = await import('./output/table.js');
-  // Each entry of a pick list stays on one line: one line per entry keeps the list, and the arrow keys, where the eye expects.
-  const entry = (text: string) => fitLine(visible(text), ctx.output.options.width - CHOICE_MARGIN);
   const streams = { input: ctx.io.stdin, output: ctx.io.stderr, clearPromptOnDone: false };
   const toInquirer = (validate?: Validator) =>
     validate
@@ -59,7 +53,7 @@ export async function createPrompter(ctx: Context): Promise<Prompter> {
         inquirer.select<T>(
           {
             message: visible(message),
-            choices: choices.map((choice) => ({ ...choice, name: entry(choice.name), description: choice.description === undefined ? undefined : entry(choice.description) })),
+            choices: choices.map((choice) => ({ ...choice, name: visible(choice.name), description: choice.description === undefined ? undefined : visible(choice.description) })),
             pageSize: 12,
           },
           streams,
