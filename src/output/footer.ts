@@ -7,6 +7,8 @@ export interface ListSummary {
   pages?: number;
   /** The command that shows the next page, when there is one. */
   next?: string;
+  /** For a search: how many items were looked at (those shown are the ones that matched). */
+  scanned?: number;
 }
 
 /** `1 customer`, `2 customers`: nouns are given in the plural, and their singular drops the final "s". */
@@ -19,7 +21,8 @@ export function counted(count: number, plural: string): string {
  * to see more. `showing 20 of 250 customers; next: payctl customers list --page 2, or --all`
  * (on two lines when one would be wider than `width`: the command stays whole, to be copied).
  */
-export function listFooter(noun: string, shown: number, { total, page, pages, next }: ListSummary = {}, width = Infinity): string[] {
+export function listFooter(noun: string, shown: number, { total, page, pages, next, scanned }: ListSummary = {}, width = Infinity): string[] {
+  if (scanned !== undefined) return [`${shown === 0 ? 'none' : shown} of ${counted(scanned, noun)} ${shown === 1 ? 'matches' : 'match'}`];
   if (total === undefined || total === 0) return [shown === 0 ? `no ${noun}` : counted(shown, noun)];
   if (shown === 0 && page !== undefined) {
     return [`no ${noun} on page ${page}: there ${total === 1 ? 'is' : 'are'} ${counted(total, noun)}${pages === undefined ? '' : ` on ${counted(pages, 'pages')}`}`];

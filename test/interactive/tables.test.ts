@@ -22,6 +22,13 @@ if (!hasTmux) {
   });
 }
 
+const hasLess = spawnSync('less', ['--version']).status === 0;
+if (hasTmux && !hasLess) {
+  it('SKIPPED: less not installed', () => {
+    console.warn('SKIPPED: less not installed: the default pager was not checked');
+  });
+}
+
 const WIDTH = 80;
 let s: SandboxSession;
 let dir: string;
@@ -106,6 +113,14 @@ describe.skipIf(!hasTmux).concurrent('lists at an 80-column terminal', () => {
       expectPipedTsv(await s.run(list.args), tsv(items, list.fields));
     });
   }
+
+  it('customers find: fits, ids whole, a footer with how many of those looked at matched; the same TSV into a pipe', async () => {
+    const found = await json<Array<Record<string, unknown>>>(['customers', 'find', '--name', 'sofia']);
+    const run = await onScreen(['customers', 'find', '--name', 'sofia']);
+    expectFitted(run, found.map((item) => String(item.id)));
+    expect(textOf(run)).toMatch(new RegExp(`^${found.length} of 250 customers match$`, 'm'));
+    expectPipedTsv(await s.run(['customers', 'find', '--name', 'sofia']), tsv(found, LISTS[0]!.fields));
+  });
 
   it('profiles list: fits, names and sub-accounts whole, a footer; the same TSV into a pipe', async () => {
     const config = tempConfigDir();
@@ -280,6 +295,14 @@ describe.skipIf(!hasTmux).concurrent('the pager', () => {
       expect(linesOf(run).filter((line) => /^[0-9a-f]{8}-/.test(line)).length).toBe(bypass.name.startsWith('a table') ? 5 : 100);
     });
   }
+
+  it.skipIf(!hasLess)('is less -FRX when none is set: payctl waits at its prompt, and exits 0 once q quits it', async () => {
+    const customers = await json<Customer[]>(['customers', 'list', '--limit', '100']);
+    const run = await runCliOnScreen(['customers', 'list', '--limit', '100'], { env: s.env, width: WIDTH, height: 30, steps: [{ after: /^:$/m, keys: ['q'] }] });
+    expect(run.code, run.screen).toBe(0);
+    expect(run.seen[0]).toContain(customers[0]!.id);
+    expect(textOf(run)).toMatch(/^showing 100 of 250 customers$/m);
+  });
 
   it('is not used into a pipe', async () => {
     const pager = recordingPager();

@@ -161,6 +161,12 @@ describe('footer', () => {
     expect(listFooter('customers', 0, { total: 250, page: 20, pages: 13 })).toEqual(['no customers on page 20: there are 250 customers on 13 pages']);
   });
 
+  it('of a search says how many of those looked at matched', () => {
+    expect(listFooter('customers', 19, { scanned: 250 })).toEqual(['19 of 250 customers match']);
+    expect(listFooter('customers', 1, { scanned: 250 })).toEqual(['1 of 250 customers matches']);
+    expect(listFooter('customers', 0, { scanned: 1 })).toEqual(['none of 1 customer match']);
+  });
+
   it('puts the next command on a line of its own when one line would not fit, so it can be copied whole', () => {
     const next = 'payctl subs list --status ACTIVE --title Plano --limit 5 --page 2';
     const lines = listFooter('subscriptions', 5, { total: 80, page: 1, pages: 16, next }, 80);

@@ -175,8 +175,8 @@ export async function writeAllPages<T>(ctx: Context, view: View, fetch: PageFetc
     throw error;
   }
   progress.done();
-  // A search says how many matched; a whole list, how many of how many the API counted.
-  await writer.end(keep ? {} : { total: Math.max(total, writer.count) });
+  // A search says how many of those looked at matched; a whole list, how many of how many the API counted.
+  await writer.end(keep ? { scanned: total } : { total: Math.max(total, writer.count) });
 }
 
 /** What to type for another page: the command as it was typed, its `--page` replaced. */
