@@ -19,7 +19,7 @@ export function counted(count: number, plural: string): string {
 /**
  * The line under a table, on stderr: how many of how many were shown, and how
  * to see more. `showing 20 of 250 customers; next: payctl customers list --page 2, or --all`
- * (on two lines when one would be wider than `width`: the command stays whole, to be copied).
+ * When that is wider than `width`, the command gets a line of its own, whole, to be copied.
  */
 export function listFooter(noun: string, shown: number, { total, page, pages, next, scanned }: ListSummary = {}, width = Infinity): string[] {
   if (scanned !== undefined) return [`${shown === 0 ? 'none' : shown} of ${counted(scanned, noun)} ${shown === 1 ? 'matches' : 'match'}`];
@@ -30,6 +30,8 @@ export function listFooter(noun: string, shown: number, { total, page, pages, ne
   const where = page !== undefined && page > 1 && pages !== undefined ? ` (page ${page} of ${pages})` : '';
   const showing = `showing ${shown} of ${counted(total, noun)}${where}`;
   if (!next) return [showing];
-  const more = `next: ${next}, or --all`;
-  return showing.length + 2 + more.length <= width ? [`${showing}; ${more}`] : [showing, more];
+  const line = `${showing}; next: ${next}, or --all`;
+  if (line.length <= width) return [line];
+  const lead = `${showing}; next page (or --all):`;
+  return [...(lead.length <= width ? [lead] : [showing, 'next page (or --all):']), next];
 }

@@ -190,7 +190,7 @@ export class Output {
       case 'table': {
         const rows: unknown[] = [];
         // Columns the user picked are left out from the last when the table cannot fit; the first never is.
-        const tableColumns = fields ? columns.map((column, i) => ({ ...column, hide: i === 0 ? undefined : columns.length - i })) : columns;
+        const tableColumns = fields ? columns.map((column, i) => ({ ...column, hide: i === 0 ? undefined : i })) : columns;
         return {
           get count() {
             return count;

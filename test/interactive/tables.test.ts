@@ -114,6 +114,14 @@ describe.skipIf(!hasTmux).concurrent('lists at an 80-column terminal', () => {
     });
   }
 
+  it('--fields: the columns given last are left out first, and named', async () => {
+    const customers = await json<Customer[]>(['customers', 'list']);
+    const run = await onScreen(['customers', 'list', '--fields', 'id,document,email,firstName,lastName']);
+    expectFitted(run, customers.map((c) => c.id));
+    expect(textOf(run)).toMatch(/^ID {2,}DOCUMENT {2,}EMAIL$/m);
+    expect(textOf(run)).toMatch(/^not shown at 80 columns: FIRST NAME, LAST NAME \(pick columns with --fields\)$/m);
+  });
+
   it('customers find: fits, ids whole, a footer with how many of those looked at matched; the same TSV into a pipe', async () => {
     const found = await json<Array<Record<string, unknown>>>(['customers', 'find', '--name', 'sofia']);
     const run = await onScreen(['customers', 'find', '--name', 'sofia']);
@@ -241,7 +249,7 @@ describe.skipIf(!hasTmux)('Brazilian formats and local times in tables (raw valu
       const shown = d.length === 11 ? `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}` : `${d.slice(0, 2)}.${d.slice(2, 5)}.${d.slice(5, 8)}/${d.slice(8, 12)}-${d.slice(12)}`;
       expect(textOf(run)).toMatch(new RegExp(`^${c.id} +${shown.replace(/[./]/g, '\\$&')}$`, 'm'));
     }
-    expect(textOf(run)).toContain('showing 10 of 250 customers (page 2 of 25)\nnext: payctl customers list --limit 10 --fields id,document --page 3, or --all');
+    expect(textOf(run)).toContain('showing 10 of 250 customers (page 2 of 25); next page (or --all):\npayctl customers list --limit 10 --fields id,document --page 3\n');
   });
 });
 
@@ -267,7 +275,7 @@ describe.skipIf(!hasTmux).concurrent('the pager', () => {
     expect(readFileSync(`${pager.record}.less`, 'utf8')).toBe('FRX');
     // The pager's own output reaches the terminal; payctl exited only after the pager did, then wrote the footer.
     expect(existsSync(`${pager.record}.done`)).toBe(true);
-    expect(linesOf(run).join('\n')).toMatch(/^pager got 101 lines\n(.*\n)*showing 100 of 250 customers\nnext: payctl customers list --limit 100 --page 2, or --all$/m);
+    expect(textOf(run)).toMatch(/^pager got 101 lines\n(.*\n)*showing 100 of 250 customers; next page \(or --all\):\npayctl customers list --limit 100 --page 2$/m);
     expect(run.bytes).not.toContain(customers[0]!.id);
   });
 
@@ -301,7 +309,7 @@ describe.skipIf(!hasTmux).concurrent('the pager', () => {
     const run = await runCliOnScreen(['customers', 'list', '--limit', '100'], { env: s.env, width: WIDTH, height: 30, steps: [{ after: /^:$/m, keys: ['q'] }] });
     expect(run.code, run.screen).toBe(0);
     expect(run.seen[0]).toContain(customers[0]!.id);
-    expect(textOf(run)).toMatch(/^showing 100 of 250 customers$/m);
+    expect(textOf(run)).toMatch(/^showing 100 of 250 customers; next page \(or --all\):$/m);
   });
 
   it('is not used into a pipe', async () => {

@@ -170,6 +170,11 @@ describe('footer', () => {
   it('puts the next command on a line of its own when one line would not fit, so it can be copied whole', () => {
     const next = 'payctl subs list --status ACTIVE --title Plano --limit 5 --page 2';
     const lines = listFooter('subscriptions', 5, { total: 80, page: 1, pages: 16, next }, 80);
-    expect(lines).toEqual(['showing 5 of 80 subscriptions', `next: ${next}, or --all`]);
+    expect(lines).toEqual(['showing 5 of 80 subscriptions; next page (or --all):', next]);
+    expect(listFooter('subscriptions', 100, { total: 1_000_000, page: 10_000, pages: 10_000, next }, 60)).toEqual([
+      'showing 100 of 1000000 subscriptions (page 10000 of 10000)',
+      'next page (or --all):',
+      next,
+    ]);
   });
 });
