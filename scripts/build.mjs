@@ -4,7 +4,7 @@
 // CommonJS: its own code is one file, dist/cli.cjs, in which each command's code
 // runs only when that command does (and so do the requires of the Node built-ins
 // it uses); ky is in it too, with its Fetch API classes swapped (see kyWithoutUndici).
-// The libraries only some runs need (chalk, cli-table3, conf, inquirer, proper-lockfile) and the
+// The libraries only some runs need (chalk, conf, inquirer, proper-lockfile) and the
 // sandbox are bundled apart, into dist/vendor/ and dist/sandbox.cjs, and required
 // on first use.
 import { build } from 'esbuild';
@@ -19,7 +19,6 @@ const { version } = JSON.parse(readFileSync(new URL('../package.json', import.me
 /** Bundles loaded on demand: the package each re-exports, by bundle name. */
 const VENDOR = {
   chalk: 'chalk',
-  'cli-table3': 'cli-table3',
   conf: 'conf',
   inquirer: '@inquirer/prompts',
   'proper-lockfile': 'proper-lockfile',

@@ -10,6 +10,9 @@ export interface IO {
   stdinIsTTY: boolean;
   stdoutIsTTY: boolean;
   stderrIsTTY: boolean;
+  /** The terminal's size, when stdout is one and says. */
+  stdoutColumns?: number;
+  stdoutRows?: number;
 }
 
 /**

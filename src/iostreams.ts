@@ -3,6 +3,8 @@ import type { IO } from './context.js';
 import type { Flags } from './commands/options.js';
 import { colorEnabled } from './output/color.js';
 import { Output, type OutputFormat } from './output/format.js';
+import { choosePager } from './output/pager.js';
+import { tableHeight, tableWidth } from './process-io.js';
 
 /** What cut a run short: Ctrl-C, or the reader of stdout went away (`payctl … | head`). */
 export type StopReason = 'interrupted' | 'output-closed';
@@ -53,7 +55,7 @@ export class Interrupts {
   }
 }
 
-type StreamFlags = Pick<Flags, 'json' | 'output' | 'fields' | 'csvSeparator' | 'color' | 'input'>;
+type StreamFlags = Pick<Flags, 'json' | 'output' | 'fields' | 'csvSeparator' | 'color' | 'input' | 'pager'>;
 
 /**
  * The run's streams and what follows from them: whether each is a terminal, the
@@ -73,6 +75,8 @@ export class IOStreams implements IO {
     readonly interrupts: Interrupts,
     /** The profile's csv separator, read only when csv is written and no --csv-separator was given. */
     profileCsvSeparator: () => string,
+    /** The command line as typed (after `payctl`): a table's footer shows it with the next page. */
+    readonly argv: readonly string[] = [],
   ) {
     ({ stdout: this.stdout, stderr: this.stderr, stdoutIsTTY: this.stdoutIsTTY, stderrIsTTY: this.stderrIsTTY } = streams);
     const format: OutputFormat = flags.json ? 'json' : (flags.output ?? (streams.stdoutIsTTY ? 'table' : 'tsv'));
@@ -82,6 +86,11 @@ export class IOStreams implements IO {
       color: format === 'table' && colorEnabled(flags.color, env, streams.stdoutIsTTY),
       terminal: streams.stdoutIsTTY,
       csvSeparator: () => flags.csvSeparator ?? profileCsvSeparator(),
+      width: tableWidth(env, streams),
+      height: tableHeight(env, streams),
+      pager: choosePager(env, { terminal: streams.stdoutIsTTY, pagerFlag: flags.pager, inputFlag: flags.input }),
+      env,
+      holdCtrlC: () => interrupts.takeOver(() => undefined),
     });
   }
 

@@ -19,7 +19,9 @@ const ENVIRONMENT_HELP = `Environment:
   PAYCTL_TIMEOUT      request timeout in seconds (after --timeout)
   PAYCTL_CONFIG_DIR   config folder (default $XDG_CONFIG_HOME/payctl or ~/.config/payctl)
   PAYCTL_NO_INPUT=1   never prompt (also CI=true)
-  NO_COLOR, FORCE_COLOR, TERM=dumb   colour of tables`;
+  NO_COLOR, FORCE_COLOR, TERM=dumb   colour of tables
+  PAYCTL_PAGER, PAGER  pager of long tables (default less -FRX; '' or cat: none)
+  COLUMNS             width tables fit (default: the terminal's)`;
 
 const HELP_WIDTH = 80;
 
@@ -43,7 +45,7 @@ export async function runPayctl(argv: readonly string[], io: IO, env: NodeJS.Pro
   const words = respelled(argv);
   const program = buildProgram(words, io, (load, raw) => {
     const flags = parseFlags(raw.globals);
-    const streams: IOStreams = new IOStreams(io, env, flags, interrupts, () => services.profileCsvSeparator());
+    const streams: IOStreams = new IOStreams(io, env, flags, interrupts, () => services.profileCsvSeparator(), argv);
     const services: Services = new Services(streams, env, flags);
     context = { io: streams, services };
     return runCommand(load, context, raw);

@@ -76,6 +76,28 @@ function devNullDevice(): number {
   return devNull;
 }
 
+/** A size as a terminal or the environment gives it: a positive whole number, else unknown. */
+function size(value: number | string | undefined): number | undefined {
+  const number = typeof value === 'string' && /^\d+$/.test(value.trim()) ? Number(value) : value;
+  return typeof number === 'number' && Number.isSafeInteger(number) && number > 0 ? number : undefined;
+}
+
+/** Tables are fitted to this many columns when stdout's width is not known (a terminal that does not say, or `-o table` into a pipe). */
+export const DEFAULT_TABLE_WIDTH = 80;
+
+/**
+ * The width tables are fitted to: `COLUMNS` when it is set to a number (set on
+ * purpose, since shells do not export it), else the terminal's width, else 80.
+ */
+export function tableWidth(env: NodeJS.ProcessEnv, io: Pick<IO, 'stdoutColumns'>): number {
+  return size(env.COLUMNS) ?? size(io.stdoutColumns) ?? DEFAULT_TABLE_WIDTH;
+}
+
+/** The terminal's height (`LINES`, else as the terminal says), or undefined when unknown. */
+export function tableHeight(env: NodeJS.ProcessEnv, io: Pick<IO, 'stdoutRows'>): number | undefined {
+  return size(env.LINES) ?? size(io.stdoutRows);
+}
+
 /** The process's streams; `onStdoutClosed` is told when the reader of stdout has gone away. */
 export function processIO(onStdoutClosed?: () => void): IO {
   const [stdoutIsTTY, stderrIsTTY] = [isTerminal(1), isTerminal(2)];
@@ -94,5 +116,7 @@ export function processIO(onStdoutClosed?: () => void): IO {
     stderr: stderrIsTTY ? process.stderr : asWritable(new FdWriter(2)),
     stdoutIsTTY,
     stderrIsTTY,
+    stdoutColumns: stdoutIsTTY ? process.stdout.columns : undefined,
+    stdoutRows: stdoutIsTTY ? process.stdout.rows : undefined,
   };
 }

@@ -32,14 +32,14 @@ export const batchReportView: View = {
   fields: ['line', 'outcome', 'withdrawalId', 'status', 'amount', 'bankAccountId', 'pixKey', 'account', 'reference', 'error', 'key'],
   columns: [
     { field: 'line' },
-    { field: 'outcome', kind: 'status' },
-    { field: 'withdrawalId' },
-    { field: 'amount', kind: 'cents' },
-    { field: 'bankAccountId', header: 'bank account' },
-    { field: 'pixKey' },
-    { field: 'error' },
+    { field: 'outcome', hide: 2 },
+    { field: 'withdrawalId', header: 'withdrawal', hide: 1 },
+    { field: 'amount', hide: 3 },
+    { field: 'bankAccountId', header: 'bank account', hide: 5 },
+    { field: 'pixKey', header: 'pix key', hide: 6 },
+    { field: 'error', hide: 4 },
   ],
-  kinds: { amount: 'cents', outcome: 'status' },
+  kinds: { line: 'id', amount: 'cents', outcome: 'status', withdrawalId: 'id', bankAccountId: 'id', pixKey: 'pixKey', key: 'id' },
 };
 
 export const reportRow = (row: Pick<BatchRow, 'line' | 'key' | 'account' | 'request' | 'reference'>, outcome: RowOutcome, extra: Partial<ReportRow> = {}): ReportRow => ({
@@ -81,9 +81,10 @@ export function batchTotals(rows: readonly BatchRow[]): string[] {
 /** The end-of-run summary on stderr: counts, then each failure with its reason, then each unknown row. */
 export function batchSummary(report: readonly ReportRow[]): string[] {
   const count = (outcomes: readonly RowOutcome[]) => report.filter((r) => outcomes.includes(r.outcome)).length;
+  // Two lines, each within 80 columns.
   const lines = [
-    `batch: ${report.length} rows: ${count(PAID)} done (${count(['sent'])} now, ${count(['already-done'])} before, ${count(['reconciled'])} reconciled), ` +
-      `${count(['failed'])} failed, ${count(['unknown'])} unknown, ${count(['not-sent'])} not sent`,
+    `batch: ${report.length} rows: ${count(PAID)} done (${count(['sent'])} now, ${count(['already-done'])} before, ${count(['reconciled'])} reconciled)`,
+    `       ${count(['failed'])} failed, ${count(['unknown'])} unknown, ${count(['not-sent'])} not sent`,
   ];
   for (const row of report.filter((r) => r.outcome === 'failed')) lines.push(`  failed   line ${row.line}: ${row.error}`);
   for (const row of report.filter((r) => r.outcome === 'unknown')) lines.push(`  unknown  line ${row.line}: ${row.error ?? 'sent, no answer recorded'}`);

@@ -29,6 +29,7 @@ export const GLOBAL_FLAGS = {
   }),
   input: switchOption('never prompt; fail naming the missing flags', { negated: true }),
   color: switchOption('no colour in tables', { negated: true }),
+  pager: switchOption('write long tables directly, not through the pager', { negated: true }),
   debug: switchOption('log requests and responses (redacted) to stderr'),
   timeout: textOption('seconds', 'request timeout (default 30)'),
 } satisfies OptionDefs;

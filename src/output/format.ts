@@ -1,11 +1,14 @@
 import { once } from 'node:events';
 import type { Writable } from 'node:stream';
 import { usageError } from '../errors.js';
+import { alignOf, cellText, fitOf, rawText } from './cells.js';
 import { createPainter, type Painter } from './color.js';
-import { formatCents, formatReais } from './money.js';
+import { listFooter, type ListSummary } from './footer.js';
+import { writeThroughPager } from './pager.js';
 import { getPath, leafPaths, pickPaths } from './paths.js';
 import { jsonText, visible } from './sanitize.js';
-import type { Column, ColumnKind, View } from './views.js';
+import type { Cell, TableColumn } from './table.js';
+import { kindOf, type Column, type View } from './views.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -19,6 +22,16 @@ export interface OutputOptions {
   terminal: boolean;
   /** The separator of csv output (`--csv-separator`, else the profile's), checked when first asked for. */
   csvSeparator: () => string;
+  /** The width tables are fitted to, in terminal columns. */
+  width: number;
+  /** The terminal's height, when known: a table longer than the screen goes through the pager (none when unknown). */
+  height?: number;
+  /** The pager command, when tables may go through one (`choosePager`). */
+  pager?: string;
+  /** The environment the pager runs with. */
+  env: NodeJS.ProcessEnv;
+  /** Takes Ctrl-C away from payctl while the pager runs (it is the pager's); returns what gives it back. */
+  holdCtrlC: () => () => void;
 }
 
 /** The separators `--csv-separator` takes: one character, or a tab also as `tab` or `\\t` (easier to type in a shell). */
@@ -58,7 +71,8 @@ export async function writeOut(stream: Writable, text: string): Promise<void> {
  */
 export interface ListWriter {
   write(items: readonly unknown[]): Promise<void>;
-  end(): Promise<void>;
+  /** Ends the list; a table then says on stderr how many of how many it showed (`summary`: what the list knows of the whole). */
+  end(summary?: ListSummary): Promise<void>;
   /** Ends output cut short by a failure: a json array stays unclosed so no reader takes it for complete. */
   abort(): Promise<void>;
   readonly count: number;
@@ -115,7 +129,7 @@ export class Output {
   /** A list writer; `explicitFields` overrides `--fields` (used by `item`). */
   list(view: View, explicitFields?: string[]): ListWriter {
     const fields = explicitFields ?? this.fieldsFor(view);
-    const columns: Column[] = fields ? fields.map((field) => view.columns.find((c) => c.field === field) ?? { field, kind: view.kinds?.[field] }) : [...view.columns];
+    const columns: Column[] = fields ? fields.map((field) => view.columns.find((c) => c.field === field) ?? { field }) : [...view.columns];
     const out = this.stdout;
     let count = 0;
     const project = (item: unknown) => (fields ? pickPaths(item, fields) : item);
@@ -177,6 +191,8 @@ export class Output {
       }
       case 'table': {
         const rows: unknown[] = [];
+        // Columns the user picked are left out from the last when the table cannot fit; the first never is.
+        const tableColumns = fields ? columns.map((column, i) => ({ ...column, hide: i === 0 ? undefined : i })) : columns;
         return {
           get count() {
             return count;
@@ -185,8 +201,12 @@ export class Output {
             rows.push(...items);
             count += items.length;
           },
-          end: () => this.table(view, columns, rows),
-          abort: () => this.table(view, columns, rows),
+          end: async (summary) => {
+            await this.table(view, tableColumns, rows);
+            for (const line of listFooter(view.noun, rows.length, summary, this.options.width)) await this.note(line);
+          },
+          // A list cut short by a failure: its caller says how much was written.
+          abort: () => this.table(view, tableColumns, rows),
         };
       }
     }
@@ -199,7 +219,7 @@ export class Output {
 
   /** How a tsv cell is written: raw into a pipe (the API's value), made visible at a terminal. */
   private tsvCell(): (value: unknown) => string {
-    return this.options.terminal ? (value) => visible(tsvCell(rawCell(value))) : (value) => tsvCell(rawCell(value));
+    return this.options.terminal ? (value) => visible(tsvCell(rawText(value))) : (value) => tsvCell(rawText(value));
   }
 
   private async getPainter(): Promise<Painter> {
@@ -207,56 +227,62 @@ export class Output {
     return this.painter;
   }
 
+  /** A cell of a table: formatted by its kind, coloured by its status, a dim `-` when there is no value. */
+  private cell(value: unknown, view: View | undefined, field: string, painter: Painter): Cell {
+    const kind = kindOf(view, field);
+    const text = cellText(value, kind);
+    if (text === undefined) return { text: '-', paint: painter.dim };
+    return kind === 'status' ? { text, paint: painter.status } : { text };
+  }
+
   private async table(view: View, columns: Column[], rows: unknown[]): Promise<void> {
-    if (rows.length === 0) {
-      await this.note(`no ${view.noun}`);
-      return;
-    }
+    if (rows.length === 0) return;
     const painter = await this.getPainter();
-    const Table = await loadTable();
-    const table = new Table({ head: columns.map((c) => painter.header(visible(columnTitle(c)))), ...BORDERLESS });
-    for (const row of rows) table.push(columns.map((c) => displayCell(getPath(row, c.field), c.kind, painter)));
-    await writeOut(this.stdout, `${trimLines(table.toString())}\n`);
+    const { renderTable, wrapLines } = await import('./table.js');
+    const tableColumns: TableColumn[] = columns.map((column) => {
+      const kind = kindOf(view, column.field);
+      return { title: visible(columnWords(column).toUpperCase()), fit: fitOf(kind), align: alignOf(kind), hide: column.hide };
+    });
+    const cells = rows.map((row) => columns.map((column) => this.cell(getPath(row, column.field), view, column.field, painter)));
+    const { text, hidden } = renderTable(tableColumns, cells, this.options.width, painter.header);
+    await this.writeTable(text);
+    if (hidden.length > 0) {
+      const note = `not shown at ${this.options.width} columns: ${hidden.join(', ')} (pick columns with --fields)`;
+      for (const line of wrapLines(note, this.options.width)) await this.note(line);
+    }
   }
 
   private async keyValueTable(view: View | undefined, item: unknown, fields: string[] | undefined): Promise<void> {
     const painter = await this.getPainter();
-    const Table = await loadTable();
-    const table = new Table(BORDERLESS);
-    for (const field of fields ?? leafPaths(item)) {
-      const label = view?.columns.find((c) => c.field === field)?.header ?? field;
-      table.push([painter.header(visible(label)), displayCell(getPath(item, field), view?.kinds?.[field], painter)]);
+    const { renderFields } = await import('./table.js');
+    const lines = (fields ?? leafPaths(item)).map((field) => ({
+      label: { text: visible(columnWords(view?.columns.find((c) => c.field === field) ?? { field })), paint: painter.header },
+      value: this.cell(getPath(item, field), view, field, painter),
+    }));
+    await this.writeTable(renderFields(lines, this.options.width));
+  }
+
+  /**
+   * A table at a terminal: through the pager when it is longer than the screen
+   * and there is one; else, or when the pager cannot be run, written directly.
+   * A terminal that does not say its height (a pseudo-terminal a program made)
+   * gets no pager: nobody may be there to page.
+   */
+  private async writeTable(text: string): Promise<void> {
+    const { pager, height } = this.options;
+    // Room is left for the footer and the shell's prompt.
+    const long = height !== undefined && (text.match(/\n/g)?.length ?? 0) > height - 2;
+    if (pager && long) {
+      if (await writeThroughPager(pager, text, this.options.env, this.options.holdCtrlC)) return;
     }
-    await writeOut(this.stdout, `${trimLines(table.toString())}\n`);
+    await writeOut(this.stdout, text);
   }
 }
 
-/** cli-table3 without borders, and with `style` emptied so it writes no colour codes of its own. */
-const BORDERLESS = {
-  chars: {
-    top: '', 'top-mid': '', 'top-left': '', 'top-right': '', bottom: '', 'bottom-mid': '', 'bottom-left': '', 'bottom-right': '',
-    left: '', 'left-mid': '', mid: '', 'mid-mid': '', right: '', 'right-mid': '', middle: '  ',
-  },
-  style: { head: [], border: [], 'padding-left': 0, 'padding-right': 0 },
-};
+/** A column's title in words (its header, else its field's name): `holderName` is "holder name", `address.city` "address city". */
+const columnWords = (column: Column) => column.header ?? column.field.replace(/\./g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();
 
-async function loadTable() {
-  const module = await import('cli-table3');
-  return module.default;
-}
-
-/** A column's title as people read it: `holderName` is HOLDER NAME, `address.city` ADDRESS CITY. */
-const columnTitle = (column: Column) =>
-  (column.header ?? column.field.replace(/\./g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2')).toUpperCase();
-
-const trimLines = (text: string) => text.split('\n').map((l) => l.trimEnd()).filter((l) => l !== '').join('\n');
 const indent = (text: string) => text.split('\n').map((l) => `  ${l}`).join('\n');
-
-function rawCell(value: unknown): string {
-  if (value === null || value === undefined) return '';
-  if (typeof value === 'object') return JSON.stringify(value);
-  return String(value);
-}
 
 /** What starts a formula in a spreadsheet: =, +, -, @, tab, CR, and the full-width forms some spreadsheets normalise. */
 const FORMULA_START = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
@@ -269,7 +295,7 @@ const FORMULA_START = /^[=+\-@\t\r\uff1d\uff0b\uff0d\uff20]/;
  * csv-stringify, which made a 20,000-row export 1.4 times slower.)
  */
 function csvCell(value: unknown, separator: string, terminal: boolean): string {
-  let text = terminal ? visible(rawCell(value)) : rawCell(value);
+  let text = terminal ? visible(rawText(value)) : rawText(value);
   if (typeof value === 'string' && FORMULA_START.test(text)) text = `'${text}`;
   return text.includes(separator) || /["\n\r]|^\s|\s$/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
 }
@@ -277,23 +303,4 @@ function csvCell(value: unknown, separator: string, terminal: boolean): string {
 /** TSV has no quoting: tabs and line breaks inside a value are escaped so each row stays one line. */
 function tsvCell(value: string): string {
   return value.replace(/\\/g, '\\\\').replace(/\t/g, '\\t').replace(/\n/g, '\\n').replace(/\r/g, '\\r');
-}
-
-/** A table cell as people read it: server text made visible before it is coloured, so widths count what shows. */
-function displayCell(value: unknown, kind: ColumnKind | undefined, painter: Painter): string {
-  if (value === null || value === undefined) return painter.dim('-');
-  switch (kind) {
-    case 'cents':
-      return typeof value === 'number' ? formatCents(value) : visible(rawCell(value));
-    case 'reais':
-      return typeof value === 'number' ? formatReais(value) : visible(rawCell(value));
-    case 'status':
-      return painter.status(visible(rawCell(value)));
-    case 'boolean':
-      return value ? 'yes' : 'no';
-    case 'list':
-      return Array.isArray(value) ? String(value.length) : visible(rawCell(value));
-    default:
-      return visible(rawCell(value));
-  }
 }

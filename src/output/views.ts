@@ -1,24 +1,42 @@
 /**
  * How each resource is shown: the fields `--fields` accepts (dot paths) and the
  * columns a list shows by default. json/ndjson/csv/tsv keep the raw values;
- * `kind` only changes how a table cell reads.
+ * a field's kind only changes how a table cell reads, and how it is fitted:
+ *
+ * - `id`: never cut (a cut id cannot be typed back);
+ * - `cents`, `reais` (money as `R$ 1.234,56`), `status`, `boolean`, `list` (a count), `days`,
+ *   `time` (local, `2026-11-23 16:45`), `cpf`, `cnpj`, `document` (CPF or CNPJ by
+ *   length), `cep`, `phone`, `pixKey` (by its shape): kept whole while they read as
+ *   such a value, since a cut amount or document misleads;
+ * - none: text, cut with `…` when the table is too wide.
  */
-export type ColumnKind = 'cents' | 'reais' | 'status' | 'boolean' | 'list';
+export type ColumnKind = 'id' | 'cents' | 'reais' | 'status' | 'boolean' | 'list' | 'days' | 'time' | 'cpf' | 'cnpj' | 'document' | 'cep' | 'phone' | 'pixKey';
 
 export interface Column {
   field: string;
+  /** The column's title, in words (default: the field's name split into words). */
   header?: string;
+  /** Overrides the view's `kinds` for this column. */
   kind?: ColumnKind;
+  /**
+   * When a table cannot fit the terminal even with its text columns cut, columns
+   * are left out, the highest `hide` first; a column without it is always shown.
+   */
+  hide?: number;
 }
 
 export interface View {
-  /** Plural noun for notes such as "no customers". */
+  /** Plural noun, for "no customers" and "showing 20 of 250 customers" (its singular drops the final "s"). */
   noun: string;
   fields: readonly string[];
   columns: readonly Column[];
-  /** How fields of a single resource read in a table (defaults to plain). */
+  /** How each field reads in a table, in a list's columns and a single resource's lines (default: text). */
   kinds?: Readonly<Record<string, ColumnKind>>;
 }
+
+/** The kind of a field in a view: its column's, else the view's. */
+export const kindOf = (view: View | undefined, field: string): ColumnKind | undefined =>
+  view?.columns.find((column) => column.field === field)?.kind ?? view?.kinds?.[field];
 
 const ADDRESS_FIELDS = ['zipcode', 'street', 'streetNumber', 'complement', 'reference', 'neighborhood', 'city', 'state'];
 const prefixed = (prefix: string, names: readonly string[]) => names.map((name) => `${prefix}.${name}`);
@@ -26,14 +44,24 @@ const prefixed = (prefix: string, names: readonly string[]) => names.map((name) 
 export const cardView: View = {
   noun: 'cards',
   fields: ['id', 'customerId', 'holderName', 'first4Digits', 'last4Digits', 'expirationMonth', 'expirationYear', 'cardBrand', 'isActive', 'isVerified', 'postalCodeCheck', 'securityCodeCheck', 'addressCheck', 'createdAt'],
-  columns: [{ field: 'id' }, { field: 'holderName' }, { field: 'cardBrand' }, { field: 'last4Digits' }, { field: 'isActive', kind: 'boolean' }],
+  columns: [{ field: 'id' }, { field: 'holderName', header: 'holder', hide: 2 }, { field: 'cardBrand', header: 'brand', hide: 3 }, { field: 'last4Digits', header: 'last 4', hide: 1 }, { field: 'isActive', header: 'active', hide: 4 }],
+  kinds: {
+    id: 'id', customerId: 'id', isActive: 'boolean', isVerified: 'boolean', postalCodeCheck: 'boolean', securityCodeCheck: 'boolean', addressCheck: 'boolean', createdAt: 'time',
+  },
 };
 
 export const customerView: View = {
   noun: 'customers',
   fields: ['id', 'firstName', 'lastName', 'email', 'phoneNumber', 'document', 'birthdate', 'statusId', 'createdAt', 'address', 'address.statusId', ...prefixed('address', ADDRESS_FIELDS)],
-  columns: [{ field: 'id' }, { field: 'firstName' }, { field: 'lastName' }, { field: 'email' }, { field: 'document' }, { field: 'statusId', header: 'status', kind: 'status' }],
-  kinds: { statusId: 'status', 'address.statusId': 'status' },
+  columns: [
+    { field: 'id' },
+    { field: 'firstName', header: 'first name' },
+    { field: 'lastName', header: 'last name', hide: 2 },
+    { field: 'email', hide: 1 },
+    { field: 'document', hide: 3 },
+    { field: 'statusId', header: 'status', hide: 4 },
+  ],
+  kinds: { id: 'id', phoneNumber: 'phone', document: 'document', statusId: 'status', createdAt: 'time', 'address.statusId': 'status', 'address.zipcode': 'cep' },
 };
 
 const PARTNER_FIELDS = ['name', 'lastName', 'cpf', 'email', 'birthdate', 'contactPhone', 'monthRevenue', 'jobOccupation', 'fullnameMom'];
@@ -47,8 +75,13 @@ export const subaccountView: View = {
     'juridicLegalData', ...prefixed('juridicLegalData', LEGAL_FIELDS), 'addresses',
     'accountBank', ...prefixed('accountBank', ACCOUNT_BANK_FIELDS),
   ],
-  columns: [{ field: 'id' }, { field: 'name' }, { field: 'status', kind: 'status' }],
-  kinds: { status: 'status', addresses: 'list' },
+  columns: [{ field: 'id' }, { field: 'name', hide: 1 }, { field: 'status', hide: 2 }],
+  kinds: {
+    id: 'id', status: 'status', addresses: 'list',
+    'juridicDataPartner.cpf': 'cpf', 'juridicDataPartner.contactPhone': 'phone', 'juridicDataPartner.monthRevenue': 'reais',
+    'juridicLegalData.cnpj': 'cnpj', 'juridicLegalData.contactPhone': 'phone', 'juridicLegalData.avgAnualBilling': 'reais',
+    'accountBank.document': 'document',
+  },
 };
 
 const SPLIT_FIELDS = ['id', 'subaccountId', 'splitType', 'splitPercentage', 'splitAmount', 'liquidAmount', 'chargebackLiable'];
@@ -56,42 +89,77 @@ const SPLIT_FIELDS = ['id', 'subaccountId', 'splitType', 'splitPercentage', 'spl
 export const splitView: View = {
   noun: 'splits',
   fields: SPLIT_FIELDS,
-  columns: [{ field: 'id' }, { field: 'subaccountId' }, { field: 'splitType', header: 'type' }, { field: 'splitPercentage', header: 'percentage' }, { field: 'splitAmount', header: 'amount', kind: 'cents' }, { field: 'liquidAmount', header: 'liquid', kind: 'cents' }, { field: 'chargebackLiable', kind: 'boolean' }],
-  kinds: { splitAmount: 'cents', liquidAmount: 'cents' },
+  columns: [
+    { field: 'id' },
+    { field: 'subaccountId', header: 'sub-account', hide: 5 },
+    { field: 'splitType', header: 'type', hide: 4 },
+    { field: 'splitPercentage', header: 'percent', hide: 2 },
+    { field: 'splitAmount', header: 'amount', hide: 1 },
+    { field: 'liquidAmount', header: 'net', hide: 3 },
+    { field: 'chargebackLiable', header: 'chargeback', hide: 6 },
+  ],
+  kinds: { id: 'id', subaccountId: 'id', splitAmount: 'cents', liquidAmount: 'cents', chargebackLiable: 'boolean' },
 };
 
 export const subscriptionView: View = {
   noun: 'subscriptions',
   fields: ['id', 'customerId', 'tokenizedCardId', 'cardId', 'title', 'amount', 'setupAmount', 'frequency', 'duration', 'dueDate', 'expirationDate', 'tolerancePeriod', 'status', 'splits', 'createdAt', 'updatedAt', 'canceledAt'],
-  columns: [{ field: 'id' }, { field: 'title' }, { field: 'amount', kind: 'cents' }, { field: 'frequency' }, { field: 'status', kind: 'status' }, { field: 'splits', kind: 'list' }, { field: 'createdAt' }],
-  kinds: { amount: 'cents', setupAmount: 'cents', status: 'status', splits: 'list' },
+  columns: [
+    { field: 'id' },
+    { field: 'title', hide: 1 },
+    { field: 'amount', hide: 2 },
+    { field: 'frequency', header: 'every', hide: 5 },
+    { field: 'status', hide: 3 },
+    { field: 'splits', hide: 6 },
+    { field: 'createdAt', header: 'created at', hide: 4 },
+  ],
+  kinds: {
+    id: 'id', customerId: 'id', tokenizedCardId: 'id', cardId: 'id', amount: 'cents', setupAmount: 'cents', frequency: 'days', status: 'status', splits: 'list',
+    createdAt: 'time', updatedAt: 'time', canceledAt: 'time',
+  },
 };
 
 export const bankAccountView: View = {
   noun: 'bank accounts',
   fields: ['id', 'holderName', 'bankCode', 'routingNumber', 'accountNumber', 'document', 'accountType', 'status', 'createdAt'],
-  columns: [{ field: 'id' }, { field: 'holderName' }, { field: 'bankCode' }, { field: 'routingNumber' }, { field: 'accountNumber' }, { field: 'accountType' }, { field: 'status', kind: 'status' }],
-  kinds: { status: 'status' },
+  columns: [
+    { field: 'id' },
+    { field: 'holderName', header: 'holder', hide: 4 },
+    { field: 'bankCode', header: 'bank', hide: 2 },
+    { field: 'routingNumber', header: 'branch', hide: 3 },
+    { field: 'accountNumber', header: 'account', hide: 1 },
+    { field: 'accountType', header: 'type', hide: 5 },
+    { field: 'status', hide: 6 },
+  ],
+  kinds: { id: 'id', document: 'document', status: 'status', createdAt: 'time' },
 };
 
 export const withdrawalView: View = {
   noun: 'withdrawals',
   fields: ['id', 'amount', 'liquidAmount', 'status', 'withdrawalPaymentType', 'bankAccountId', 'pixKeyType', 'pixKey', 'postbackUrl', 'createdAt', 'updatedAt'],
-  columns: [{ field: 'id' }, { field: 'amount', kind: 'cents' }, { field: 'liquidAmount', header: 'liquid', kind: 'cents' }, { field: 'status', kind: 'status' }, { field: 'withdrawalPaymentType', header: 'method' }, { field: 'pixKey' }, { field: 'createdAt' }],
-  kinds: { amount: 'cents', liquidAmount: 'cents', status: 'status' },
+  columns: [
+    { field: 'id' },
+    { field: 'amount', hide: 1 },
+    { field: 'liquidAmount', header: 'net', hide: 6 },
+    { field: 'status', hide: 2 },
+    { field: 'withdrawalPaymentType', header: 'method', hide: 4 },
+    { field: 'pixKey', header: 'pix key', hide: 5 },
+    { field: 'createdAt', header: 'created at', hide: 3 },
+  ],
+  kinds: { id: 'id', amount: 'cents', liquidAmount: 'cents', status: 'status', bankAccountId: 'id', pixKey: 'pixKey', createdAt: 'time', updatedAt: 'time' },
 };
 
 export const balanceView: View = {
   noun: 'balances',
   fields: ['disponiblePixBalance', 'disponibleCardBalance', 'disponibleBilletBalance', 'withdrawalsInProcessingBalance'],
   columns: [
-    { field: 'disponiblePixBalance', header: 'pix available', kind: 'reais' },
-    { field: 'disponibleCardBalance', header: 'card available', kind: 'reais' },
-    { field: 'disponibleBilletBalance', header: 'boleto available', kind: 'reais' },
-    { field: 'withdrawalsInProcessingBalance', header: 'in processing', kind: 'reais' },
+    { field: 'disponiblePixBalance', header: 'pix available' },
+    { field: 'disponibleCardBalance', header: 'card available' },
+    { field: 'disponibleBilletBalance', header: 'boleto available' },
+    { field: 'withdrawalsInProcessingBalance', header: 'in processing' },
   ],
   kinds: { disponiblePixBalance: 'reais', disponibleCardBalance: 'reais', disponibleBilletBalance: 'reais', withdrawalsInProcessingBalance: 'reais' },
 };
 
 /** A plain message answer, such as the one a delete returns. */
-export const messageView: View = { noun: 'messages', fields: ['message', 'id', 'status'], columns: [{ field: 'message' }] };
+export const messageView: View = { noun: 'messages', fields: ['message', 'id', 'status'], columns: [{ field: 'message' }], kinds: { id: 'id', status: 'status' } };

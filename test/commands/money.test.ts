@@ -134,7 +134,7 @@ describe.concurrent('balance and withdrawals', () => {
   it('withdrawals list: table, JSON, csv with --fields', async () => {
     const table = await runCliInTerminal(['withdrawals', 'list', '--limit', '5'], { env: s.env });
     expect(table.code).toBe(0);
-    expect(plain(table.stdout)).toMatch(/^ID\s+AMOUNT\s+LIQUID\s+STATUS\s+METHOD/m);
+    expect(plain(table.stdout)).toMatch(/^ID\s+AMOUNT\s+STATUS\s+CREATED AT$/m);
     expect(table.stderr).toContain('withdrawals of the main account');
     const list = await json<unknown[]>(s, ['withdrawals', 'list', '--limit', '5']);
     expect(list.length).toBeGreaterThan(0);
@@ -155,7 +155,7 @@ describe.concurrent('balance and withdrawals', () => {
 describe('bank-accounts', () => {
   it('list and get: table and JSON, in the account context', async () => {
     const table = await runCliInTerminal(['bank-accounts', 'list'], { env: s.env });
-    expect(plain(table.stdout)).toMatch(/^ID\s+HOLDER NAME\s+BANK CODE/m);
+    expect(plain(table.stdout)).toMatch(/^ID\s+HOLDER\s+BANK\s+BRANCH\s+ACCOUNT/m);
     expect(table.stdout).toContain(String(bank));
     const got = await json(s, ['bank-accounts', 'get', String(bank)]);
     expect(got).toMatchObject({ id: bank, status: 'APPROVED' });

@@ -140,7 +140,8 @@ describe.concurrent('every server string a command prints is shown as text', () 
     it(`${name}: as a table, and as tsv or json forced, at a terminal; raw values into a pipe`, async () => {
       const args = commands()[index]!;
       const env = { ...session.env, PAYCTL_BASE_URL: proxy.url, NO_COLOR: '1' };
-      const table = await runCliInTerminal(args, { env, stderrOnTerminal: true });
+      // Wide enough that no cell is cut: the whole payload shows.
+      const table = await runCliInTerminal(args, { env: { ...env, COLUMNS: '1000' }, stderrOnTerminal: true });
       expect(table.code, table.stdout).toBe(0);
       expect(controlsIn(table.stdout)).toEqual([]);
       expect(table.stdout).toContain(SHOWN);

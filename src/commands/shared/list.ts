@@ -102,9 +102,11 @@ export async function runList<T>(invocation: ListInvocation, fetch: PageFetcher<
   const { io, view, opts } = invocation;
   if (!opts.all) {
     const writer = io.output.list(view);
-    const page = await fetch({ page: opts.page ?? 1, limit: opts.limit ?? 20 });
+    const [number, limit] = [opts.page ?? 1, opts.limit ?? 20];
+    const page = await fetch({ page: number, limit });
     await writer.write(page.items);
-    await writer.end();
+    const pages = page.totalPages ?? Math.ceil(page.total / limit);
+    await writer.end({ total: page.total, page: number, pages, next: number < pages ? nextPageCommand(io.argv, number + 1) : undefined });
     return;
   }
   await writeAllPages(invocation, view, fetch, opts.limit ?? 100);
@@ -138,5 +140,15 @@ export async function writeAllPages<T>({ io }: Context, view: View, fetch: PageF
     throw error;
   }
   progress.done();
-  await writer.end();
+  // A search says how many of those looked at matched; a whole list, how many of how many the API counted.
+  await writer.end(keep ? { scanned: total } : { total: Math.max(total, writer.count) });
 }
+
+/** What to type for another page: the command as it was typed, its `--page` replaced. */
+export function nextPageCommand(argv: readonly string[], page: number): string {
+  const kept = argv.filter((arg, i) => !(arg === '--page' || arg.startsWith('--page=') || argv[i - 1] === '--page'));
+  return ['payctl', ...kept, '--page', String(page)].map(shellWord).join(' ');
+}
+
+/** A word as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
+const shellWord = (word: string) => (/^[\w@%+=:,./-]+$/.test(word) ? word : `'${word.replace(/'/g, `'\\''`)}'`);

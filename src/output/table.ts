@@ -1,0 +1,177 @@
+import stringWidth from 'string-width';
+import wrapAnsi from 'wrap-ansi';
+import type { Fit } from './cells.js';
+
+/**
+ * Tables fitted to the terminal's width, the way gh's table printer fits them:
+ * each column's natural width is measured (in terminal columns: wide and
+ * combining characters count as they show), columns are two spaces apart, and
+ * when a row is too wide its text columns share what is left fairly (one
+ * narrower than its share keeps its width) and are cut with `…`; ids are never
+ * cut, and values of bounded width (money, times, documents, statuses) are kept
+ * whole. Beyond gh, which lets such a row run over the edge: when even that does
+ * not fit with every cut column still readable, columns are left out, least
+ * needed first, until it does. Only an id wider than the terminal runs over.
+ */
+
+export interface TableColumn {
+  title: string;
+  fit: Fit;
+  align: 'left' | 'right';
+  /** Left out when the table cannot fit, the highest first; undefined: always shown. */
+  hide?: number;
+}
+
+export interface Cell {
+  text: string;
+  /** Colour, added after the text is fitted so widths count only what shows. */
+  paint?: (text: string) => string;
+}
+
+export interface RenderedTable {
+  /** The lines, each ending in a newline. */
+  text: string;
+  /** Titles of the columns left out to fit. */
+  hidden: string[];
+}
+
+/**
+ * What a cut column keeps, so that what is left of it still reads: half its
+ * width, at least 10 and at most 20 terminal columns (all of it when narrower).
+ */
+const keptWhenCut = (natural: number) => Math.min(natural, Math.max(10, Math.min(20, Math.ceil(natural / 2))));
+/** A value of a kind kept whole that is wider than this is not what its kind says (say, a long text from a server): it is cut like text. */
+const MAX_WHOLE_WIDTH = 24;
+const GAP = 2;
+
+interface Measured {
+  natural: number;
+  fit: Fit;
+}
+
+interface Layout {
+  shown: number[];
+  widths: number[];
+}
+
+const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
+const isFixed = (column: Measured) => column.fit === 'id' || (column.fit === 'whole' && column.natural <= MAX_WHOLE_WIDTH);
+
+/**
+ * Widths for columns in `room` terminal columns, or undefined when the fixed
+ * ones and what each cut one must keep (`kept`) do not fit. What is left after
+ * the fixed columns is shared fairly: every text column gets up to the same
+ * width (a narrower one keeps its own, one that must keep more keeps that),
+ * and the columns cut get what remains, one column each, from the first.
+ */
+function share(columns: readonly Measured[], room: number, kept: (natural: number) => number): number[] | undefined {
+  const widths = columns.map((column) => (isFixed(column) ? column.natural : 0));
+  const left = room - sum(widths);
+  const open = columns.map((_, i) => i).filter((i) => !isFixed(columns[i]!));
+  const at = (level: number) => open.map((i) => Math.min(columns[i]!.natural, Math.max(kept(columns[i]!.natural), level)));
+  if (sum(at(0)) > left) return undefined;
+  const widest = Math.max(0, ...open.map((i) => columns[i]!.natural));
+  let level = 0;
+  while (level < widest && sum(at(level + 1)) <= left) level++;
+  const shares = at(level);
+  let spare = left - sum(shares);
+  open.forEach((i, n) => {
+    const extra = Math.min(spare, columns[i]!.natural - shares[n]!);
+    widths[i] = shares[n]! + extra;
+    spare -= extra;
+  });
+  return widths;
+}
+
+/** The columns shown and their widths, for a table `width` columns wide. */
+function layout(columns: readonly (Measured & { hide?: number })[], width: number): Layout {
+  let shown = columns.map((_, i) => i);
+  for (;;) {
+    const candidates = shown.map((i) => columns[i]!);
+    const room = width - GAP * (shown.length - 1);
+    const widths = share(candidates, room, keptWhenCut);
+    if (widths) return { shown, widths };
+    const hideable = shown.filter((i) => columns[i]!.hide !== undefined);
+    if (hideable.length === 0) {
+      // Nothing left to leave out: text is cut as far as it takes, then values kept whole too; ids never.
+      const asText = candidates.map((column) => (column.fit === 'id' ? column : { ...column, fit: 'text' as const }));
+      const widths = share(candidates, room, () => 1) ?? share(asText, room, () => 1) ?? asText.map((column) => (column.fit === 'id' ? column.natural : 1));
+      return { shown, widths };
+    }
+    const next = hideable.reduce((a, b) => (columns[b]!.hide! > columns[a]!.hide! ? b : a));
+    shown = shown.filter((i) => i !== next);
+  }
+}
+
+/** Made on first cut: loading grapheme data costs milliseconds. */
+let graphemes: Intl.Segmenter | undefined;
+
+/**
+ * `text` cut to `width` terminal columns, ending in `…` when cut. (Cut by
+ * grapheme and measured with string-width: cli-truncate lets a wide character
+ * that straddles the edge run one column over.)
+ */
+export function fitLine(text: string, width: number): string {
+  if (stringWidth(text) <= width) return text;
+  let kept = '';
+  let used = 0;
+  graphemes ??= new Intl.Segmenter();
+  for (const { segment } of graphemes.segment(text)) {
+    const segmentWidth = stringWidth(segment);
+    if (used + segmentWidth > width - 1) break;
+    kept += segment;
+    used += segmentWidth;
+  }
+  return `${kept}…`;
+}
+
+function pad(text: string, width: number, align: 'left' | 'right'): { before: string; after: string } {
+  const room = ' '.repeat(Math.max(0, width - stringWidth(text)));
+  return align === 'right' ? { before: room, after: '' } : { before: '', after: room };
+}
+
+/** A list as a table `width` columns wide, a header row first. */
+export function renderTable(columns: readonly TableColumn[], rows: readonly (readonly Cell[])[], width: number, paintHeader: (text: string) => string): RenderedTable {
+  const header: Cell[] = columns.map((column) => ({ text: column.title, paint: paintHeader }));
+  const all = [header, ...rows];
+  const measured = columns.map((column, i) => ({ ...column, natural: Math.max(...all.map((row) => stringWidth(row[i]!.text))) }));
+  const { shown, widths } = layout(measured, width);
+  const lines = all.map((row) =>
+    shown
+      .map((i, n) => {
+        const cell = row[i]!;
+        const text = fitLine(cell.text, widths[n]!);
+        const { before, after } = pad(text, widths[n]!, columns[i]!.align);
+        // The last column is not padded: no line ends in blanks.
+        return `${before}${cell.paint ? cell.paint(text) : text}${n < shown.length - 1 ? after : ''}`;
+      })
+      .join(' '.repeat(GAP)),
+  );
+  return { text: lines.map((line) => `${line}\n`).join(''), hidden: columns.filter((_, i) => !shown.includes(i)).map((column) => column.title) };
+}
+
+/** Text of payctl's own (a note under a table) as lines of at most `width` columns, broken between words. */
+export const wrapLines = (text: string, width: number): string[] => wrapAnsi(text, width, { hard: true }).split('\n');
+
+/** The label column of a single resource takes at most this share of the width; the value gets the rest. */
+const MAX_LABEL_SHARE = 0.4;
+const MIN_VALUE_WIDTH = 20;
+
+/**
+ * A single resource as `label  value` lines `width` columns wide: labels cut if
+ * they must, values wrapped (never cut: a person reading one resource wants all
+ * of it), their continuation lines under the value column.
+ */
+export function renderFields(fields: ReadonlyArray<{ label: Cell; value: Cell }>, width: number): string {
+  const labelWidth = Math.min(Math.max(0, ...fields.map((field) => stringWidth(field.label.text))), Math.floor(width * MAX_LABEL_SHARE));
+  const valueWidth = Math.max(width - labelWidth - 2, MIN_VALUE_WIDTH);
+  const indent = ' '.repeat(labelWidth + 2);
+  return fields
+    .map(({ label, value }) => {
+      const labelText = fitLine(label.text, labelWidth);
+      const head = `${label.paint ? label.paint(labelText) : labelText}${pad(labelText, labelWidth, 'left').after}  `;
+      const lines = value.text === '' ? [''] : wrapAnsi(value.text, valueWidth, { hard: true }).split('\n');
+      return `${lines.map((line, n) => `${n === 0 ? head : indent}${value.paint ? value.paint(line) : line}`.trimEnd()).join('\n')}\n`;
+    })
+    .join('');
+}
