@@ -334,7 +334,9 @@ describe('every command against answers that differ from the document', () => {
     for (const row of rows) {
       const api = await startVariantApi(unknowns);
       const dir = mkdtempSync(path.join(scratch, 'unknown-'));
-      const result = await runCli(row.argv(dir), { env: { PAYCTL_CONFIG_DIR: path.join(dir, 'config'), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) } });
+      // A table wide enough for every column: a narrower one leaves some out.
+      const env = { PAYCTL_CONFIG_DIR: path.join(dir, 'config'), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600), COLUMNS: '240' };
+      const result = await runCli(row.argv(dir), { env });
       await api.close();
       expect(result.code, `${row.name}: ${result.stderr}`).toBe(0);
       expect(result.stdout, row.name).toContain(row.showsUnknown!);
