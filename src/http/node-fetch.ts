@@ -45,6 +45,16 @@ const loadHttps = () => {
   return (httpsTransport = { module, agent: new module.Agent({ keepAlive: true }) });
 };
 
+/**
+ * Ends the kept-alive connections no request is using. A process starts with none;
+ * the tests' in-process runs call this between runs so that each starts the same way.
+ */
+export function closeIdleConnections(): void {
+  for (const agent of [httpAgent, httpsTransport?.agent]) {
+    for (const sockets of Object.values(agent?.freeSockets ?? {})) for (const socket of sockets ?? []) socket.destroy();
+  }
+}
+
 /** The members of a request that both LiteRequest and fetch's Request have. */
 export type FetchInput = Pick<Request, 'url' | 'method' | 'text'> & { headers: Pick<Headers, 'forEach'> };
 /** The members of an answer that payctl reads, from LiteResponse or fetch's Response. */

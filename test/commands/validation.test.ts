@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { cpf } from './helpers.js';
 
@@ -92,7 +93,7 @@ const STDIN: Record<string, string> = {
 
 describe.concurrent('every bad value is exit 2 naming the flag and the rule', () => {
   it.each(CASES)('%s', async (name, args, flag, rule) => {
-    const result = await runCli(args, { env, input: STDIN[name] });
+    const result = await runInProcess(args, { env, input: STDIN[name] });
     expect(result.code, result.stderr).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(flag);
@@ -106,7 +107,7 @@ describe('refusals', () => {
   });
 
   it('never echo a card number or security code', async () => {
-    const result = await runCli(['cards', 'tokenize', '--customer', UUID, '--holder-name', 'ANA', '--exp-month', '08', '--exp-year', '2030', '--card-stdin'], {
+    const result = await runInProcess(['cards', 'tokenize', '--customer', UUID, '--holder-name', 'ANA', '--exp-month', '08', '--exp-year', '2030', '--card-stdin'], {
       env,
       input: '4111111111111112\n123\n',
     });
