@@ -1,11 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/main.js';
-import type { IO } from '../../src/context.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, type RunResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { STACK_LINE } from '../hardening/commands.js';
 
@@ -57,27 +55,15 @@ afterAll(() => api?.close());
 
 const goodConfig = () => ({ currentProfile: 'default', profiles: { default: { baseUrl: api.url, env: 'local', token: jwtWithExp(hourFromNow()) } } });
 
-function collector() {
-  let text = '';
-  const stream = new Writable({ write: (chunk, _, done) => ((text += String(chunk)), done()) });
-  return { stream, text: () => text };
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
+interface Run extends RunResult {
   sent: number;
 }
 
-/** main() in this process, with its own streams and environment: hundreds of cases in seconds. */
-async function runInProcess(argv: string[], env: Record<string, string>, input = ''): Promise<Run> {
-  const stdout = collector();
-  const stderr = collector();
-  const io: IO = { stdin: Readable.from([input]), stdout: stdout.stream, stderr: stderr.stream, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false };
+/** main() in this process (hundreds of cases in seconds), counting the requests the run sent. */
+async function runCounted(argv: string[], env: Record<string, string>, input?: string): Promise<Run> {
   const before = api.requests.length;
-  const code = await main(argv, io, env);
-  return { code, stdout: stdout.text(), stderr: stderr.text(), sent: api.requests.length - before };
+  const result = await runInProcess(argv, { env, input });
+  return { ...result, sent: api.requests.length - before };
 }
 
 /** What no run may show, whatever it was fed; `expected` are the exit codes this kind of case may end in. */
@@ -108,7 +94,7 @@ describe('odd configs and tokens never make payctl fail inside', () => {
         place(config, value);
         for (const argv of COMMANDS) {
           const dir = configDirWith(JSON.stringify(config));
-          const run = await runInProcess(argv, { PAYCTL_CONFIG_DIR: dir });
+          const run = await runCounted(argv, { PAYCTL_CONFIG_DIR: dir });
           runs++;
           // Exit 4: a base URL that is a URL of a closed port or an unknown host.
           problems.push(...problemsOf(`place ${placeIndex}, value ${valueIndex} (${JSON.stringify(value)?.slice(0, 40)}), ${argv.join(' ')}`, run, [0, 2, 3, 4]));
@@ -123,14 +109,14 @@ describe('odd configs and tokens never make payctl fail inside', () => {
     const problems: string[] = [];
     for (const [index, token] of ODD_TOKENS.entries()) {
       const label = `token ${index} (${JSON.stringify(token).slice(0, 40)})`;
-      const fromEnv = await runInProcess(['balance'], { PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(goodConfig())), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: token });
+      const fromEnv = await runCounted(['balance'], { PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(goodConfig())), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: token });
       problems.push(...problemsOf(`${label} in PAYCTL_TOKEN`, fromEnv, [0, 3]));
       const config = goodConfig();
       config.profiles.default.token = token;
       for (const argv of [['balance'], ['auth', 'status']]) {
-        problems.push(...problemsOf(`${label} in the config, ${argv.join(' ')}`, await runInProcess(argv, { PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(config)) }), [0, 3]));
+        problems.push(...problemsOf(`${label} in the config, ${argv.join(' ')}`, await runCounted(argv, { PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(config)) }), [0, 3]));
       }
-      const given = await runInProcess(['auth', 'token', '--stdin'], { PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(goodConfig())) }, `${token}\n`);
+      const given = await runCounted(['auth', 'token', '--stdin'], { PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(goodConfig())) }, `${token}\n`);
       problems.push(...problemsOf(`${label} given to auth token`, given, [0, 2]));
       // What auth token accepts, every other command can use.
       if (given.code === 0 && fromEnv.code === 3 && !/expired/.test(fromEnv.stderr)) problems.push(`${label}: auth token stored a token that balance refuses`);
