@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { startFakeApi, sendJson, type FakeApi } from '../helpers/fake-api.js';
 
 const BALANCE = { disponiblePixBalance: 1234.56, disponibleCardBalance: 10, disponibleBilletBalance: 0, withdrawalsInProcessingBalance: 0.5 };
@@ -21,7 +22,7 @@ afterAll(() => api.close());
 
 describe.concurrent('output formats of a single resource', () => {
   it('writes field<TAB>value lines with raw values when stdout is a pipe', async () => {
-    const result = await runCli(['balance'], { env });
+    const result = await runInProcess(['balance'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       'disponiblePixBalance\t1234.56\ndisponibleCardBalance\t10\ndisponibleBilletBalance\t0\nwithdrawalsInProcessingBalance\t0.5\n',
@@ -38,26 +39,26 @@ describe.concurrent('output formats of a single resource', () => {
 
   it('writes the API data object as JSON with --json and -o json', async () => {
     for (const args of [['--json'], ['-o', 'json'], ['--output=json']]) {
-      const result = await runCli(['balance', ...args], { env });
+      const result = await runInProcess(['balance', ...args], { env });
       expect(JSON.parse(result.stdout)).toEqual(BALANCE);
     }
   });
 
   it('writes one compact line with -o ndjson', async () => {
-    const result = await runCli(['balance', '-o', 'ndjson'], { env });
+    const result = await runInProcess(['balance', '-o', 'ndjson'], { env });
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(JSON.parse(result.stdout)).toEqual(BALANCE);
   });
 
   it('writes a header row and a row with -o csv', async () => {
-    const result = await runCli(['balance', '-o', 'csv'], { env });
+    const result = await runInProcess(['balance', '-o', 'csv'], { env });
     expect(result.stdout).toBe(
       'disponiblePixBalance,disponibleCardBalance,disponibleBilletBalance,withdrawalsInProcessingBalance\n1234.56,10,0,0.5\n',
     );
   });
 
   it('writes a table on request even into a pipe, without colour', async () => {
-    const result = await runCli(['balance', '-o', 'table'], { env });
+    const result = await runInProcess(['balance', '-o', 'table'], { env });
     expect(result.stdout).toContain('R$ 1.234,56');
     expect(result.stdout).not.toContain(ESC);
   });
@@ -66,18 +67,18 @@ describe.concurrent('output formats of a single resource', () => {
 describe.concurrent('--fields', () => {
   it('picks and orders fields in every format', async () => {
     const fields = ['--fields', 'withdrawalsInProcessingBalance,disponiblePixBalance'];
-    const json = await runCli(['balance', ...fields, '--json'], { env });
+    const json = await runInProcess(['balance', ...fields, '--json'], { env });
     expect(Object.keys(JSON.parse(json.stdout))).toEqual(['withdrawalsInProcessingBalance', 'disponiblePixBalance']);
-    const tsv = await runCli(['balance', ...fields], { env });
+    const tsv = await runInProcess(['balance', ...fields], { env });
     expect(tsv.stdout).toBe('withdrawalsInProcessingBalance\t0.5\ndisponiblePixBalance\t1234.56\n');
-    const csv = await runCli(['balance', ...fields, '-o', 'csv'], { env });
+    const csv = await runInProcess(['balance', ...fields, '-o', 'csv'], { env });
     expect(csv.stdout).toBe('withdrawalsInProcessingBalance,disponiblePixBalance\n0.5,1234.56\n');
   });
 
   it('refuses an unknown field with exit 2, lists the valid ones and sends nothing', async () => {
     const silent = await startFakeApi();
     try {
-      const result = await runCli(['balance', '--fields', 'disponiblePixBalance,bogus'], { env: { ...env, PAYCTL_BASE_URL: silent.url } });
+      const result = await runInProcess(['balance', '--fields', 'disponiblePixBalance,bogus'], { env: { ...env, PAYCTL_BASE_URL: silent.url } });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('unknown field bogus');
       expect(result.stderr).toContain('valid fields: disponiblePixBalance, disponibleCardBalance');
@@ -111,7 +112,7 @@ describe.concurrent('colour', () => {
   }
 
   it('forces colour into a pipe with FORCE_COLOR', async () => {
-    const result = await runCli(['balance', '-o', 'table'], { env: { ...env, FORCE_COLOR: '1' } });
+    const result = await runInProcess(['balance', '-o', 'table'], { env: { ...env, FORCE_COLOR: '1' } });
     expect(result.stdout).toContain(ESC);
   });
 });
@@ -119,16 +120,16 @@ describe.concurrent('colour', () => {
 describe.concurrent('lists', () => {
   it('writes one line per profile with tab-separated values into a pipe, and a table with a header at a terminal', async () => {
     const configEnv = { PAYCTL_CONFIG_DIR: tempConfigDir() };
-    expect((await runCli(['profiles', 'add', 'prod', '--base-url', 'https://api.example.com'], { env: configEnv })).code).toBe(0);
-    const piped = await runCli(['profiles', 'list'], { env: configEnv });
+    expect((await runInProcess(['profiles', 'add', 'prod', '--base-url', 'https://api.example.com'], { env: configEnv })).code).toBe(0);
+    const piped = await runInProcess(['profiles', 'list'], { env: configEnv });
     expect(piped.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual(['default', 'prod']);
     const terminal = await runCliInTerminal(['profiles', 'list', '--no-color'], { env: configEnv });
     expect(terminal.stdout.split('\n')[0]).toMatch(/^NAME\s+CURRENT\s+ENV\s+BASE URL/);
-    const json = JSON.parse((await runCli(['profiles', 'list', '--json'], { env: configEnv })).stdout);
+    const json = JSON.parse((await runInProcess(['profiles', 'list', '--json'], { env: configEnv })).stdout);
     expect(json.map((p: { name: string; env: string }) => [p.name, p.env])).toEqual([['default', 'local'], ['prod', 'production']]);
-    const ndjson = (await runCli(['profiles', 'list', '-o', 'ndjson', '--fields', 'name'], { env: configEnv })).stdout;
+    const ndjson = (await runInProcess(['profiles', 'list', '-o', 'ndjson', '--fields', 'name'], { env: configEnv })).stdout;
     expect(ndjson).toBe('{"name":"default"}\n{"name":"prod"}\n');
-    const csv = (await runCli(['profiles', 'list', '-o', 'csv', '--fields', 'name,env'], { env: configEnv })).stdout;
+    const csv = (await runInProcess(['profiles', 'list', '-o', 'csv', '--fields', 'name,env'], { env: configEnv })).stdout;
     expect(csv).toBe('name,env\ndefault,local\nprod,production\n');
   });
 });
@@ -223,7 +224,7 @@ describe.concurrent('csv for spreadsheets', async () => {
   afterAll(() => server.close());
 
   const csvRows = async (args: string[], delimiter = ',', env = serverEnv) => {
-    const result = await runCli(['customers', 'list', '--limit', '100', '-o', 'csv', ...args], { env });
+    const result = await runInProcess(['customers', 'list', '--limit', '100', '-o', 'csv', ...args], { env });
     expect(result.code, result.stderr).toBe(0);
     return parse(result.stdout, { delimiter, relax_quotes: false }) as string[][];
   };
@@ -236,7 +237,7 @@ describe.concurrent('csv for spreadsheets', async () => {
   });
 
   it('leaves numbers alone, negative ones too, while text starting with - is escaped', async () => {
-    const result = await runCli(['withdrawals', 'list', '-o', 'csv', '--fields', 'amount,liquidAmount,pixKey,bankAccountId,postbackUrl'], { env: serverEnv });
+    const result = await runInProcess(['withdrawals', 'list', '-o', 'csv', '--fields', 'amount,liquidAmount,pixKey,bankAccountId,postbackUrl'], { env: serverEnv });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("amount,liquidAmount,pixKey,bankAccountId,postbackUrl\n-1250,-12.5,'-a@example.com,7,\n");
     const rows = await csvRows(['--fields', 'address.streetNumber,address.zipcode']);
@@ -258,17 +259,17 @@ describe.concurrent('csv for spreadsheets', async () => {
   it("takes the profile's csvSeparator setting, which the flag overrides", async () => {
     const configDir = tempConfigDir();
     const env = { ...serverEnv, PAYCTL_CONFIG_DIR: configDir };
-    expect((await runCli(['profiles', 'add', 'ptbr', '--base-url', server.url, '--env', 'local'], { env })).code).toBe(0);
-    expect((await runCli(['profiles', 'use', 'ptbr'], { env })).code).toBe(0);
+    expect((await runInProcess(['profiles', 'add', 'ptbr', '--base-url', server.url, '--env', 'local'], { env })).code).toBe(0);
+    expect((await runInProcess(['profiles', 'use', 'ptbr'], { env })).code).toBe(0);
     const file = path.join(configDir, 'config.json');
     const config = JSON.parse(readFileSync(file, 'utf8'));
     config.profiles.ptbr.csvSeparator = ';';
     writeFileSync(file, JSON.stringify(config));
     const fields = ['--fields', 'firstName,lastName'];
-    const fromProfile = await runCli(['customers', 'list', '-o', 'csv', ...fields], { env });
+    const fromProfile = await runInProcess(['customers', 'list', '-o', 'csv', ...fields], { env });
     expect(fromProfile.stdout.split('\n')[0]).toBe('firstName;lastName');
     expect(parse(fromProfile.stdout, { delimiter: ';' })).toEqual(await csvRows(fields));
-    const fromFlag = await runCli(['customers', 'list', '-o', 'csv', '--csv-separator', ',', ...fields], { env });
+    const fromFlag = await runInProcess(['customers', 'list', '-o', 'csv', '--csv-separator', ',', ...fields], { env });
     expect(fromFlag.stdout.split('\n')[0]).toBe('firstName,lastName');
   });
 
@@ -277,14 +278,14 @@ describe.concurrent('csv for spreadsheets', async () => {
     try {
       const env = { ...serverEnv, PAYCTL_BASE_URL: silent.url };
       for (const bad of [';;', '', 'x', '.', '"', '\n']) {
-        const result = await runCli(['customers', 'list', '-o', 'csv', '--csv-separator', bad], { env });
+        const result = await runInProcess(['customers', 'list', '-o', 'csv', '--csv-separator', bad], { env });
         expect(result.code, bad).toBe(2);
         expect(result.stderr).toMatch(/^error: --csv-separator is ".*", not a csv separator: use one of , ; \| or tab\n/);
         expect(result.stdout).toBe('');
       }
       const configDir = tempConfigDir();
       writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ currentProfile: 'odd', profiles: { odd: { baseUrl: silent.url, env: 'local', csvSeparator: 'semicolon' } } }));
-      const fromProfile = await runCli(['customers', 'list', '-o', 'csv'], { env: { ...env, PAYCTL_CONFIG_DIR: configDir } });
+      const fromProfile = await runInProcess(['customers', 'list', '-o', 'csv'], { env: { ...env, PAYCTL_CONFIG_DIR: configDir } });
       expect(fromProfile.code).toBe(2);
       expect(fromProfile.stderr).toContain('error: the csvSeparator setting of profile "odd" is "semicolon", not a csv separator: use one of , ; | or tab\n');
       expect(fromProfile.stderr).toContain(`hint: fix it in ${path.join(configDir, 'config.json')}, or give --csv-separator`);

@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { normalAnswer } from '../hardening/commands.js';
 
@@ -40,7 +41,7 @@ const failWith500 = (failing: (request: RecordedRequest) => boolean) => (request
 describe.concurrent('a 5xx answer', () => {
   it('to a withdrawal POST: exit 5, outcome unknown, sent once, with the command that checks it', async () => {
     await withServer(failWith500((r) => r.method === 'POST'), async (server) => {
-      const result = await runCli(WITHDRAW, { env: envFor(server.url) });
+      const result = await runInProcess(WITHDRAW, { env: envFor(server.url) });
       expect(result.code, result.stderr).toBe(5);
       expect(result.stderr).toContain("error: internal error while processing: the server failed, so the POST's outcome is unknown (returnCode -7000, HTTP 500)\n");
       expect(result.stderr).toContain('hint: check whether the POST took effect before retrying: payctl withdrawals list\n');
@@ -52,10 +53,10 @@ describe.concurrent('a 5xx answer', () => {
   it('to a PUT and a DELETE: exit 5, naming the get command of that resource', async () => {
     const id = '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c';
     await withServer(failWith500((r) => r.method !== 'GET'), async (server) => {
-      const put = await runCli(['customers', 'update', id, '--first-name', 'Ana'], { env: envFor(server.url) });
+      const put = await runInProcess(['customers', 'update', id, '--first-name', 'Ana'], { env: envFor(server.url) });
       expect(put.code, put.stderr).toBe(5);
       expect(put.stderr).toContain(`hint: check whether the PUT took effect before retrying: payctl customers get ${id}\n`);
-      const del = await runCli(['subs', 'cancel', id, '--yes'], { env: envFor(server.url) });
+      const del = await runInProcess(['subs', 'cancel', id, '--yes'], { env: envFor(server.url) });
       expect(del.code, del.stderr).toBe(5);
       expect(del.stderr).toContain(`hint: check whether the DELETE took effect before retrying: payctl subs get ${id}\n`);
       expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(2);
@@ -64,7 +65,7 @@ describe.concurrent('a 5xx answer', () => {
 
   it('to a GET, even with an API error body: retried, then exit 4 (nothing took effect)', async () => {
     await withServer(failWith500(() => true), async (server) => {
-      const result = await runCli(['balance'], { env: envFor(server.url) });
+      const result = await runInProcess(['balance'], { env: envFor(server.url) });
       expect(result.code, result.stderr).toBe(4);
       expect(result.stderr).toContain('error: internal error while processing: the server failed (returnCode -7000, HTTP 500)\n');
       expect(server.requests).toHaveLength(3);
@@ -73,7 +74,7 @@ describe.concurrent('a 5xx answer', () => {
 
   it('with -o json: the JSON error says exit 5', async () => {
     await withServer(failWith500((r) => r.method === 'POST'), async (server) => {
-      const result = await runCli([...WITHDRAW, '-o', 'json'], { env: envFor(server.url) });
+      const result = await runInProcess([...WITHDRAW, '-o', 'json'], { env: envFor(server.url) });
       expect(result.code).toBe(5);
       expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error).toMatchObject({ returnCode: -7000, status: 500, exitCode: 5 });
     });
@@ -108,7 +109,7 @@ describe('TLS', () => {
 
   it('a certificate this machine does not trust: exit 4 for a GET and for a POST, nothing reached the server, hint naming NODE_EXTRA_CA_CERTS', async () => {
     for (const args of [['balance'], ['sandbox', 'credit', '--pix', '100'], ['api', 'POST', '/withdrawals/withdraw', '--data', '{"withdrawalMethod":"boleto","amount":1500,"bankAccountId":7}']]) {
-      const result = await runCli(args, { env: envFor(url) });
+      const result = await runInProcess(args, { env: envFor(url) });
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(4);
       expect(result.stderr).toMatch(/^error: the TLS certificate of 127\.0\.0\.1:\d+ was refused: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\)\n/);
       expect(result.stderr).toMatch(/\nhint: nothing was sent\. .*NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem payctl/);
@@ -127,7 +128,7 @@ describe('TLS', () => {
     const closer = net.createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
     try {
-      const result = await runCli(['sandbox', 'credit', '--pix', '100'], { env: envFor(`https://127.0.0.1:${(closer.address() as AddressInfo).port}`) });
+      const result = await runInProcess(['sandbox', 'credit', '--pix', '100'], { env: envFor(`https://127.0.0.1:${(closer.address() as AddressInfo).port}`) });
       expect(result.code, result.stderr).toBe(4);
       expect(result.stderr).toContain('hint: nothing took effect; it is safe to retry');
     } finally {
