@@ -2,6 +2,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
@@ -109,13 +110,13 @@ describe.concurrent('payctl api', () => {
         { nested: { accessToken: 'eyJ.x.y' } },
       ];
       for (const body of bodies) {
-        const result = await runCli(['api', 'POST', '/cards/tokenize', '--data', JSON.stringify(body)], { env });
+        const result = await runInProcess(['api', 'POST', '/cards/tokenize', '--data', JSON.stringify(body)], { env });
         expect(result.code, result.stderr).toBe(2);
         expect(result.stderr).toMatch(/^error: --data given inline holds secrets \((cardNumber, securityCode|securityCode|clientSecret|accessToken)\), and the command line is visible to every user of this machine \(ps\)/);
         expect(result.stderr).toContain('hint: put the body in a file, or pipe it: --data @body.json, or --data @- < body.json\n');
         for (const secret of ['4111111111111111', 'acme-sandbox-secret', 'eyJ.x.y']) expect(result.stderr).not.toContain(secret);
       }
-      const query = await runCli(['api', 'GET', '/customers?limit=1', '--query', 'accessToken=abc'], { env });
+      const query = await runInProcess(['api', 'GET', '/customers?limit=1', '--query', 'accessToken=abc'], { env });
       expect(query.code).toBe(2);
       expect(query.stderr).toContain('error: the query holds secrets (accessToken)');
       expect(server.requests).toEqual([]);

@@ -3,6 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
@@ -180,14 +181,14 @@ describe('withdraw --from-csv with an answer that never comes', () => {
       const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) };
       const file = csvFile('lost.csv', ['amount,bank_account_id,pix_key_type,pix_key', '4321,7,email,lost@example.com']);
       const args = ['withdraw', 'pix', '--from-csv', file, '--yes', '-o', 'json'];
-      const first = await runCli(args, { env });
+      const first = await runInProcess(args, { env });
       expect(first.code).toBe(5);
       expect(JSON.parse(first.stdout)[0].outcome).toBe('unknown');
-      const rerun = await runCli(args, { env });
+      const rerun = await runInProcess(args, { env });
       expect(rerun.code).toBe(5);
       expect(rerun.stderr).toContain('unknown  line 2');
       expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-      const reconciled = await runCli([...args, '--reconcile'], { env });
+      const reconciled = await runInProcess([...args, '--reconcile'], { env });
       expect(reconciled.code, reconciled.stderr).toBe(0);
       expect(JSON.parse(reconciled.stdout)[0]).toMatchObject({ outcome: 'reconciled', withdrawalId: created.id });
       expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);

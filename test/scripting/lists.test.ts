@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
@@ -146,7 +147,7 @@ describe('--all failing mid-way', () => {
   afterAll(() => api?.close());
 
   const run = (format: string) =>
-    runCli(['customers', 'list', '--all', '--limit', '10', '-o', format, '--fields', 'id'], {
+    runInProcess(['customers', 'list', '--all', '--limit', '10', '-o', format, '--fields', 'id'], {
       env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) },
     });
 
