@@ -17,7 +17,7 @@ export interface CommandKind {
   kind: 'read' | 'create' | 'update' | 'delete' | 'withdraw' | 'batch' | 'login';
   /** The command path in the tree, e.g. ['customers', 'get']. */
   command: string[];
-  /** Flags the row needs; the row is skipped (and reported) until the command has them. */
+  /** Flags the row needs: the row fails, naming them, when the command lacks one. */
   needs?: string[];
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path (after the base URL) of the request under test. */
@@ -131,7 +131,7 @@ function writeCsv(dir: string): string {
   return file;
 }
 
-/** The spec of a command path, or undefined while it has not landed in the tree. */
+/** The spec of a command path, or undefined when the tree has no such command. */
 export function findCommand(pathInTree: readonly string[]): CommandSpec | undefined {
   let level: readonly CommandSpec[] = COMMAND_TREE;
   let found: CommandSpec | undefined;
@@ -143,12 +143,16 @@ export function findCommand(pathInTree: readonly string[]): CommandSpec | undefi
   return found;
 }
 
-/** Whether the command exists with every flag the row needs. */
-export function isAvailable(row: CommandKind): boolean {
+/**
+ * What the tree lacks for the row to run: the command itself, or flags it needs. A row whose
+ * command or flag was renamed must fail, not skip: a skipped row is a fault matrix that
+ * silently stopped running.
+ */
+export function missingForRow(row: CommandKind): string[] {
   const spec = findCommand(row.command);
-  if (!spec?.load) return false;
-  const flags = optionsOf(spec).map((option) => option.flags);
-  return (row.needs ?? []).every((needed) => flags.some((flags) => flags.split(/[ ,]+/).includes(needed)));
+  if (!spec?.load) return [`the command payctl ${row.command.join(' ')}`];
+  const flags = optionsOf(spec).flatMap((option) => option.flags.split(/[ ,]+/));
+  return (row.needs ?? []).filter((needed) => !flags.includes(needed)).map((flag) => `the flag ${flag}`);
 }
 
 export const rowName = (row: CommandKind) => `${row.kind}: payctl ${row.command.join(' ')}`;

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { STACK_LINE, inPool, normalAnswer } from './commands.js';
 import { tally, trackFailures } from './tally.js';
@@ -189,7 +190,7 @@ describe('secrets never leak', () => {
     const leaks = (
       await inPool(cases, 4, async ({ command, format, mode }) => {
         const { dir, configDir, env } = prepareCase(command, mode);
-        const result = await runCli([...command.argv(dir), '--debug', '-o', format, '--timeout', '5'], { env, input: command.input });
+        const result = await runInProcess([...command.argv(dir), '--debug', '-o', format, '--timeout', '5'], { env, input: command.input });
         const found = [...findSecrets('stdout', result.stdout), ...findSecrets('stderr', result.stderr)];
         for (const file of filesUnder(configDir)) {
           const allowed = path.basename(file) === 'config.json' ? ['token', 'issued token'] : [];
@@ -221,7 +222,10 @@ describe('secrets never leak', () => {
           if (api.requests.length > arrived || command.name === 'auth token') break;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        await new Promise((resolve) => (child.exitCode === null ? child.on('close', resolve) : resolve(undefined)));
+        // Its argv is read: waiting for its --timeout would prove nothing more.
+        const closed = new Promise((resolve) => (child.exitCode === null ? child.on('close', resolve) : resolve(undefined)));
+        child.kill('SIGKILL');
+        await closed;
         return [...(cmdline.includes(BIN) ? [] : [`could not read the argv of ${command.name}`]), ...findSecrets(`argv of ${command.name}`, cmdline)];
       })
     ).flat();
@@ -275,7 +279,7 @@ describe('config file safety', () => {
     writeFileSync(file, text, { mode: 0o600 });
     const sent = api.requests.length;
     for (const args of [['profiles', 'list'], ['balance'], ['profiles', 'add', 'x', '--base-url', 'http://127.0.0.1:4010'], ['auth', 'token', '--stdin']]) {
-      const result = await runCli(args, { env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: TOKEN }, input: `${TOKEN}\n` });
+      const result = await runInProcess(args, { env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: TOKEN }, input: `${TOKEN}\n` });
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
       expect(result.stderr).toContain(file);
       expect(result.stderr).toMatch(/hint: .*mv '/);
@@ -292,12 +296,12 @@ describe('config file safety', () => {
     const env = { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: TOKEN };
     const sent = api.requests.length;
     for (const name of ['constructor', 'toString', '__proto__']) {
-      const result = await runCli(['balance', '--profile', name], { env });
+      const result = await runInProcess(['balance', '--profile', name], { env });
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(/does not exist/);
     }
     expect(api.requests.length).toBe(sent);
-    expect((await runCli(['profiles', 'add', 'constructor', '--base-url', 'http://127.0.0.1:4010'], { env })).code).toBe(0);
+    expect((await runInProcess(['profiles', 'add', 'constructor', '--base-url', 'http://127.0.0.1:4010'], { env })).code).toBe(0);
     expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles).toEqual({ constructor: { baseUrl: 'http://127.0.0.1:4010', env: 'local' } });
     tally('secretChecks', 4);
   });

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliInTerminal } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { startFakeApi, sendJson, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { runCliOnScreen } from '../helpers/screen.js';
@@ -111,7 +112,7 @@ describe('a confirmation cannot be rewritten by the data it shows', () => {
   });
 
   it('with --dry-run, the summary written to stderr for the log carries no control either', async () => {
-    const result = await runCli(['withdraw', 'pix', '--amount', '100', '--bank-account', ids.bankAccount, '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--dry-run'], {
+    const result = await runInProcess(['withdraw', 'pix', '--amount', '100', '--bank-account', ids.bankAccount, '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--dry-run'], {
       env: { ...session.env, PAYCTL_BASE_URL: proxy.url },
     });
     expect(result.code, result.stderr).toBe(0);
@@ -157,7 +158,7 @@ describe.concurrent('every server string a command prints is shown as text', () 
       expect(strings).toContain(JSON.stringify(PAYLOAD).slice(1, -1));
 
       // Into a pipe the API's values are kept: tsv escapes only its own tab, line breaks and backslash.
-      const piped = await runCli(args, { env });
+      const piped = await runInProcess(args, { env });
       expect(piped.code, piped.stderr).toBe(0);
       expect(piped.stdout).toContain('\x1b]0;pwned\x07\x1b[31m\x1b]8;;http://evil.example/\x07link\x1b]8;;\x07\x9b2J\u202egnp.exe\u2066\x1b[2A\\r\x1b[2K');
       tally('attacks', 4);
@@ -197,7 +198,7 @@ describe.concurrent('errors and hints', () => {
     const api = await startFakeApi((_, response) => sendJson(response, 400, { data: { message: MESSAGE, returnCode: -1234 } }));
     try {
       const env = { PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: 'token-of-the-test', PAYCTL_CONFIG_DIR: session.configDir };
-      const human = await runCli(['customers', 'get', ids.customer!], { env });
+      const human = await runInProcess(['customers', 'get', ids.customer!], { env });
       expect(human.code).toBe(1);
       expect(human.stderr).toBe(String.raw`error: \x1b]0;pwned\x07\x1b[1;31mDANGER\x1b[0m card refused\u202e\x9b2J\nhint: run rm -rf` + ' (returnCode -1234, HTTP 400)\n');
 
@@ -206,7 +207,7 @@ describe.concurrent('errors and hints', () => {
       expect(controlsIn(terminal.stdout)).toEqual([]);
       expect(terminal.stdout).toContain(String.raw`error: \x1b]0;pwned\x07`);
 
-      const json = await runCli(['customers', 'get', ids.customer!, '--json'], { env });
+      const json = await runInProcess(['customers', 'get', ids.customer!, '--json'], { env });
       expect(json.code).toBe(1);
       expect(controlsIn(json.stderr.trimEnd())).toEqual([]);
       expect(JSON.parse(json.stderr.trimEnd().split('\n').pop()!)).toEqual({ error: { message: MESSAGE, returnCode: -1234, status: 400, exitCode: 1 } });
@@ -223,7 +224,7 @@ describe.concurrent('errors and hints', () => {
     const twinProxy = await startHostileProxy(session.sandbox.url, (field) => ['createdAt', 'updatedAt', 'pixKey', 'pixKeyType', 'withdrawalPaymentType'].includes(field));
     try {
       const before = await withdrawalTotal();
-      const result = await runCli(['withdraw', 'pix', '--amount', '4321', '--bank-account', ids.bankAccount!, '--pix-key-type', 'email', '--pix-key', key, '--yes'], {
+      const result = await runInProcess(['withdraw', 'pix', '--amount', '4321', '--bank-account', ids.bankAccount!, '--pix-key-type', 'email', '--pix-key', key, '--yes'], {
         env: { ...session.env, PAYCTL_BASE_URL: twinProxy.url },
       });
       expect(result.code, result.stderr).toBe(2);
@@ -238,7 +239,7 @@ describe.concurrent('errors and hints', () => {
   });
 
   it('an argument pasted from an answer is shown as text in the usage error', async () => {
-    const result = await runCli(['customers', 'get', ids.customer!, '-o', `table${PAYLOAD}`], { env: session.env });
+    const result = await runInProcess(['customers', 'get', ids.customer!, '-o', `table${PAYLOAD}`], { env: session.env });
     expect(result.code).toBe(2);
     expect(controlsIn(result.stderr)).toEqual([]);
     expect(result.stderr).toContain(SHOWN);

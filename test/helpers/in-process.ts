@@ -10,8 +10,41 @@ import { cleanEnv, type RunOptions, type RunResult } from './cli.js';
 // adds is that run's leak.
 await Promise.all([import('proper-lockfile'), import('conf')]);
 
-/** The runs under way in this process, each marked once another ran beside it. */
-const active = new Set<{ overlapped: boolean }>();
+interface ActiveRun {
+  /** Another run shared the process with this one for a while. */
+  overlapped: boolean;
+  /** Text written around the given streams, straight to the process's own (or the console). */
+  strayWrites: string[];
+}
+
+/** The runs under way in this process. */
+const active = new Set<ActiveRun>();
+
+/**
+ * payctl writes only to the streams it is given. Text that reaches the process's own stdout,
+ * stderr or the console while a run is under way went around them (in a real run it would
+ * reach the terminal unchecked): every run under way then fails, naming it.
+ */
+function watchStrayWrites(): void {
+  const record = (where: string, chunk: unknown) => {
+    for (const run of active) run.strayWrites.push(`${where}: ${String(chunk).slice(0, 200)}`);
+  };
+  for (const [name, stream] of [['process.stdout', process.stdout], ['process.stderr', process.stderr]] as const) {
+    const write = stream.write.bind(stream) as (...args: unknown[]) => boolean;
+    stream.write = ((chunk: unknown, ...rest: unknown[]) => {
+      record(name, chunk);
+      return write(chunk, ...rest);
+    }) as typeof stream.write;
+  }
+  for (const method of ['log', 'info', 'warn', 'error', 'debug'] as const) {
+    const original = console[method].bind(console);
+    console[method] = (...args: unknown[]) => {
+      record(`console.${method}`, args.map(String).join(' '));
+      original(...args);
+    };
+  }
+}
+watchStrayWrites();
 
 /**
  * Runs payctl's `main(argv, io, env)` in the test process: the same commands,
@@ -37,7 +70,7 @@ export async function runInProcess(args: readonly string[], options: RunOptions 
     stderrIsTTY: false,
   };
   const before = processState();
-  const run = { overlapped: active.size > 0 };
+  const run: ActiveRun = { overlapped: active.size > 0, strayWrites: [] };
   for (const other of active) other.overlapped = true;
   active.add(run);
   const timeoutMs = options.timeoutMs ?? 20_000;
@@ -51,6 +84,7 @@ export async function runInProcess(args: readonly string[], options: RunOptions 
   try {
     const code = await Promise.race([main(args, io, cleanEnv(options.env)), timedOut]);
     active.delete(run);
+    if (run.strayWrites.length > 0) throw new Error(`payctl ${args.join(' ')} wrote around its streams:\n${run.strayWrites.join('\n')}`);
     // Runs that overlapped share the process: what one left cannot be told from what another holds.
     if (!run.overlapped) assertNothingLeaked(args, before);
     return { code, stdout: stdout.text(), stderr: stderr.text() };
