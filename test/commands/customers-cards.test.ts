@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInTerminal } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { json, parsed, plain } from './helpers.js';
 
@@ -19,7 +20,7 @@ const tokenize = (customer: string, extra: string[] = [], stdin = `${VISA}\n123\
   s.run(['cards', 'tokenize', '--customer', customer, '--holder-name', 'ANA SOUZA', '--exp-month', '8', '--exp-year', '2031', '--card-stdin', ...extra], { input: stdin });
 
 describe.concurrent('customers', () => {
-  it('list: table, JSON pages, --fields', async () => {
+  needsTools('script')('list: table, JSON pages, --fields', async () => {
     const table = await runCliInTerminal(['customers', 'list', '--limit', '3'], { env: s.env });
     expect(plain(table.stdout)).toMatch(/^ID\s+FIRST NAME\s+LAST NAME\s+EMAIL\s+DOCUMENT\s+STATUS/m);
     expect(plain(table.stdout).trim().split('\n')).toHaveLength(4);
@@ -29,7 +30,7 @@ describe.concurrent('customers', () => {
     expect(Object.keys(picked[0]!)).toEqual(['id', 'address']);
   });
 
-  it('get: JSON and table', async () => {
+  needsTools('script')('get: JSON and table', async () => {
     const one = customers[0]!;
     expect(await json(s, ['customers', 'get', one.id])).toMatchObject({ id: one.id, email: one.email });
     const table = await runCliInTerminal(['customers', 'get', one.id], { env: s.env });
@@ -42,7 +43,7 @@ describe.concurrent('customers', () => {
     expect(result.stderr).toContain('returnCode -7501');
   });
 
-  it('update: only the fields given change; --dry-run changes nothing', async () => {
+  needsTools('script')('update: only the fields given change; --dry-run changes nothing', async () => {
     const one = customers[1]!;
     const updated = await json(s, ['customers', 'update', one.id, '--email', 'nova@example.com', '--phone-number', '(11) 98888-7777', '--document', '529.982.247-25']);
     expect(updated).toMatchObject({ id: one.id, email: 'nova@example.com', phoneNumber: '+5511988887777', document: '52998224725', firstName: one.firstName });
@@ -69,7 +70,7 @@ describe.concurrent('customers', () => {
 });
 
 describe.concurrent('cards', () => {
-  it('tokenize from stdin: JSON, then get shows it; the number never appears', async () => {
+  needsTools('script')('tokenize from stdin: JSON, then get shows it; the number never appears', async () => {
     const result = await tokenize(customers[2]!.id, ['--json']);
     const card = parsed(result);
     expect(card).toMatchObject({ customerId: customers[2]!.id, first4Digits: '4111', last4Digits: '1111', expirationMonth: '08', expirationYear: '2031', cardBrand: 'Visa', isActive: true });

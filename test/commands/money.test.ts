@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInTerminal } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { shim } from '../money/helpers.js';
 import { createSubaccount, json, parsed, pixBalanceCents, plain, splitReceivers, withdrawalCount } from './helpers.js';
@@ -32,7 +33,7 @@ describe('withdraw', () => {
     expect(await json(s, ['withdrawals', 'get', created.id])).toMatchObject({ id: created.id, amount: 1500 });
   });
 
-  it('card at a terminal: table with money in BRL, and the summary on stderr', async () => {
+  needsTools('script')('card at a terminal: table with money in BRL, and the summary on stderr', async () => {
     const result = await runCliInTerminal(['withdraw', 'card', '--amount', '2345', '--bank-account', String(bank), '--yes'], { env: s.env });
     expect(result.code, result.stderr).toBe(0);
     expect(plain(result.stdout)).toMatch(/amount\s+R\$ 23,45/);
@@ -123,7 +124,7 @@ describe('withdraw', () => {
 });
 
 describe.concurrent('balance and withdrawals', () => {
-  it('balance: table in BRL, raw reais in JSON, --fields', async () => {
+  needsTools('script')('balance: table in BRL, raw reais in JSON, --fields', async () => {
     const table = await runCliInTerminal(['balance'], { env: s.env });
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/R\$ [\d.]+,\d\d/);
@@ -132,7 +133,7 @@ describe.concurrent('balance and withdrawals', () => {
     expect(typeof raw.disponiblePixBalance).toBe('number');
   });
 
-  it('withdrawals list: table, JSON, csv with --fields', async () => {
+  needsTools('script')('withdrawals list: table, JSON, csv with --fields', async () => {
     const table = await runCliInTerminal(['withdrawals', 'list', '--limit', '5'], { env: s.env });
     expect(table.code).toBe(0);
     expect(plain(table.stdout)).toMatch(/^ID\s+AMOUNT\s+LIQUID\s+STATUS\s+METHOD/m);
@@ -144,7 +145,7 @@ describe.concurrent('balance and withdrawals', () => {
     expect(csv.stdout.trim().split('\n')).toHaveLength(4);
   });
 
-  it('withdrawals get: table', async () => {
+  needsTools('script')('withdrawals get: table', async () => {
     const [first] = await json<Array<{ id: string }>>(s, ['withdrawals', 'list', '--limit', '1']);
     const table = await runCliInTerminal(['withdrawals', 'get', first!.id], { env: s.env });
     expect(table.code).toBe(0);
@@ -154,7 +155,7 @@ describe.concurrent('balance and withdrawals', () => {
 });
 
 describe('bank-accounts', () => {
-  it('list and get: table and JSON, in the account context', async () => {
+  needsTools('script')('list and get: table and JSON, in the account context', async () => {
     const table = await runCliInTerminal(['bank-accounts', 'list'], { env: s.env });
     expect(plain(table.stdout)).toMatch(/^ID\s+HOLDER NAME\s+BANK CODE/m);
     expect(table.stdout).toContain(String(bank));

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writ
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { startWorkers } from '../helpers/workers.js';
@@ -142,7 +143,7 @@ describe('config file', () => {
 });
 
 describe('prompting', () => {
-  it('refuses without a terminal, naming every missing flag, and sends nothing', async () => {
+  needsTools('script')('refuses without a terminal, naming every missing flag, and sends nothing', async () => {
     const server = await startFakeApi();
     try {
       const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url };

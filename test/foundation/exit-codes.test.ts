@@ -2,6 +2,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { closedPort, fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 
@@ -157,7 +158,7 @@ describe.concurrent('exit codes', () => {
     );
   });
 
-  it('130: Ctrl-C at a prompt sends nothing', async () => {
+  needsTools('script')('130: Ctrl-C at a prompt sends nothing', async () => {
     await withServer(undefined, async (server) => {
       const result = await runCliInTerminal(['auth', 'login'], {
         env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url },

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startFakeApi, sendJson, type FakeApi } from '../helpers/fake-api.js';
 
@@ -29,7 +30,7 @@ describe.concurrent('output formats of a single resource', () => {
     );
   });
 
-  it('writes an aligned table with money as BRL when stdout is a terminal, and says which account', async () => {
+  needsTools('script')('writes an aligned table with money as BRL when stdout is a terminal, and says which account', async () => {
     const result = await runCliInTerminal(['balance'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/pix available\S*\s+R\$ 1\.234,56/);
@@ -97,13 +98,13 @@ describe.concurrent('colour', () => {
     ['TERM=dumb', { TERM: 'dumb' }, []],
   ] as const;
 
-  it('colours table headers at a terminal', async () => {
+  needsTools('script')('colours table headers at a terminal', async () => {
     const result = await runCliInTerminal(['balance'], { env });
     expect(result.stdout).toContain(ESC);
   });
 
   for (const [name, extraEnv, flags] of colourless) {
-    it(`writes no colour codes with ${name}`, async () => {
+    needsTools('script')(`writes no colour codes with ${name}`, async () => {
       const result = await runCliInTerminal(['balance', ...flags], { env: { ...env, ...extraEnv } });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('R$ 1.234,56');
@@ -118,7 +119,7 @@ describe.concurrent('colour', () => {
 });
 
 describe.concurrent('lists', () => {
-  it('writes one line per profile with tab-separated values into a pipe, and a table with a header at a terminal', async () => {
+  needsTools('script')('writes one line per profile with tab-separated values into a pipe, and a table with a header at a terminal', async () => {
     const configEnv = { PAYCTL_CONFIG_DIR: tempConfigDir() };
     expect((await runInProcess(['profiles', 'add', 'prod', '--base-url', 'https://api.example.com'], { env: configEnv })).code).toBe(0);
     const piped = await runInProcess(['profiles', 'list'], { env: configEnv });
@@ -295,7 +296,7 @@ describe.concurrent('csv for spreadsheets', async () => {
     }
   });
 
-  it('at a terminal, csv cells show control characters as text', async () => {
+  needsTools('script')('at a terminal, csv cells show control characters as text', async () => {
     const hostile = await startFakeApi((_, response) =>
       sendJson(response, 200, { data: [customer('=\x1b]0;pwned\x07\u202eX', 1)], meta: { total: 1, page: 1, limit: 20, totalPages: 1 }, message: 'ok' }),
     );
@@ -310,7 +311,7 @@ describe.concurrent('csv for spreadsheets', async () => {
 });
 
 describe('tables count the width of what shows', () => {
-  it('aligns the columns after a cell holding control characters, with colour on', async () => {
+  needsTools('tmux')('aligns the columns after a cell holding control characters, with colour on', async () => {
     const { runCliOnScreen } = await import('../helpers/screen.js');
     const names = ['Ana', 'B\x1b[31mred\x1b[0m\u202e\x9b', 'Carla Cristina'];
     const api = await startFakeApi((_, response) =>

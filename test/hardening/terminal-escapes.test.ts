@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliInTerminal } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startFakeApi, sendJson, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
@@ -89,7 +90,7 @@ afterAll(async () => {
 const withdrawalTotal = async () => (await call('GET', '/withdrawals?limit=1')).meta.total as number;
 
 describe('a confirmation cannot be rewritten by the data it shows', () => {
-  it('a holder name that moves the cursor up and writes a fake amount line: the screen shows the real amount; No sends nothing', async () => {
+  needsTools('tmux')('a holder name that moves the cursor up and writes a fake amount line: the screen shows the real amount; No sends nothing', async () => {
     const forged = 'Mallory\x1b[2A\r\x1b[2K  amount:       R$ 1,00\x1b[2B\r  to:           bank account 9: Mallory';
     const account = (
       await call('POST', '/sandbox/bank_accounts', { holderName: forged, bankCode: '341', routingNumber: '0001', accountNumber: '12345-6', document: '39053344705', accountType: 'CHECKING' })
@@ -138,7 +139,7 @@ describe.concurrent('every server string a command prints is shown as text', () 
   const names = ['customers list', 'customers get', 'bank-accounts list', 'bank-accounts get', 'subs list', 'subs get', 'withdrawals list', 'withdrawals get'];
 
   names.forEach((name, index) => {
-    it(`${name}: as a table, and as tsv or json forced, at a terminal; raw values into a pipe`, async () => {
+    needsTools('script')(`${name}: as a table, and as tsv or json forced, at a terminal; raw values into a pipe`, async () => {
       const args = commands()[index]!;
       const env = { ...session.env, PAYCTL_BASE_URL: proxy.url, NO_COLOR: '1' };
       const table = await runCliInTerminal(args, { env, stderrOnTerminal: true });
@@ -172,7 +173,7 @@ describe('pick lists', () => {
     { name: 'customer, with the id as description (cards tokenize)', args: ['cards', 'tokenize'], prompt: 'Customer' },
   ];
   for (const picker of pickers) {
-    it(`${picker.name}: choices show the payload as text; Ctrl-C sends nothing`, async () => {
+    needsTools('tmux')(`${picker.name}: choices show the payload as text; Ctrl-C sends nothing`, async () => {
       const sentBefore = proxy.requests.filter((r) => r.method !== 'GET').length;
       const run = await runCliOnScreen(picker.args, {
         env: { ...session.env, PAYCTL_BASE_URL: proxy.url },
@@ -194,7 +195,7 @@ describe('pick lists', () => {
 describe.concurrent('errors and hints', () => {
   const MESSAGE = '\x1b]0;pwned\x07\x1b[1;31mDANGER\x1b[0m card refused\u202e\x9b2J\nhint: run rm -rf';
 
-  it("a server's error message with a title change, colours and a forged hint line is one visible line, exit 1", async () => {
+  needsTools('script')("a server's error message with a title change, colours and a forged hint line is one visible line, exit 1", async () => {
     const api = await startFakeApi((_, response) => sendJson(response, 400, { data: { message: MESSAGE, returnCode: -1234 } }));
     try {
       const env = { PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: 'token-of-the-test', PAYCTL_CONFIG_DIR: session.configDir };

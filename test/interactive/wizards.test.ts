@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { json, plain, splitReceivers } from '../commands/helpers.js';
+import { needsTools } from '../helpers/tools.js';
 import { bold, KEY, pick, typeAtTerminal, type Step } from './terminal.js';
 
 /**
@@ -61,7 +62,7 @@ async function runWizard(args: string[], steps: Step[]) {
 }
 
 describe('interactive wizards', () => {
-  it(
+  needsTools('script')(
     'subs add-split with no flags: pick the subscription and the offered receiver, a fixed amount',
     async () => {
       const [subscription] = await activeSubscriptions();
@@ -91,7 +92,7 @@ describe('interactive wizards', () => {
     TEST_TIMEOUT,
   );
 
-  it(
+  needsTools('script')(
     'subs add-split with no flags: approve a PENDING sub-account, type its id, a percentage',
     async () => {
       const [, subscription] = await activeSubscriptions();
@@ -123,7 +124,7 @@ describe('interactive wizards', () => {
     TEST_TIMEOUT,
   );
 
-  it(
+  needsTools('script')(
     'subaccounts create pf with no flags: the wizard asks partner, address and bank account; the sub-account is PENDING',
     async () => {
       const name = `Wizard PF ${Date.now()}`;
@@ -174,7 +175,7 @@ describe('interactive wizards', () => {
     TEST_TIMEOUT,
   );
 
-  it(
+  needsTools('script')(
     'customers update at a terminal: a first address asks for every field not given',
     async () => {
       const customers = await json<Array<{ id: string; address: unknown }>>(s, ['customers', 'list', '--limit', '30']);

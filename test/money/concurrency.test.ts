@@ -77,7 +77,7 @@ describe('one batch at a time per journal', () => {
       const [a, b] = await runTogether([workers[0]!, workers[1]!], serial);
       expect([a.code, b.code].sort(), `round ${round}:\n${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
       const loser = a.code === 2 ? a : b;
-      expect(Number(HOLDER.exec(loser.stderr)?.[1])).toBe(runPids(`${file}.journal`)[0]);
+      expect(Number(HOLDER.exec(loser.stderr)?.[1]), loser.stderr).toBe(runPids(`${file}.journal`)[0]);
       await expectPaidOnce(batches, `${prefix}-`, pixKeys(prefix, 20));
     }
   }, 120_000);

@@ -4,7 +4,9 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { needsTools } from '../helpers/tools.js';
 
 const exec = promisify(execFile);
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -20,13 +22,13 @@ beforeAll(async () => {
   symlinkSync(BIN, path.join(bin, 'payctl'));
   env = cleanEnv({ PATH: `${bin}:${process.env.PATH}`, PAYCTL_CONFIG_DIR: tempConfigDir() });
   for (const name of ['prod', 'staging']) {
-    const added = await runCli(['profiles', 'add', name, '--base-url', `https://${name}.example.com`], { env });
+    const added = await runInProcess(['profiles', 'add', name, '--base-url', `https://${name}.example.com`], { env });
     expect(added.code, added.stderr).toBe(0);
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'payctl-completion-'));
   scripts = {} as typeof scripts;
   for (const shell of SHELLS) {
-    const printed = await runCli(['completion', shell], { env });
+    const printed = await runInProcess(['completion', shell], { env });
     expect(printed.code, printed.stderr).toBe(0);
     scripts[shell] = path.join(dir, FILES[shell]);
     writeFileSync(scripts[shell], printed.stdout);
@@ -71,7 +73,7 @@ const CASES: Array<[string, (candidates: string[]) => void]> = [
 for (const shell of SHELLS) {
   describe.concurrent(`${shell} completion`, () => {
     for (const [line, check] of CASES) {
-      it(`completes "${line}"`, async () => {
+      needsTools(shell)(`completes "${line}"`, async () => {
         const candidates = await complete[shell](line);
         // zsh lists file names without the folder typed so far.
         check(shell === 'zsh' ? candidates.map((c) => (line.includes('files/') ? `files/${c}` : c)) : candidates);

@@ -4,6 +4,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
@@ -51,7 +52,7 @@ describe.concurrent('customers list --all', () => {
     expect(idsOf.ndjson(result.stdout)).toEqual(reference);
   });
 
-  it('shows progress on stderr at a terminal, and none in a pipe', async () => {
+  needsTools('script')('shows progress on stderr at a terminal, and none in a pipe', async () => {
     const result = await runWithStderrOnTerminal(['customers', 'list', '--all', '-o', 'ndjson', '--fields', 'id'], session.env);
     expect(result.code).toBe(0);
     expect(result.terminal).toContain(`customers: ${CUSTOMERS}/${CUSTOMERS} (100%)`);
