@@ -2,7 +2,8 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'bin/**', 'scripts/**', 'bench/**', 'completions/**'] },
+  // src/api/types.ts is written by scripts/gen-types.mjs, which decides its layout.
+  { ignores: ['dist/**', 'node_modules/**', 'bin/**', 'scripts/**', 'bench/**', 'completions/**', 'src/api/types.ts'] },
   {
     files: ['**/*.ts'],
     languageOptions: { parser: tseslint.parser, parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
@@ -16,11 +17,12 @@ export default tseslint.config(
       // Unused names are dead code or a forgotten step; a leading _ marks a parameter kept for its position.
       '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrors: 'none' }],
       // Type-only imports are erased, so a module loaded on demand (import()) is not pulled into start-up by a type.
-      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports' }],
+      '@typescript-eslint/consistent-type-imports': ['error', { fixStyle: 'inline-type-imports', disallowTypeAnnotations: false }],
       // `any` switches strict checking off for everything it touches; unknown and a check say what is meant.
       '@typescript-eslint/no-explicit-any': 'error',
-      // Lines a reviewer can read side by side in a diff.
-      'max-len': ['error', { code: 160, ignoreUrls: true, ignoreRegExpLiterals: true }],
+      // Lines a reviewer can read side by side in a diff. A test's name is a sentence, searched for
+      // when it fails, so the line that opens a test may be longer; so may a URL or a regex.
+      'max-len': ['error', { code: 160, ignoreUrls: true, ignoreRegExpLiterals: true, ignorePattern: String.raw`^\s*(it|describe|needsTools\([^)]*\))\(` }],
     },
   },
   {

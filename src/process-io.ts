@@ -29,7 +29,10 @@ class FdWriter extends EventEmitter {
         // A descriptor left non-blocking by the parent: wait for the reader.
         if (code === 'EAGAIN') Atomics.wait(pause, 0, 0, 2);
         else if (code === 'EPIPE') return this.readerGone();
-        else throw new PayctlError(`cannot write to ${this.fd === 1 ? 'stdout' : 'stderr'}: ${(error as Error).message}`, ExitCode.apiRefused, { hint: 'check the file or disk the output goes to' });
+        else
+          throw new PayctlError(`cannot write to ${this.fd === 1 ? 'stdout' : 'stderr'}: ${(error as Error).message}`, ExitCode.apiRefused, {
+            hint: 'check the file or disk the output goes to',
+          });
       }
     }
     return true;

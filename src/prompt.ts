@@ -53,7 +53,11 @@ export async function createPrompter(ctx: Context): Promise<Prompter> {
         inquirer.select<T>(
           {
             message: visible(message),
-            choices: choices.map((choice) => ({ ...choice, name: visible(choice.name), description: choice.description === undefined ? undefined : visible(choice.description) })),
+            choices: choices.map((choice) => ({
+              ...choice,
+              name: visible(choice.name),
+              description: choice.description === undefined ? undefined : visible(choice.description),
+            })),
             pageSize: 12,
           },
           streams,

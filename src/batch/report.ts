@@ -42,7 +42,11 @@ export const batchReportView: View = {
   kinds: { amount: 'cents', outcome: 'status' },
 };
 
-export const reportRow = (row: Pick<BatchRow, 'line' | 'key' | 'account' | 'request' | 'reference'>, outcome: RowOutcome, extra: Partial<ReportRow> = {}): ReportRow => ({
+export const reportRow = (
+  row: Pick<BatchRow, 'line' | 'key' | 'account' | 'request' | 'reference'>,
+  outcome: RowOutcome,
+  extra: Partial<ReportRow> = {},
+): ReportRow => ({
   line: row.line,
   outcome,
   withdrawalId: null,

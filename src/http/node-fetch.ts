@@ -180,7 +180,13 @@ const CERTIFICATE_ERRORS = new Set([
 function certificateHint(error: NodeJS.ErrnoException): string | undefined {
   if (!error.code || !CERTIFICATE_ERRORS.has(error.code)) return undefined;
   if (UNTRUSTED_ISSUER.has(error.code)) {
-    return 'nothing was sent. If the server is signed by an authority of your own (a company proxy, a sandbox started with --tls), trust it: NODE_EXTRA_CA_CERTS=/path/to/ca.pem payctl ...';
+    return (
+      'nothing was sent. If the server is signed by an authority of your own (a company proxy, a sandbox started with --tls), ' +
+      'trust it: NODE_EXTRA_CA_CERTS=/path/to/ca.pem payctl ...'
+    );
   }
-  return 'nothing was sent. The certificate is wrong for this host or date: check the base URL (NODE_EXTRA_CA_CERTS adds trusted authorities, it does not excuse this)';
+  return (
+    'nothing was sent. The certificate is wrong for this host or date: ' +
+    'check the base URL (NODE_EXTRA_CA_CERTS adds trusted authorities, it does not excuse this)'
+  );
 }

@@ -115,7 +115,9 @@ export class Output {
   /** A list writer; `explicitFields` overrides `--fields` (used by `item`). */
   list(view: View, explicitFields?: string[]): ListWriter {
     const fields = explicitFields ?? this.fieldsFor(view);
-    const columns: Column[] = fields ? fields.map((field) => view.columns.find((c) => c.field === field) ?? { field, kind: view.kinds?.[field] }) : [...view.columns];
+    const columns: Column[] = fields
+      ? fields.map((field) => view.columns.find((c) => c.field === field) ?? { field, kind: view.kinds?.[field] })
+      : [...view.columns];
     const out = this.stdout;
     let count = 0;
     const project = (item: unknown) => (fields ? pickPaths(item, fields) : item);

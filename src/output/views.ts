@@ -25,14 +25,49 @@ const prefixed = (prefix: string, names: readonly string[]) => names.map((name) 
 
 export const cardView: View = {
   noun: 'cards',
-  fields: ['id', 'customerId', 'holderName', 'first4Digits', 'last4Digits', 'expirationMonth', 'expirationYear', 'cardBrand', 'isActive', 'isVerified', 'postalCodeCheck', 'securityCodeCheck', 'addressCheck', 'createdAt'],
+  fields: [
+    'id',
+    'customerId',
+    'holderName',
+    'first4Digits',
+    'last4Digits',
+    'expirationMonth',
+    'expirationYear',
+    'cardBrand',
+    'isActive',
+    'isVerified',
+    'postalCodeCheck',
+    'securityCodeCheck',
+    'addressCheck',
+    'createdAt',
+  ],
   columns: [{ field: 'id' }, { field: 'holderName' }, { field: 'cardBrand' }, { field: 'last4Digits' }, { field: 'isActive', kind: 'boolean' }],
 };
 
 export const customerView: View = {
   noun: 'customers',
-  fields: ['id', 'firstName', 'lastName', 'email', 'phoneNumber', 'document', 'birthdate', 'statusId', 'createdAt', 'address', 'address.statusId', ...prefixed('address', ADDRESS_FIELDS)],
-  columns: [{ field: 'id' }, { field: 'firstName' }, { field: 'lastName' }, { field: 'email' }, { field: 'document' }, { field: 'statusId', header: 'status', kind: 'status' }],
+  fields: [
+    'id',
+    'firstName',
+    'lastName',
+    'email',
+    'phoneNumber',
+    'document',
+    'birthdate',
+    'statusId',
+    'createdAt',
+    'address',
+    'address.statusId',
+    ...prefixed('address', ADDRESS_FIELDS),
+  ],
+  columns: [
+    { field: 'id' },
+    { field: 'firstName' },
+    { field: 'lastName' },
+    { field: 'email' },
+    { field: 'document' },
+    { field: 'statusId', header: 'status', kind: 'status' },
+  ],
   kinds: { statusId: 'status', 'address.statusId': 'status' },
 };
 
@@ -56,28 +91,78 @@ const SPLIT_FIELDS = ['id', 'subaccountId', 'splitType', 'splitPercentage', 'spl
 export const splitView: View = {
   noun: 'splits',
   fields: SPLIT_FIELDS,
-  columns: [{ field: 'id' }, { field: 'subaccountId' }, { field: 'splitType', header: 'type' }, { field: 'splitPercentage', header: 'percentage' }, { field: 'splitAmount', header: 'amount', kind: 'cents' }, { field: 'liquidAmount', header: 'liquid', kind: 'cents' }, { field: 'chargebackLiable', kind: 'boolean' }],
+  columns: [
+    { field: 'id' },
+    { field: 'subaccountId' },
+    { field: 'splitType', header: 'type' },
+    { field: 'splitPercentage', header: 'percentage' },
+    { field: 'splitAmount', header: 'amount', kind: 'cents' },
+    { field: 'liquidAmount', header: 'liquid', kind: 'cents' },
+    { field: 'chargebackLiable', kind: 'boolean' },
+  ],
   kinds: { splitAmount: 'cents', liquidAmount: 'cents' },
 };
 
 export const subscriptionView: View = {
   noun: 'subscriptions',
-  fields: ['id', 'customerId', 'tokenizedCardId', 'cardId', 'title', 'amount', 'setupAmount', 'frequency', 'duration', 'dueDate', 'expirationDate', 'tolerancePeriod', 'status', 'splits', 'createdAt', 'updatedAt', 'canceledAt'],
-  columns: [{ field: 'id' }, { field: 'title' }, { field: 'amount', kind: 'cents' }, { field: 'frequency' }, { field: 'status', kind: 'status' }, { field: 'splits', kind: 'list' }, { field: 'createdAt' }],
+  fields: [
+    'id',
+    'customerId',
+    'tokenizedCardId',
+    'cardId',
+    'title',
+    'amount',
+    'setupAmount',
+    'frequency',
+    'duration',
+    'dueDate',
+    'expirationDate',
+    'tolerancePeriod',
+    'status',
+    'splits',
+    'createdAt',
+    'updatedAt',
+    'canceledAt',
+  ],
+  columns: [
+    { field: 'id' },
+    { field: 'title' },
+    { field: 'amount', kind: 'cents' },
+    { field: 'frequency' },
+    { field: 'status', kind: 'status' },
+    { field: 'splits', kind: 'list' },
+    { field: 'createdAt' },
+  ],
   kinds: { amount: 'cents', setupAmount: 'cents', status: 'status', splits: 'list' },
 };
 
 export const bankAccountView: View = {
   noun: 'bank accounts',
   fields: ['id', 'holderName', 'bankCode', 'routingNumber', 'accountNumber', 'document', 'accountType', 'status', 'createdAt'],
-  columns: [{ field: 'id' }, { field: 'holderName' }, { field: 'bankCode' }, { field: 'routingNumber' }, { field: 'accountNumber' }, { field: 'accountType' }, { field: 'status', kind: 'status' }],
+  columns: [
+    { field: 'id' },
+    { field: 'holderName' },
+    { field: 'bankCode' },
+    { field: 'routingNumber' },
+    { field: 'accountNumber' },
+    { field: 'accountType' },
+    { field: 'status', kind: 'status' },
+  ],
   kinds: { status: 'status' },
 };
 
 export const withdrawalView: View = {
   noun: 'withdrawals',
   fields: ['id', 'amount', 'liquidAmount', 'status', 'withdrawalPaymentType', 'bankAccountId', 'pixKeyType', 'pixKey', 'postbackUrl', 'createdAt', 'updatedAt'],
-  columns: [{ field: 'id' }, { field: 'amount', kind: 'cents' }, { field: 'liquidAmount', header: 'liquid', kind: 'cents' }, { field: 'status', kind: 'status' }, { field: 'withdrawalPaymentType', header: 'method' }, { field: 'pixKey' }, { field: 'createdAt' }],
+  columns: [
+    { field: 'id' },
+    { field: 'amount', kind: 'cents' },
+    { field: 'liquidAmount', header: 'liquid', kind: 'cents' },
+    { field: 'status', kind: 'status' },
+    { field: 'withdrawalPaymentType', header: 'method' },
+    { field: 'pixKey' },
+    { field: 'createdAt' },
+  ],
   kinds: { amount: 'cents', liquidAmount: 'cents', status: 'status' },
 };
 

@@ -17,7 +17,9 @@ afterAll(() => s?.close());
 
 const VISA = '4111111111111111';
 const tokenize = (customer: string, extra: string[] = [], stdin = `${VISA}\n123\n`) =>
-  s.run(['cards', 'tokenize', '--customer', customer, '--holder-name', 'ANA SOUZA', '--exp-month', '8', '--exp-year', '2031', '--card-stdin', ...extra], { input: stdin });
+  s.run(['cards', 'tokenize', '--customer', customer, '--holder-name', 'ANA SOUZA', '--exp-month', '8', '--exp-year', '2031', '--card-stdin', ...extra], {
+    input: stdin,
+  });
 
 describe.concurrent('customers', () => {
   needsTools('script')('list: table, JSON pages, --fields', async () => {
@@ -45,7 +47,17 @@ describe.concurrent('customers', () => {
 
   needsTools('script')('update: only the fields given change; --dry-run changes nothing', async () => {
     const one = customers[1]!;
-    const updated = await json(s, ['customers', 'update', one.id, '--email', 'nova@example.com', '--phone-number', '(11) 98888-7777', '--document', '529.982.247-25']);
+    const updated = await json(s, [
+      'customers',
+      'update',
+      one.id,
+      '--email',
+      'nova@example.com',
+      '--phone-number',
+      '(11) 98888-7777',
+      '--document',
+      '529.982.247-25',
+    ]);
     expect(updated).toMatchObject({ id: one.id, email: 'nova@example.com', phoneNumber: '+5511988887777', document: '52998224725', firstName: one.firstName });
     const table = await runCliInTerminal(['customers', 'update', one.id, '--first-name', 'Joana'], { env: s.env });
     expect(plain(table.stdout)).toMatch(/^firstName\s+Joana/m);
@@ -59,11 +71,30 @@ describe.concurrent('customers', () => {
     expect(bare, 'the seed has customers without an address').toBeDefined();
     const partial = await s.run(['customers', 'update', bare!.id, '--address-city', 'Recife']);
     expect(partial.code).toBe(2);
-    expect(partial.stderr).toMatch(/first one needs every field: missing required flags: --address-zipcode, --address-street, --address-street-number, --address-complement, --address-reference, --address-neighborhood, --address-state/);
+    expect(partial.stderr).toMatch(
+      /first one needs every field: missing required flags: --address-zipcode, --address-street, --address-street-number, --address-complement, --address-reference, --address-neighborhood, --address-state/,
+    );
     expect((await json<Customer>(s, ['customers', 'get', bare!.id])).address).toBeNull();
     const full = await json<Customer>(s, [
-      'customers', 'update', bare!.id, '--address-zipcode', '50030-230', '--address-street', 'Rua da Aurora', '--address-street-number', '100',
-      '--address-complement', 'sala 2', '--address-reference', 'beira-rio', '--address-neighborhood', 'Boa Vista', '--address-city', 'Recife', '--address-state', 'PE',
+      'customers',
+      'update',
+      bare!.id,
+      '--address-zipcode',
+      '50030-230',
+      '--address-street',
+      'Rua da Aurora',
+      '--address-street-number',
+      '100',
+      '--address-complement',
+      'sala 2',
+      '--address-reference',
+      'beira-rio',
+      '--address-neighborhood',
+      'Boa Vista',
+      '--address-city',
+      'Recife',
+      '--address-state',
+      'PE',
     ]);
     expect(full.address).toMatchObject({ zipcode: 50030230, city: 'Recife', state: 'PE' });
   });
@@ -72,8 +103,16 @@ describe.concurrent('customers', () => {
 describe.concurrent('cards', () => {
   needsTools('script')('tokenize from stdin: JSON, then get shows it; the number never appears', async () => {
     const result = await tokenize(customers[2]!.id, ['--json']);
-    const card = parsed(result);
-    expect(card).toMatchObject({ customerId: customers[2]!.id, first4Digits: '4111', last4Digits: '1111', expirationMonth: '08', expirationYear: '2031', cardBrand: 'Visa', isActive: true });
+    const card = parsed<{ id: string }>(result);
+    expect(card).toMatchObject({
+      customerId: customers[2]!.id,
+      first4Digits: '4111',
+      last4Digits: '1111',
+      expirationMonth: '08',
+      expirationYear: '2031',
+      cardBrand: 'Visa',
+      isActive: true,
+    });
     expect(result.stdout + result.stderr).not.toContain(VISA);
     expect(await json(s, ['cards', 'get', card.id])).toMatchObject({ id: card.id, customerId: customers[2]!.id });
     const table = await runCliInTerminal(['cards', 'get', card.id], { env: s.env });
@@ -89,7 +128,10 @@ describe.concurrent('cards', () => {
   });
 
   it('API refusals: an expired card, an unknown customer, an unknown card', async () => {
-    const expired = await s.run(['cards', 'tokenize', '--customer', customers[4]!.id, '--holder-name', 'ANA', '--exp-month', '01', '--exp-year', '2020', '--card-stdin'], { input: `${VISA}\n123\n` });
+    const expired = await s.run(
+      ['cards', 'tokenize', '--customer', customers[4]!.id, '--holder-name', 'ANA', '--exp-month', '01', '--exp-year', '2020', '--card-stdin'],
+      { input: `${VISA}\n123\n` },
+    );
     expect(expired.code).toBe(1);
     expect(expired.stderr).toContain('returnCode -7510');
     expect(expired.stderr).not.toContain(VISA);

@@ -23,7 +23,8 @@ describe.concurrent('help', () => {
     }
     expect((await runInProcess(['subs', 'add-split', '--help'])).stdout).toMatch(/no\s+list\s+of\s+sub-accounts[\s\S]*already\s+receiving\s+splits/);
     const pix = (await runInProcess(['withdraw', 'pix', '--help'])).stdout;
-    for (const flag of ['--amount', '--bank-account', '--pix-key-type', '--pix-key', '--postback-url', '--yes', '--dry-run', '--subaccount', '--main-account']) expect(pix).toContain(flag);
+    for (const flag of ['--amount', '--bank-account', '--pix-key-type', '--pix-key', '--postback-url', '--yes', '--dry-run', '--subaccount', '--main-account'])
+      expect(pix).toContain(flag);
     expect((await runInProcess(['subaccounts', 'create', 'pj', '--help'])).stdout).toMatch(/--legal-cnpj[\s\S]*--address-zipcode[\s\S]*--bank-code/);
   });
 });

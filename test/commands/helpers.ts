@@ -3,12 +3,12 @@ import type { RunResult } from '../helpers/cli.js';
 import { sandboxWithdrawals, type SandboxSession } from '../helpers/sandbox.js';
 
 /** Parses stdout of a successful `--json` run, failing with its stderr otherwise. */
-export function parsed<T = any>(result: RunResult): T {
+export function parsed<T = unknown>(result: RunResult): T {
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as T;
 }
 
-export const json = async <T = any>(session: SandboxSession, args: string[]): Promise<T> => parsed<T>(await session.run([...args, '--json']));
+export const json = async <T = unknown>(session: SandboxSession, args: string[]): Promise<T> => parsed<T>(await session.run([...args, '--json']));
 
 /** Sub-accounts found in subscription splits (the API has no list of them): these are APPROVED. */
 export async function splitReceivers(session: SandboxSession): Promise<string[]> {

@@ -27,8 +27,16 @@ const pix = (amount: number, key: string, extra: string[] = []) =>
 describe('withdraw', () => {
   it('pix with --yes: JSON of the PENDING withdrawal, balance moved by exactly the amount', async () => {
     const before = await pixBalanceCents(s);
-    const created = parsed(await s.run(pix(1500, 'a@acme.com.br', ['--yes', '--json'])));
-    expect(created).toMatchObject({ amount: 1500, liquidAmount: 1451, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: 'a@acme.com.br', bankAccountId: bank });
+    const created = parsed<{ id: string }>(await s.run(pix(1500, 'a@acme.com.br', ['--yes', '--json'])));
+    expect(created).toMatchObject({
+      amount: 1500,
+      liquidAmount: 1451,
+      status: 'PENDING',
+      withdrawalPaymentType: 'PIX',
+      pixKeyType: 'EMAIL',
+      pixKey: 'a@acme.com.br',
+      bankAccountId: bank,
+    });
     expect(await pixBalanceCents(s)).toBe(before - 1500);
     expect(await json(s, ['withdrawals', 'get', created.id])).toMatchObject({ id: created.id, amount: 1500 });
   });
@@ -56,7 +64,13 @@ describe('withdraw', () => {
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toContain(`POST ${s.sandbox.url}/withdrawals/withdraw`);
     expect(result.stdout).toContain('authorization: Bearer ***');
-    expect(JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))).toEqual({ withdrawalMethod: 'pix', amount: 1700, bankAccountId: bank, pixKeyType: 'EMAIL', pixKey: 'dry@acme.com.br' });
+    expect(JSON.parse(result.stdout.slice(result.stdout.indexOf('{')))).toEqual({
+      withdrawalMethod: 'pix',
+      amount: 1700,
+      bankAccountId: bank,
+      pixKeyType: 'EMAIL',
+      pixKey: 'dry@acme.com.br',
+    });
     expect(result.stderr).toContain('dry run: nothing was sent');
     expect([await withdrawalCount(s), await pixBalanceCents(s)]).toEqual([count, balance]);
   });
@@ -108,8 +122,22 @@ describe('withdraw', () => {
 
   it('in a sub-account: the withdrawal lands there, the summary says so, and the main account does not see it', async () => {
     const before = await pixBalanceCents(s, SUB());
-    const result = await s.run(['withdraw', 'pix', '--amount', '2500', '--bank-account', String(subBank), '--pix-key-type', 'random', '--pix-key', '123e4567-e89b-42d3-a456-426614174000', '--yes', '--json', ...SUB()]);
-    const created = parsed(result);
+    const result = await s.run([
+      'withdraw',
+      'pix',
+      '--amount',
+      '2500',
+      '--bank-account',
+      String(subBank),
+      '--pix-key-type',
+      'random',
+      '--pix-key',
+      '123e4567-e89b-42d3-a456-426614174000',
+      '--yes',
+      '--json',
+      ...SUB(),
+    ]);
+    const created = parsed<{ id: string }>(result);
     expect(result.stderr).toMatch(new RegExp(`account: +sub-account ${sub}`));
     expect(await pixBalanceCents(s, SUB())).toBe(before - 2500);
     expect((await json<Array<{ id: string }>>(s, ['withdrawals', 'list', '--all', ...SUB()])).map((w) => w.id)).toContain(created.id);
@@ -128,7 +156,7 @@ describe.concurrent('balance and withdrawals', () => {
     const table = await runCliInTerminal(['balance'], { env: s.env });
     expect(table.code).toBe(0);
     expect(table.stdout).toMatch(/R\$ [\d.]+,\d\d/);
-    const raw = await json(s, ['balance', '--fields', 'disponiblePixBalance']);
+    const raw = await json<Record<string, unknown>>(s, ['balance', '--fields', 'disponiblePixBalance']);
     expect(Object.keys(raw)).toEqual(['disponiblePixBalance']);
     expect(typeof raw.disponiblePixBalance).toBe('number');
   });
@@ -159,7 +187,7 @@ describe('bank-accounts', () => {
     const table = await runCliInTerminal(['bank-accounts', 'list'], { env: s.env });
     expect(plain(table.stdout)).toMatch(/^ID\s+HOLDER NAME\s+BANK CODE/m);
     expect(table.stdout).toContain(String(bank));
-    const got = await json(s, ['bank-accounts', 'get', String(bank)]);
+    const got = await json<{ accountNumber: string }>(s, ['bank-accounts', 'get', String(bank)]);
     expect(got).toMatchObject({ id: bank, status: 'APPROVED' });
     const getTable = await runCliInTerminal(['bank-accounts', 'get', String(bank), '--fields', 'holderName,accountNumber'], { env: s.env });
     expect(getTable.stdout).toContain(got.accountNumber);

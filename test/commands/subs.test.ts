@@ -161,17 +161,44 @@ describe('subaccounts create', () => {
     const file = path.join(dir, 'loja.json');
     const body = {
       name: 'Loja do Arquivo',
-      juridicDataPartner: { name: 'Bia', lastName: 'Lima', cpf: cpf('111444777'), email: 'bia@example.com', birthdate: '1985-01-31', contactPhone: '+5521998765432', monthRevenue: 20000 },
+      juridicDataPartner: {
+        name: 'Bia',
+        lastName: 'Lima',
+        cpf: cpf('111444777'),
+        email: 'bia@example.com',
+        birthdate: '1985-01-31',
+        contactPhone: '+5521998765432',
+        monthRevenue: 20000,
+      },
       juridicLegalData: { cnpj: '11222333000181', contactPhone: '+5521998765432', fantasyName: 'Loja', socialReason: 'Loja Ltda', avgAnualBilling: 1200000.5 },
-      addresses: [{ addressType: 'COMMERCIAL', zipcode: 1310100, street: 'Av. Paulista', streetNumber: 1000, neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' }],
-      accountBank: { holderName: 'Loja Ltda', bankCode: '001', accountType: 'CHECKING', accountNumber: '123456-7', routingNumber: '0001', document: '11222333000181' },
+      addresses: [
+        { addressType: 'COMMERCIAL', zipcode: 1310100, street: 'Av. Paulista', streetNumber: 1000, neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' },
+      ],
+      accountBank: {
+        holderName: 'Loja Ltda',
+        bankCode: '001',
+        accountType: 'CHECKING',
+        accountNumber: '123456-7',
+        routingNumber: '0001',
+        document: '11222333000181',
+      },
     };
     writeFileSync(file, JSON.stringify(body));
-    const created = await json(s, ['subaccounts', 'create', 'pj', '--from-file', file, '--name', 'Loja Sobrescrita', '--legal-cnpj', '11.444.777/0001-61']);
+    const created = await json<{ addresses: unknown[] }>(s, [
+      'subaccounts',
+      'create',
+      'pj',
+      '--from-file',
+      file,
+      '--name',
+      'Loja Sobrescrita',
+      '--legal-cnpj',
+      '11.444.777/0001-61',
+    ]);
     expect(created).toMatchObject({ name: 'Loja Sobrescrita', status: 'PENDING', juridicLegalData: { cnpj: '11444777000161', avgAnualBilling: 1200000.5 } });
     expect(created.addresses[0]).toMatchObject({ zipcode: 1310100, addressType: 'COMMERCIAL' });
     const fromStdin = await s.run(['subaccounts', 'create', 'pj', '--from-file', '-', '--json'], { input: JSON.stringify(body) });
-    expect(parsed(fromStdin).name).toBe('Loja do Arquivo');
+    expect(parsed<{ name: string }>(fromStdin).name).toBe('Loja do Arquivo');
   });
 
   it('--dry-run prints the body in the API shape and creates nothing', async () => {

@@ -58,7 +58,9 @@ describe('config precedence: flags, then environment, then the profile', () => {
 
     // Flags over the environment.
     const firstBefore = first.requests.length;
-    await runInProcess(['balance', '--base-url', first.url, '--subaccount', SUB_FLAG], { env: { ...env, PAYCTL_BASE_URL: second.url, PAYCTL_SUBACCOUNT: SUB_ENV } });
+    await runInProcess(['balance', '--base-url', first.url, '--subaccount', SUB_FLAG], {
+      env: { ...env, PAYCTL_BASE_URL: second.url, PAYCTL_SUBACCOUNT: SUB_ENV },
+    });
     expect(first.requests.length).toBe(firstBefore + 1);
     expect(lastRequest(first).headers['x-subaccount-id']).toBe(SUB_FLAG);
 
@@ -132,7 +134,9 @@ describe('config file', () => {
     mkdirSync(dir, { recursive: true });
     const names = Array.from({ length: 12 }, (_, i) => `p${i}`);
     const results = await Promise.all([
-      ...names.map((name) => runCli(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + names.indexOf(name)}`], { env: { PAYCTL_CONFIG_DIR: dir } })),
+      ...names.map((name) =>
+        runCli(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + names.indexOf(name)}`], { env: { PAYCTL_CONFIG_DIR: dir } }),
+      ),
       runCli(['auth', 'token', '--stdin'], { env: { PAYCTL_CONFIG_DIR: dir }, input: `${fakeJwt(Math.floor(Date.now() / 1000) + 600)}\n` }),
     ]);
     expect(results.map((r) => r.code)).toEqual(results.map(() => 0));
@@ -174,7 +178,9 @@ describe('a production profile must use https (loopback addresses aside)', () =>
     for (const args of [['prod', '--base-url', 'http://api.example.com', '--env', 'production'], ['guessed', '--base-url', 'http://api.example.com/v1']]) {
       const result = await add(dir, ...args);
       expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr).toMatch(/^error: --base-url http:\/\/api\.example\.com(\/v1)? uses http, and a production profile must use https \(only loopback addresses such as 127\.0\.0\.1 may use http\)\n/);
+      expect(result.stderr).toMatch(
+        /^error: --base-url http:\/\/api\.example\.com(\/v1)? uses http, and a production profile must use https \(only loopback addresses such as 127\.0\.0\.1 may use http\)\n/,
+      );
       expect(result.stderr).toMatch(/hint: use https:\/\/api\.example\.com/);
     }
     expect(existsSync(path.join(dir, 'config.json'))).toBe(false);
@@ -200,13 +206,42 @@ describe('a production profile must use https (loopback addresses aside)', () =>
   it('before every request: an http base URL from the file, PAYCTL_BASE_URL or --base-url under a production profile is refused with exit 2, the client secret never sent', async () => {
     const dir = tempConfigDir();
     // Written by hand (or by an older payctl): profiles add would refuse it.
-    writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ currentProfile: 'prod', profiles: { prod: { baseUrl: 'http://api.payctl-test.invalid', env: 'production', token: 't' }, safe: { baseUrl: 'https://api.payctl-test.invalid', env: 'production', token: 't' } } }));
+    writeFileSync(
+      path.join(dir, 'config.json'),
+      JSON.stringify({
+        currentProfile: 'prod',
+        profiles: {
+          prod: { baseUrl: 'http://api.payctl-test.invalid', env: 'production', token: 't' },
+          safe: { baseUrl: 'https://api.payctl-test.invalid', env: 'production', token: 't' },
+        },
+      }),
+    );
     const env = { PAYCTL_CONFIG_DIR: dir };
     const cases: Array<[string[], Record<string, string>, string]> = [
       [['balance'], {}, 'the base URL of profile "prod" http://api.payctl-test.invalid uses http'],
       [['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], {}, 'the base URL of profile "prod" http://api.payctl-test.invalid uses http'],
       [['balance', '--profile', 'safe'], { PAYCTL_BASE_URL: 'http://api.payctl-test.invalid' }, 'PAYCTL_BASE_URL http://api.payctl-test.invalid uses http'],
-      [['withdraw', 'pix', '--amount', '1500', '--bank-account', '7', '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--yes', '--profile', 'safe', '--base-url', 'http://api.payctl-test.invalid'], {}, '--base-url http://api.payctl-test.invalid uses http'],
+      [
+        [
+          'withdraw',
+          'pix',
+          '--amount',
+          '1500',
+          '--bank-account',
+          '7',
+          '--pix-key-type',
+          'email',
+          '--pix-key',
+          'a@example.com',
+          '--yes',
+          '--profile',
+          'safe',
+          '--base-url',
+          'http://api.payctl-test.invalid',
+        ],
+        {},
+        '--base-url http://api.payctl-test.invalid uses http',
+      ],
     ];
     for (const [args, extra, message] of cases) {
       // A request would fail to resolve the host (exit 4): exit 2 means none was attempted.
@@ -250,7 +285,9 @@ describe('the config lock', () => {
         const names = Array.from({ length: 12 + (round % 5) }, (_, i) => `r${round}p${i}`);
         const startAt = Date.now() + 50;
         const results = await Promise.all(
-          names.map((name, i) => workers[i]!.run(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + i}`], { env: { PAYCTL_CONFIG_DIR: dir }, startAt })),
+          names.map((name, i) =>
+            workers[i]!.run(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + i}`], { env: { PAYCTL_CONFIG_DIR: dir }, startAt }),
+          ),
         );
         runs += results.length;
         const failed = results.filter((result) => result.code !== 0);

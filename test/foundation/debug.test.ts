@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 
 let sandbox: RunningSandbox;
@@ -17,7 +17,10 @@ describe('--debug', () => {
     const env = { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: sandbox.url };
     const secret = sandbox.credentials.find((c) => c.clientId === 'acme')!.clientSecret;
     for (const format of ['table', 'json', 'ndjson', 'csv', 'tsv']) {
-      const login = await runInProcess(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin', '--debug', '-o', format], { env, input: `${secret}\n` });
+      const login = await runInProcess(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin', '--debug', '-o', format], {
+        env,
+        input: `${secret}\n`,
+      });
       expect(login.code).toBe(0);
       const token: string = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles.default.token;
       expect(token.split('.')).toHaveLength(3);

@@ -10,7 +10,12 @@ const BALANCE = { disponiblePixBalance: 1, disponibleCardBalance: 2, disponibleB
 const TOKEN = fakeJwt(Math.floor(Date.now() / 1000) + 3600);
 
 let api: FakeApi;
-const envFor = (url: string, extra: Record<string, string> = {}) => ({ PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: url, PAYCTL_TOKEN: TOKEN, ...extra });
+const envFor = (url: string, extra: Record<string, string> = {}) => ({
+  PAYCTL_CONFIG_DIR: tempConfigDir(),
+  PAYCTL_BASE_URL: url,
+  PAYCTL_TOKEN: TOKEN,
+  ...extra,
+});
 
 /** Each test gets its own server so that request counts are its own. */
 async function withServer(handler: Parameters<typeof startFakeApi>[0], test: (server: FakeApi) => Promise<void>) {
@@ -41,7 +46,9 @@ describe.concurrent('exit codes', () => {
       async (server) => {
         const result = await runInProcess(['balance'], { env: envFor(server.url) });
         expect(result.code).toBe(1);
-        expect(result.stderr).toBe('error: bank account not found (returnCode -7100, HTTP 404)\nhint: list the bank accounts of this account: payctl bank-accounts list\n');
+        expect(result.stderr).toBe(
+          'error: bank account not found (returnCode -7100, HTTP 404)\nhint: list the bank accounts of this account: payctl bank-accounts list\n',
+        );
         expect(result.stdout).toBe('');
       },
     );
@@ -62,7 +69,13 @@ describe.concurrent('exit codes', () => {
   it('2: usage errors send nothing (unknown flag, bad choice, bad value, unknown command)', async () => {
     await withServer(undefined, async (server) => {
       const env = envFor(server.url);
-      for (const args of [['balance', '--bogus'], ['balance', '-o', 'yaml'], ['balance', '--subaccount', 'not-a-uuid'], ['nope'], ['balance', '--timeout', '-1']]) {
+      for (const args of [
+        ['balance', '--bogus'],
+        ['balance', '-o', 'yaml'],
+        ['balance', '--subaccount', 'not-a-uuid'],
+        ['nope'],
+        ['balance', '--timeout', '-1'],
+      ]) {
         const result = await runInProcess(args, { env });
         expect(result.code, args.join(' ')).toBe(2);
         expect(result.stderr, args.join(' ')).toMatch(/^error: /);
@@ -85,9 +98,14 @@ describe.concurrent('exit codes', () => {
       expect(none.stderr).toContain('hint: log in: payctl auth login');
       const expired = await runInProcess(['balance'], { env: envFor(server.url, { PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) - 60) }) });
       expect(expired.code).toBe(3);
-      expect(expired.stderr).toMatch(/^error: the token in PAYCTL_TOKEN expired at .*\nhint: set PAYCTL_TOKEN to a fresh token, or unset it and log in: payctl auth login\n/);
+      expect(expired.stderr).toMatch(
+        /^error: the token in PAYCTL_TOKEN expired at .*\nhint: set PAYCTL_TOKEN to a fresh token, or unset it and log in: payctl auth login\n/,
+      );
       const dir = tempConfigDir();
-      writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: server.url, env: 'local', token: fakeJwt(Math.floor(Date.now() / 1000) - 60) } } }));
+      writeFileSync(
+        path.join(dir, 'config.json'),
+        JSON.stringify({ profiles: { default: { baseUrl: server.url, env: 'local', token: fakeJwt(Math.floor(Date.now() / 1000) - 60) } } }),
+      );
       const stored = await runInProcess(['balance'], { env: { PAYCTL_CONFIG_DIR: dir } });
       expect(stored.code).toBe(3);
       expect(stored.stderr).toMatch(/^error: the token of profile "default" expired at .*\nhint: log in again: payctl auth login\n/);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
 import { needsTools } from '../helpers/tools.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startFakeApi, sendJson, type FakeApi } from '../helpers/fake-api.js';
@@ -142,7 +142,10 @@ describe('a reader that stops early', () => {
     try {
       const { spawn } = await import('node:child_process');
       const { BIN, cleanEnv } = await import('../helpers/cli.js');
-      const child = spawn(process.execPath, [BIN, 'customers', 'list', '--all', '-o', 'ndjson'], { env: cleanEnv(session.env), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'customers', 'list', '--all', '-o', 'ndjson'], {
+        env: cleanEnv(session.env),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
       child.stdout.once('data', () => child.stdout.destroy());
@@ -159,7 +162,10 @@ describe('a reader that stops early', () => {
     const { BIN, cleanEnv } = await import('../helpers/cli.js');
     const { openSync } = await import('node:fs');
     const full = openSync('/dev/full', 'w');
-    const child = spawn(process.execPath, [BIN, 'profiles', 'list'], { env: cleanEnv({ PAYCTL_CONFIG_DIR: tempConfigDir() }), stdio: ['ignore', full, 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'profiles', 'list'], {
+      env: cleanEnv({ PAYCTL_CONFIG_DIR: tempConfigDir() }),
+      stdio: ['ignore', full, 'pipe'],
+    });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -205,18 +211,41 @@ describe.concurrent('csv for spreadsheets', async () => {
     phoneNumber: '+5511912345678',
     document: '52998224725',
     birthdate: '1990-05-17',
-    address: { statusId: 'APPROVED', zipcode: 1310100, street: 'Av. Paulista', streetNumber: -12.5, complement: '', reference: '', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' },
+    address: {
+      statusId: 'APPROVED',
+      zipcode: 1310100,
+      street: 'Av. Paulista',
+      streetNumber: -12.5,
+      complement: '',
+      reference: '',
+      neighborhood: 'Bela Vista',
+      city: 'São Paulo',
+      state: 'SP',
+    },
     statusId: 'APPROVED',
     createdAt: '2024-01-01T00:00:00.000Z',
   });
   const customers = [...FORMULAS, ...SAFE].map(customer);
-  const withdrawal = { id: 'w-1', amount: -1250, liquidAmount: -12.5, status: 'FAILED', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: '-a@example.com', bankAccountId: 7, postbackUrl: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+  const withdrawal = {
+    id: 'w-1',
+    amount: -1250,
+    liquidAmount: -12.5,
+    status: 'FAILED',
+    withdrawalPaymentType: 'PIX',
+    pixKeyType: 'EMAIL',
+    pixKey: '-a@example.com',
+    bankAccountId: 7,
+    postbackUrl: null,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: '2024-01-01T00:00:00.000Z',
+  };
   let server: FakeApi;
   let serverEnv: Record<string, string>;
 
   beforeAll(async () => {
     server = await startFakeApi((request, response) => {
-      if (request.url.startsWith('/customers?')) sendJson(response, 200, { data: customers, meta: { total: customers.length, page: 1, limit: 100, totalPages: 1 }, message: 'ok' });
+      if (request.url.startsWith('/customers?'))
+        sendJson(response, 200, { data: customers, meta: { total: customers.length, page: 1, limit: 100, totalPages: 1 }, message: 'ok' });
       else if (request.url.startsWith('/withdrawals?')) sendJson(response, 200, { data: [withdrawal], meta: { total: 1 }, message: 'ok' });
       else sendJson(response, 404, { data: { message: 'not found', returnCode: -1404 } });
     });
@@ -238,7 +267,9 @@ describe.concurrent('csv for spreadsheets', async () => {
   });
 
   it('leaves numbers alone, negative ones too, while text starting with - is escaped', async () => {
-    const result = await runInProcess(['withdrawals', 'list', '-o', 'csv', '--fields', 'amount,liquidAmount,pixKey,bankAccountId,postbackUrl'], { env: serverEnv });
+    const result = await runInProcess(['withdrawals', 'list', '-o', 'csv', '--fields', 'amount,liquidAmount,pixKey,bankAccountId,postbackUrl'], {
+      env: serverEnv,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("amount,liquidAmount,pixKey,bankAccountId,postbackUrl\n-1250,-12.5,'-a@example.com,7,\n");
     const rows = await csvRows(['--fields', 'address.streetNumber,address.zipcode']);
@@ -285,7 +316,10 @@ describe.concurrent('csv for spreadsheets', async () => {
         expect(result.stdout).toBe('');
       }
       const configDir = tempConfigDir();
-      writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ currentProfile: 'odd', profiles: { odd: { baseUrl: silent.url, env: 'local', csvSeparator: 'semicolon' } } }));
+      writeFileSync(
+        path.join(configDir, 'config.json'),
+        JSON.stringify({ currentProfile: 'odd', profiles: { odd: { baseUrl: silent.url, env: 'local', csvSeparator: 'semicolon' } } }),
+      );
       const fromProfile = await runInProcess(['customers', 'list', '-o', 'csv'], { env: { ...env, PAYCTL_CONFIG_DIR: configDir } });
       expect(fromProfile.code).toBe(2);
       expect(fromProfile.stderr).toContain('error: the csvSeparator setting of profile "odd" is "semicolon", not a csv separator: use one of , ; | or tab\n');
@@ -301,7 +335,9 @@ describe.concurrent('csv for spreadsheets', async () => {
       sendJson(response, 200, { data: [customer('=\x1b]0;pwned\x07\u202eX', 1)], meta: { total: 1, page: 1, limit: 20, totalPages: 1 }, message: 'ok' }),
     );
     try {
-      const result = await runCliInTerminal(['customers', 'list', '-o', 'csv', '--fields', 'firstName'], { env: { ...serverEnv, PAYCTL_BASE_URL: hostile.url } });
+      const result = await runCliInTerminal(['customers', 'list', '-o', 'csv', '--fields', 'firstName'], {
+        env: { ...serverEnv, PAYCTL_BASE_URL: hostile.url },
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toBe(`firstName\n'=${String.raw`\x1b]0;pwned\x07\u202eX`}\n`);
     } finally {
@@ -316,13 +352,27 @@ describe('tables count the width of what shows', () => {
     const names = ['Ana', 'B\x1b[31mred\x1b[0m\u202e\x9b', 'Carla Cristina'];
     const api = await startFakeApi((_, response) =>
       sendJson(response, 200, {
-        data: names.map((firstName, i) => ({ id: `00000000-0000-4000-8000-00000000000${i}`, firstName, lastName: `L${i}`, email: `p${i}@example.com`, phoneNumber: '+5511912345678', document: '52998224725', birthdate: '1990-05-17', address: null, statusId: i === 1 ? 'PENDING' : 'APPROVED', createdAt: '2024-01-01T00:00:00.000Z' })),
+        data: names.map((firstName, i) => ({
+          id: `00000000-0000-4000-8000-00000000000${i}`,
+          firstName,
+          lastName: `L${i}`,
+          email: `p${i}@example.com`,
+          phoneNumber: '+5511912345678',
+          document: '52998224725',
+          birthdate: '1990-05-17',
+          address: null,
+          statusId: i === 1 ? 'PENDING' : 'APPROVED',
+          createdAt: '2024-01-01T00:00:00.000Z',
+        })),
         meta: { total: 3, page: 1, limit: 20, totalPages: 1 },
         message: 'ok',
       }),
     );
     try {
-      const run = await runCliOnScreen(['customers', 'list'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: 'output-test-token' }, width: 200 });
+      const run = await runCliOnScreen(['customers', 'list'], {
+        env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: 'output-test-token' },
+        width: 200,
+      });
       expect(run.code, run.screen).toBe(0);
       expect(run.bytes).toContain(ESC); // coloured: headers and statuses
       const rows = run.screen.split('\n').filter((line) => /^0{8}-/.test(line));

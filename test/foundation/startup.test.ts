@@ -17,7 +17,12 @@ const PACKAGE = path.resolve(path.dirname(BIN), '..');
 const BALANCE = { disponiblePixBalance: 1, disponibleCardBalance: 2, disponibleBilletBalance: 3, withdrawalsInProcessingBalance: 0 };
 
 let api: FakeApi;
-const envFor = (extra: Record<string, string> = {}) => ({ PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600), ...extra });
+const envFor = (extra: Record<string, string> = {}) => ({
+  PAYCTL_CONFIG_DIR: tempConfigDir(),
+  PAYCTL_BASE_URL: api.url,
+  PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600),
+  ...extra,
+});
 
 beforeAll(async () => {
   api = await startFakeApi((_, response) => sendJson(response, 200, { data: BALANCE, message: 'ok' }));

@@ -18,7 +18,12 @@ import { normalAnswer } from '../hardening/commands.js';
  */
 
 const TOKEN = fakeJwt(Math.floor(Date.now() / 1000) + 3600);
-const envFor = (url: string, extra: Record<string, string> = {}) => ({ PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: url, PAYCTL_TOKEN: TOKEN, ...extra });
+const envFor = (url: string, extra: Record<string, string> = {}) => ({
+  PAYCTL_CONFIG_DIR: tempConfigDir(),
+  PAYCTL_BASE_URL: url,
+  PAYCTL_TOKEN: TOKEN,
+  ...extra,
+});
 const API_500 = { data: { message: 'internal error while processing', returnCode: -7000 } };
 const WITHDRAW = ['withdraw', 'pix', '--amount', '1500', '--bank-account', '7', '--pix-key-type', 'email', '--pix-key', 'ana@example.com', '--yes'];
 
@@ -43,7 +48,9 @@ describe.concurrent('a 5xx answer', () => {
     await withServer(failWith500((r) => r.method === 'POST'), async (server) => {
       const result = await runInProcess(WITHDRAW, { env: envFor(server.url) });
       expect(result.code, result.stderr).toBe(5);
-      expect(result.stderr).toContain("error: internal error while processing: the server failed, so the POST's outcome is unknown (returnCode -7000, HTTP 500)\n");
+      expect(result.stderr).toContain(
+        "error: internal error while processing: the server failed, so the POST's outcome is unknown (returnCode -7000, HTTP 500)\n",
+      );
       expect(result.stderr).toContain('hint: check whether the POST took effect before retrying: payctl withdrawals list\n');
       expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
       expect(result.stdout).toBe('');
@@ -93,7 +100,29 @@ describe('TLS', () => {
     certFile = path.join(certDir, 'cert.pem');
     const keyFile = path.join(certDir, 'key.pem');
     // A self-signed certificate for 127.0.0.1, made for this run.
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile, '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-days',
+        '1',
+      ],
+      { stdio: 'ignore' },
+    );
     server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
       reached.push(`${req.method} ${req.url}`);
       const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '' };
@@ -108,7 +137,11 @@ describe('TLS', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('a certificate this machine does not trust: exit 4 for a GET and for a POST, nothing reached the server, hint naming NODE_EXTRA_CA_CERTS', async () => {
-    for (const args of [['balance'], ['sandbox', 'credit', '--pix', '100'], ['api', 'POST', '/withdrawals/withdraw', '--data', '{"withdrawalMethod":"boleto","amount":1500,"bankAccountId":7}']]) {
+    for (const args of [
+      ['balance'],
+      ['sandbox', 'credit', '--pix', '100'],
+      ['api', 'POST', '/withdrawals/withdraw', '--data', '{"withdrawalMethod":"boleto","amount":1500,"bankAccountId":7}'],
+    ]) {
       const result = await runInProcess(args, { env: envFor(url) });
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(4);
       expect(result.stderr).toMatch(/^error: the TLS certificate of 127\.0\.0\.1:\d+ was refused: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\)\n/);
@@ -145,7 +178,9 @@ function startCli(args: readonly string[], env: Record<string, string>) {
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin.end();
-  const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr })));
+  const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr })),
+  );
   return { child, done };
 }
 
@@ -188,7 +223,10 @@ describe.concurrent('Ctrl-C (SIGINT)', () => {
       run.child.kill('SIGINT');
       const result = await run.done;
       expect(result.code).toBe(130);
-      expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error).toMatchObject({ exitCode: 130, message: 'interrupted: the POST /withdrawals/withdraw was sent and its outcome is unknown' });
+      expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error).toMatchObject({
+        exitCode: 130,
+        message: 'interrupted: the POST /withdrawals/withdraw was sent and its outcome is unknown',
+      });
     } finally {
       await server.close();
     }

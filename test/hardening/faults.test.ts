@@ -125,13 +125,17 @@ async function runCase(row: CommandKind, fault: Fault, run: Runner): Promise<str
   const problems: string[] = [];
   const seen = server.requestsOf(caseId).map((request) => `${request.method} ${request.url}`).join(', ') || 'none';
   const say = (text: string) =>
-    problems.push(`${fault}: ${text} (exit ${result.code}, ${elapsed} ms; requests: ${seen})\n  stderr: ${result.stderr.trim().split('\n').join('\n          ')}`);
+    problems.push(
+      `${fault}: ${text} (exit ${result.code}, ${elapsed} ms; requests: ${seen})\n  stderr: ${result.stderr.trim().split('\n').join('\n          ')}`,
+    );
 
   if (result.code !== want.exit) say(`exit ${result.code}, expected ${want.exit}`);
   const [min, max] = [want.requests[0] * sends, want.requests[1] * sends];
-  if (targeted.length < min || targeted.length > max) say(`${targeted.length} ${row.method} requests arrived, expected ${min === max ? min : `${min} to ${max}`}`);
+  if (targeted.length < min || targeted.length > max)
+    say(`${targeted.length} ${row.method} requests arrived, expected ${min === max ? min : `${min} to ${max}`}`);
   if (want.exit !== 0 && !/^error: /m.test(result.stderr)) say('no "error:" line');
-  if (want.exit !== 0 && !want.message.test(row.kind === 'batch' ? result.stdout + result.stderr : result.stderr)) say(`message does not match ${want.message}`);
+  if (want.exit !== 0 && !want.message.test(row.kind === 'batch' ? result.stdout + result.stderr : result.stderr))
+    say(`message does not match ${want.message}`);
   if (want.exit === 5 && !UNKNOWN.test(result.stderr)) say('exit 5 without telling the user to check before retrying');
   if (STACK_LINE.test(result.stderr) || /this is a bug/.test(result.stderr)) say('stack trace or internal error shown');
   if (result.stderr.includes(token) || result.stdout.includes(token)) say('the token was printed');

@@ -1,7 +1,7 @@
 import { spawnSync } from 'node:child_process';
 import { appendFileSync } from 'node:fs';
 import path from 'node:path';
-import { inject, it } from 'vitest';
+import { inject, it, type TestFunction } from 'vitest';
 
 /**
  * Programs some tests drive besides Node: shells for the completion scripts (bash, zsh, fish),
@@ -19,15 +19,13 @@ export function hasTool(tool: Tool): boolean {
 /** CI sets CI=true; .ci/run also sets PAYCTL_REQUIRE_TOOLS=1. Then a missing tool fails its tests. */
 export const toolsRequired = (): boolean => process.env.CI === 'true' || process.env.PAYCTL_REQUIRE_TOOLS === '1';
 
-type TestBody = Parameters<typeof it>[1];
-
 /**
  * `it`, for a test that needs these tools. When one is missing: in CI the test fails saying
  * which; elsewhere a test named "SKIPPED: … not installed: NAME" passes, and the run's summary
  * (test/helpers/global-setup.ts) counts the tests that did not run, by tool.
  */
 export function needsTools(...tools: Tool[]) {
-  return (name: string, body: TestBody, timeout?: number): void => {
+  return (name: string, body: TestFunction, timeout?: number): void => {
     const missing = tools.filter((tool) => !hasTool(tool));
     if (missing.length === 0) return void it(name, body, timeout);
     const what = `${missing.join(' and ')} not installed`;

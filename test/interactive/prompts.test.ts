@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { runCliInTerminal } from '../helpers/cli.js';
 import { needsTools } from '../helpers/tools.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';

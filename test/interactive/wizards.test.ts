@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { json, plain, splitReceivers } from '../commands/helpers.js';
 import { needsTools } from '../helpers/tools.js';
@@ -168,7 +168,17 @@ describe('interactive wizards', () => {
         name,
         status: 'PENDING',
         juridicDataPartner: { cpf: document, email: 'ana.souza@example.com', birthdate: '1990-05-17', monthRevenue: 15000.5 },
-        addresses: [{ addressType: 'RESPONSIBLE', zipcode: 1310100, street: 'Av. Paulista', streetNumber: 1000, neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' }],
+        addresses: [
+          {
+            addressType: 'RESPONSIBLE',
+            zipcode: 1310100,
+            street: 'Av. Paulista',
+            streetNumber: 1000,
+            neighborhood: 'Bela Vista',
+            city: 'São Paulo',
+            state: 'SP',
+          },
+        ],
         accountBank: { holderName: 'Ana Souza', document, bankCode: '341', routingNumber: '0001', accountNumber: '12345-6', accountType: 'SAVINGS' },
       });
     },

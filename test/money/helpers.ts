@@ -47,7 +47,14 @@ export const pixKeys = (prefix: string, count: number) => Array.from({ length: c
 
 /** Credits the main account and returns its first bank account. */
 export async function fundedMainAccount(session: SandboxSession): Promise<string> {
-  const credit = await session.run(['api', 'POST', '/sandbox/balance', '--main-account', '--data', JSON.stringify({ pix: 900_000_000, card: 900_000_000, billet: 900_000_000 })]);
+  const credit = await session.run([
+    'api',
+    'POST',
+    '/sandbox/balance',
+    '--main-account',
+    '--data',
+    JSON.stringify({ pix: 900_000_000, card: 900_000_000, billet: 900_000_000 }),
+  ]);
   expect(credit.code, credit.stderr).toBe(0);
   const bank = (await session.run(['bank-accounts', 'list', '--main-account', '--fields', 'id', '-o', 'tsv'])).stdout.split('\n')[0]!;
   expect(bank).toMatch(/^\d+$/);
@@ -77,16 +84,20 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
   const server = await serveOnLoopback((request, req, res) => {
     const action = request.method === 'POST' ? current(request, posts.push(request) - 1) : 'forward';
     if (action === 'drop') return void req.socket.destroy();
-    const upstream = http.request(`${target}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(target).host } }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        if (action === 'lose-answer') return void req.socket.destroy();
-        if (action === 'answer-500') return sendJson(res, 500, { data: { message: 'internal error while processing', returnCode: -7000 } });
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.end(Buffer.concat(chunks));
-      });
-    });
+    const upstream = http.request(
+      `${target}${request.url}`,
+      { method: request.method, headers: { ...request.headers, host: new URL(target).host } },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          if (action === 'lose-answer') return void req.socket.destroy();
+          if (action === 'answer-500') return sendJson(res, 500, { data: { message: 'internal error while processing', returnCode: -7000 } });
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(Buffer.concat(chunks));
+        });
+      },
+    );
     upstream.on('error', () => req.socket.destroy());
     upstream.end(request.body);
   });

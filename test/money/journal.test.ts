@@ -104,7 +104,11 @@ describe('a journal cut by a crash', () => {
 
   it('written by the earlier payctl that keyed rows by line: refused, nothing sent', async () => {
     const file = csvFile('v1.csv', [PIX_HEADER, ...pixRows('v1', 2, bank)]);
-    writeFileSync(`${file}.journal`, `${JSON.stringify({ type: 'batch', method: 'pix', baseUrl: s.sandbox.url, account: null, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+    writeFileSync(
+      `${file}.journal`,
+      `${JSON.stringify({ type: 'batch', method: 'pix', baseUrl: s.sandbox.url, account: null, at: new Date().toISOString() })}\n`,
+      { mode: 0o600 },
+    );
     const before = await withdrawalCount();
     const result = await batch(file);
     expect(result.code).toBe(2);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
@@ -26,7 +26,9 @@ afterAll(async () => {
 /** Runs a batch through the proxy (the journal remembers that base URL, so every run goes through it). */
 // A NODE_OPTIONS shim acts only in a new process; other runs are in-process.
 const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) =>
-  (env.NODE_OPTIONS ? s.runProcess : s.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '1', ...extra], { env: { PAYCTL_BASE_URL: proxy.url, ...env } });
+  (env.NODE_OPTIONS ? s.runProcess : s.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '1', ...extra], {
+    env: { PAYCTL_BASE_URL: proxy.url, ...env },
+  });
 const postsTo = (prefix: string) => proxy.posts.filter((p) => p.body.includes(`"${prefix}-`)).length;
 
 describe("--reconcile reads the time window on the API's clock", () => {
@@ -104,7 +106,18 @@ describe('one withdrawal settles at most one row', () => {
 
 describe('when reconcile cannot decide', () => {
   it('an API that sends no Date header: the row stays unknown, is never sent again, and the reason is given', async () => {
-    const created = { id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e11', amount: 4321, liquidAmount: 4300, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: 'nodate@example.com', bankAccountId: 7, createdAt: '', updatedAt: '' };
+    const created = {
+      id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e11',
+      amount: 4321,
+      liquidAmount: 4300,
+      status: 'PENDING',
+      withdrawalPaymentType: 'PIX',
+      pixKeyType: 'EMAIL',
+      pixKey: 'nodate@example.com',
+      bankAccountId: 7,
+      createdAt: '',
+      updatedAt: '',
+    };
     let listed: unknown[] = [];
     const api = await startFakeApi((request, response) => {
       response.sendDate = false;
@@ -137,7 +150,9 @@ describe('when reconcile cannot decide', () => {
     const api = await startFakeApi((request, response) => {
       if (request.method === 'POST') {
         // The API's list gives the withdrawal without its PIX key.
-        listed = [{ id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e12', amount: 4400, withdrawalPaymentType: 'PIX', status: 'PENDING', createdAt: new Date().toISOString() }];
+        listed = [
+          { id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e12', amount: 4400, withdrawalPaymentType: 'PIX', status: 'PENDING', createdAt: new Date().toISOString() },
+        ];
         return void response.socket?.destroy();
       }
       sendJson(response, 200, { data: listed, meta: { total: listed.length }, message: 'ok' });

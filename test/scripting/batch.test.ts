@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
@@ -61,7 +61,11 @@ describe('withdraw pix --from-csv', () => {
     for (const delay of delays) await runAndKill(args, delay);
     expect(existsSync(journal), `journal after kills at ${delays.join(', ')} ms`).toBe(true);
 
-    const journalLines = readFileSync(journal, 'utf8').trim().split('\n').filter((l) => l.startsWith('{') && l.endsWith('}')).map((l) => JSON.parse(l) as { type: string; key: string });
+    const journalLines = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{') && l.endsWith('}'))
+      .map((l) => JSON.parse(l) as { type: string; key: string });
     const settled = new Set(journalLines.filter((r) => r.type === 'done' || r.type === 'failed').map((r) => r.key));
     const unknownCount = new Set(journalLines.filter((r) => r.type === 'intent' && !settled.has(r.key)).map((r) => r.key)).size;
 
@@ -166,7 +170,19 @@ describe('withdraw pix --from-csv', () => {
 
 describe('withdraw --from-csv with an answer that never comes', () => {
   it('records the row as unknown, refuses it on rerun, and --reconcile settles it from withdrawals list without sending again', async () => {
-    const created = { id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e10', amount: 4321, liquidAmount: 4300, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: 'lost@example.com', bankAccountId: 7, postbackUrl: null, createdAt: '', updatedAt: '' };
+    const created = {
+      id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e10',
+      amount: 4321,
+      liquidAmount: 4300,
+      status: 'PENDING',
+      withdrawalPaymentType: 'PIX',
+      pixKeyType: 'EMAIL',
+      pixKey: 'lost@example.com',
+      bankAccountId: 7,
+      postbackUrl: null,
+      createdAt: '',
+      updatedAt: '',
+    };
     let listed: unknown[] = [];
     const api = await startFakeApi((request, response) => {
       if (request.method === 'POST') {

@@ -44,7 +44,8 @@ const words = (text: string) => text.split('\n').map((line) => line.split('\t')[
 const complete: Record<(typeof SHELLS)[number], (line: string) => Promise<string[]>> = {
   async bash(line) {
     const parts = line.split(' ');
-    const program = `source ${scripts.bash}; COMP_WORDS=(${parts.map((p) => `'${p}'`).join(' ')}); COMP_CWORD=${parts.length - 1}; _payctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const quoted = parts.map((p) => `'${p}'`).join(' ');
+    const program = `source ${scripts.bash}; COMP_WORDS=(${quoted}); COMP_CWORD=${parts.length - 1}; _payctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
     return words((await exec('bash', ['--norc', '-c', program], { env })).stdout);
   },
   async zsh(line) {
@@ -59,7 +60,11 @@ const CASES: Array<[string, (candidates: string[]) => void]> = [
   ['payctl ', (c) => expect(c).toEqual(expect.arrayContaining(['api', 'auth', 'balance', 'completion', 'customers', 'profiles', 'withdraw', 'withdrawals']))],
   ['payctl with', (c) => expect(c).toEqual(['withdraw', 'withdrawals'])],
   ['payctl withdraw ', (c) => expect(c).toEqual(['batch', 'boleto', 'card', 'pix'])],
-  ['payctl --json withdraw pix --', (c) => expect(c).toEqual(expect.arrayContaining(['--amount', '--pix-key-type', '--from-csv', '--yes', '--subaccount', '--dry-run', '--profile', '--output']))],
+  [
+    'payctl --json withdraw pix --',
+    (c) =>
+      expect(c).toEqual(expect.arrayContaining(['--amount', '--pix-key-type', '--from-csv', '--yes', '--subaccount', '--dry-run', '--profile', '--output'])),
+  ],
   ['payctl withdraw pix --amount 100 --pix-key-type ', (c) => expect(c).toEqual(['DOCUMENT_CNPJ', 'DOCUMENT_CPF', 'EMAIL', 'PHONE', 'RANDOM'])],
   ['payctl customers list -o ', (c) => expect(c).toEqual(['csv', 'json', 'ndjson', 'table', 'tsv'])],
   ['payctl subs list --status ', (c) => expect(c).toEqual(['ACTIVE', 'DELETED', 'EXPIRED', 'SUSPENDED'])],

@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempConfigDir } from '../helpers/cli.js';
 import { needsTools } from '../helpers/tools.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
@@ -30,7 +30,9 @@ describe.concurrent('customers list --all', () => {
 
   beforeAll(async () => {
     const pages = await Promise.all(
-      Array.from({ length: CUSTOMERS / 100 }, (_, i) => session.run(['customers', 'list', '--page', String(i + 1), '--limit', '100', '--fields', 'id', '-o', 'tsv'])),
+      Array.from({ length: CUSTOMERS / 100 }, (_, i) =>
+        session.run(['customers', 'list', '--page', String(i + 1), '--limit', '100', '--fields', 'id', '-o', 'tsv']),
+      ),
     );
     reference = pages.flatMap((page) => page.stdout.trimEnd().split('\n'));
     expect(new Set(reference).size).toBe(CUSTOMERS);
@@ -121,7 +123,9 @@ describe.concurrent('customers find', () => {
   });
 
   it('finds every customer whose name contains the text', async () => {
-    const all = JSON.parse((await session.run(['customers', 'list', '--all', '--json', '--fields', 'id,firstName,lastName'], { timeoutMs: 60_000 })).stdout) as typeof target[];
+    const all = JSON.parse(
+      (await session.run(['customers', 'list', '--all', '--json', '--fields', 'id,firstName,lastName'], { timeoutMs: 60_000 })).stdout,
+    ) as (typeof target)[];
     const expected = all.filter((c) => `${c.firstName} ${c.lastName}`.toLowerCase().includes(target.lastName.toLowerCase())).map((c) => c.id);
     expect(expected.length).toBeGreaterThan(1);
     expect(await find('--name', target.lastName.toUpperCase())).toEqual(expected);

@@ -1,5 +1,13 @@
 import { randomUUID } from 'node:crypto';
-import type { Balances, CreditBalanceRequest, SettleWithdrawalRequest, Withdrawal, WithdrawalMethod, WithdrawalPaymentType, WithdrawRequest } from '../../api/types.js';
+import type {
+  Balances,
+  CreditBalanceRequest,
+  SettleWithdrawalRequest,
+  Withdrawal,
+  WithdrawalMethod,
+  WithdrawalPaymentType,
+  WithdrawRequest,
+} from '../../api/types.js';
 import { findOrFail, pageQuery, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
 import { withdrawalLiquidCents } from '../fees.js';
