@@ -6,6 +6,10 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
+    // Most of the suite waits on sockets, timers and child processes rather than computing: three
+    // test files at a time keep a 2-core machine busy (vitest's default there is one).
+    maxWorkers: 3,
+    minWorkers: 1,
     globalSetup: ['test/helpers/global-setup.ts'],
   },
 });
