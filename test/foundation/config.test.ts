@@ -116,6 +116,13 @@ describe('config file', () => {
     expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles.default.token).toBe('umask-token');
   });
 
+  it("without PAYCTL_CONFIG_DIR or XDG_CONFIG_HOME lives in $HOME/.config/payctl, HOME read from the run's environment", async () => {
+    const home = tempConfigDir();
+    const added = await runInProcess(['profiles', 'add', 'home', '--base-url', 'https://api.example.com'], { env: { HOME: home } });
+    expect(added.code, added.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(path.join(home, '.config', 'payctl', 'config.json'), 'utf8')).profiles)).toContain('home');
+  });
+
   it('reports a corrupt config file with its fix, without a stack trace', async () => {
     const dir = tempConfigDir();
     writeFileSync(path.join(dir, 'config.json'), '{"profiles": {"default": {"baseUrl": "http://127.0.0.1:1", "tok');
