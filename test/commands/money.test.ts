@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInTerminal } from '../helpers/cli.js';
 import { needsTools } from '../helpers/tools.js';
-import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { shim } from '../money/helpers.js';
 import { createSubaccount, json, parsed, pixBalanceCents, plain, splitReceivers, withdrawalCount } from './helpers.js';
 
@@ -140,7 +140,7 @@ describe('withdraw', () => {
     const created = parsed<{ id: string }>(result);
     expect(result.stderr).toMatch(new RegExp(`account: +sub-account ${sub}`));
     expect(await pixBalanceCents(s, SUB())).toBe(before - 2500);
-    expect((await json<Array<{ id: string }>>(s, ['withdrawals', 'list', '--all', ...SUB()])).map((w) => w.id)).toContain(created.id);
+    expect((await sandboxWithdrawals(s, sub)).map((w) => w.id)).toContain(created.id);
     const fromMain = await s.run(['withdrawals', 'get', created.id, '--main-account']);
     expect(fromMain.code).toBe(1);
     expect(fromMain.stderr).toContain('returnCode -7101');

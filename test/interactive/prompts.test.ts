@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { runCliInTerminal } from '../helpers/cli.js';
 import { needsTools } from '../helpers/tools.js';
-import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { cpf, json, plain } from '../commands/helpers.js';
 import { bold } from './terminal.js';
 
@@ -39,8 +39,8 @@ describe.concurrent('interactive', () => {
     expect(text).toContain(`PIX key:      DOCUMENT_CPF ${key}`);
     expect(text).toMatch(/profile: +default \(local/);
     expect(text).toMatch(/status\s+PENDING/);
-    const recent = await json<Array<{ amount: number; pixKey: string; bankAccountId: number }>>(s, ['withdrawals', 'list', '--limit', '5']);
-    expect(recent).toContainEqual(expect.objectContaining({ amount: 2500, pixKey: key, bankAccountId: firstAccount!.id }));
+    const paid = await sandboxWithdrawals(s);
+    expect(paid).toContainEqual(expect.objectContaining({ amount: 2500, pixKey: key, bankAccountId: firstAccount!.id }));
   });
 
   needsTools('script')('withdraw pix answered No sends nothing (exit 2)', async () => {
@@ -52,7 +52,7 @@ describe.concurrent('interactive', () => {
     });
     expect(screen.code).toBe(2);
     expect(plain(screen.stdout)).toContain('not confirmed: nothing was sent');
-    const all = await json<Array<{ amount: number }>>(s, ['withdrawals', 'list', '--all']);
+    const all = await sandboxWithdrawals(s);
     expect(all.length).toBeGreaterThan(0);
     expect(all.filter((w) => w.amount === 777)).toEqual([]);
   });

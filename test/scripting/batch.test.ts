@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
-import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
 let session: SandboxSession;
 let bankAccountId: string;
@@ -19,19 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => session?.close());
 
-interface Withdrawal {
-  id: string;
-  amount: number;
-  pixKey: string | null;
-  bankAccountId: number;
-  withdrawalPaymentType: string;
-}
-
-const withdrawals = async (): Promise<Withdrawal[]> => {
-  const result = await session.run(['withdrawals', 'list', '--all', '--main-account', '-o', 'ndjson'], { timeoutMs: 60_000 });
-  expect(result.code, result.stderr).toBe(0);
-  return result.stdout.trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Withdrawal);
-};
+/** The main account's withdrawals, read through the sandbox's own API: never payctl's word. */
+const withdrawals = () => sandboxWithdrawals(session);
 
 const csvFile = (name: string, lines: string[]) => {
   const file = path.join(tempConfigDir(), name);
