@@ -161,9 +161,12 @@ describe.concurrent('faults × command kinds', () => {
       tally('faults', FAULTS.length);
     }, 120_000);
   }
+});
 
-  // The rows above run payctl's main in this process. The built binary has its own launcher, bundle
-  // (ky on fetch-classes.ts) and output streams: the money path meets every fault through it too.
+// The rows above run payctl's main in this process. The built binary has its own launcher, bundle
+// (ky on fetch-classes.ts) and output streams: the money path meets every fault through it too.
+// Alone, not beside the in-process rows, whose work in this process would delay the servers' answers.
+describe('faults × the built binary', () => {
   const withdrawRow = COMMAND_KINDS.find((row) => row.kind === 'withdraw')!;
   it(`${rowName(withdrawRow)} (${withdrawRow.method}) through the built binary: every fault ends the same way`, async () => {
     const problems = (await inPool(FAULTS, 4, (fault) => runCase(withdrawRow, fault, runCli))).flat();
