@@ -3,7 +3,7 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { needsTools } from '../helpers/tools.js';
@@ -37,6 +37,9 @@ beforeAll(async () => {
   for (const name of ['payouts.csv', 'payroll.csv']) writeFileSync(path.join(dir, 'files', name), '');
   process.chdir(dir);
 });
+// The folder is the test process's: the next test file in it starts where this one did.
+const startedIn = process.cwd();
+afterAll(() => process.chdir(startedIn));
 
 const words = (text: string) => text.split('\n').map((line) => line.split('\t')[0]!.trim()).filter(Boolean).sort();
 
