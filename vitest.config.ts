@@ -6,9 +6,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: 'forks',
-    // Most of the suite waits on sockets, timers and child processes rather than computing: three
+    // Much of the suite waits on sockets, timers and child processes rather than computing: four
     // test files at a time keep a 2-core machine busy (vitest's default there is one).
-    maxWorkers: 3,
+    maxWorkers: 4,
     minWorkers: 1,
     globalSetup: ['test/helpers/global-setup.ts'],
   },

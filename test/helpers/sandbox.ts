@@ -61,13 +61,15 @@ export async function sandboxWithdrawals(session: SandboxSession, account?: stri
     body: JSON.stringify({ clientId, clientSecret }),
   });
   const token = ((await auth.json()) as { data: { accessToken: string } }).data.accessToken;
-  const all: SandboxWithdrawal[] = [];
+  // By id: the list is newest first, so a withdrawal made while it is read moves the others a
+  // place down, and one may be seen on two pages. Two payments are two ids, and count twice.
+  const byId = new Map<string, SandboxWithdrawal>();
   for (let page = 1; ; page++) {
     const response = await fetch(`${session.sandbox.url}/withdrawals?page=${page}&limit=100`, {
       headers: { authorization: `Bearer ${token}`, ...(account ? { 'x-subaccount-id': account } : {}) },
     });
     const body = (await response.json()) as { data: SandboxWithdrawal[]; meta: { total: number } };
-    all.push(...body.data);
-    if (body.data.length === 0 || all.length >= body.meta.total) return all;
+    for (const withdrawal of body.data) byId.set(withdrawal.id, withdrawal);
+    if (body.data.length === 0 || page * 100 >= body.meta.total) return [...byId.values()];
   }
 }

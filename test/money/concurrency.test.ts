@@ -22,7 +22,8 @@ beforeAll(async () => {
   // Answers take 100 ms, as across a network: two runs started together overlap even on a busy machine.
   batches = await startSandboxSession('acme', { latencyMs: 100 });
   bank = await fundedMainAccount(batches);
-  workers = startWorkers(10);
+  // Two for the batches started together, ten for five guard rounds at a time: the tests run side by side.
+  workers = startWorkers(12);
 });
 afterAll(async () => {
   await Promise.all(workers?.map((worker) => worker.close()) ?? []);
@@ -62,7 +63,7 @@ function leaveLock(lockPath: string, holder: { pid: number; host: string; bootId
   utimesSync(lockPath, then, then);
 }
 
-describe('one batch at a time per journal', () => {
+describe.concurrent('one batch at a time per journal', () => {
   it('two batches started together on 200 rows: one pays, the other refuses at once naming pid and host; exactly 200 withdrawals', async () => {
     const file = csvFile('together.csv', [PIX_HEADER, ...pixRows('together', 200, bank)]);
     const [a, b] = await runTogether([workers[0]!, workers[1]!], batchArgs(file));
@@ -111,7 +112,7 @@ describe('one batch at a time per journal', () => {
   });
 });
 
-describe('the single-withdrawal duplicate guard cannot be raced', () => {
+describe.concurrent('the single-withdrawal duplicate guard cannot be raced', () => {
   it('20 rounds of two identical `withdraw pix --yes` started at once, API latency 100 ms: exactly one payment a round', async () => {
     const round = async (i: number, pair: [PayctlWorker, PayctlWorker]) => {
       // Each round is two terminals of one user: one config folder (and so one lock) per round.
@@ -139,7 +140,7 @@ describe('the single-withdrawal duplicate guard cannot be raced', () => {
     const rounds = [];
     // Five rounds at a time: ten processes on the machine at once.
     for (let first = 0; first < 20; first += 5) {
-      rounds.push(...(await Promise.all([0, 1, 2, 3, 4].map((k) => round(first + k, [workers[2 * k]!, workers[2 * k + 1]!])))));
+      rounds.push(...(await Promise.all([0, 1, 2, 3, 4].map((k) => round(first + k, [workers[2 + 2 * k]!, workers[3 + 2 * k]!])))));
     }
     const paid = (await sandboxWithdrawals(batches)).filter((w) => w.pixKey === 'raced@example.com');
     expect(rounds).toHaveLength(20);
