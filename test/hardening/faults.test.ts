@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, type RunOptions, type RunResult } from '../helpers/cli.js';
-import { runInProcess } from '../helpers/in-process.js';
+import { startWorkerPool, type PayctlWorkerPool } from '../helpers/workers.js';
 import { FAULTS, startFaultServer, type Fault, type FaultServer, type TimedRequest } from '../helpers/fault-server.js';
 import { COMMAND_KINDS, STACK_LINE, inPool, liveToken, missingForRow, normalAnswer, rowName, type CommandKind } from './commands.js';
 import { tally, trackFailures } from './tally.js';
@@ -89,8 +89,8 @@ function singleRequestExpectation(fault: Fault, method: string): Expectation {
 
 /**
  * --timeout per fault: short where the fault is the wait, long where the answer itself takes time.
- * In-process runs share their event loop with the fault server: 2 s, not 1, lets the server read a
- * request before the client gives up on it even when that loop is busy with other cases.
+ * 2 s, not 1, for the waits: on a busy machine the fault server (in the test process) may take a
+ * moment to read a request, and a client that gave up first would leave it unread.
  */
 function timeoutFor(fault: Fault): string {
   if (fault === 'hang' || fault === 'slow-body') return '2';
@@ -99,13 +99,24 @@ function timeoutFor(fault: Fault): string {
 }
 
 let server: FaultServer;
+/**
+ * The rows run in payctl processes kept up for the whole matrix (the built bundle's main): each case
+ * meets its fault in a process of its own, as a user's run would, so a case waiting on a hung server
+ * or reading a huge body never delays another's timers, and a busy machine gives every case its
+ * share of CPU; no case pays for Node's start-up.
+ */
+let payctl: PayctlWorkerPool;
 let caseCounter = 0;
 trackFailures();
 
 beforeAll(async () => {
   server = await startFaultServer();
+  payctl = startWorkerPool(16);
 });
-afterAll(() => server?.close());
+afterAll(async () => {
+  await payctl?.close();
+  await server?.close();
+});
 
 type Runner = (args: readonly string[], options: RunOptions) => Promise<RunResult>;
 
@@ -160,16 +171,16 @@ describe.concurrent('faults × command kinds', () => {
   for (const row of COMMAND_KINDS) {
     it(`${rowName(row)} (${row.method}): every fault ends in the contract's exit code, request count and message`, async () => {
       expect(missingForRow(row), `${rowName(row)} cannot run: the tree lacks`).toEqual([]);
-      const problems = (await inPool(FAULTS, 4, (fault) => runCase(row, fault, runInProcess))).flat();
+      const problems = (await inPool(FAULTS, 4, (fault) => runCase(row, fault, payctl.run))).flat();
       expect(problems, problems.join('\n')).toEqual([]);
       tally('faults', FAULTS.length);
     }, 120_000);
   }
 });
 
-// The rows above run payctl's main in this process. The built binary has its own launcher, bundle
-// (ky on fetch-classes.ts) and output streams: the money path meets every fault through it too.
-// Alone, not beside the in-process rows, whose work in this process would delay the servers' answers.
+// The rows above run the bundle's main in kept-up processes. The built binary also has its launcher,
+// code cache and output streams: the money path meets every fault through it too, alone, so that its
+// runs' start-up does not compete with the matrix.
 describe('faults × the built binary', () => {
   const withdrawRow = COMMAND_KINDS.find((row) => row.kind === 'withdraw')!;
   it(`${rowName(withdrawRow)} (${withdrawRow.method}) through the built binary: every fault ends the same way`, async () => {

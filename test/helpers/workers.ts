@@ -47,3 +47,31 @@ function worker(child: ChildProcessWithoutNullStreams): PayctlWorker {
     },
   };
 }
+
+export interface PayctlWorkerPool {
+  /** Runs payctl in the first worker free. */
+  run(args: readonly string[], options?: Pick<RunOptions, 'env' | 'input'>): Promise<RunResult>;
+  close(): Promise<void>;
+}
+
+/** `count` workers sharing a queue of runs: many runs at once, each in a process of its own. */
+export function startWorkerPool(count: number): PayctlWorkerPool {
+  const workers = startWorkers(count);
+  const free = [...workers];
+  const waiting: Array<(worker: PayctlWorker) => void> = [];
+  const take = () => new Promise<PayctlWorker>((resolve) => (free.length > 0 ? resolve(free.pop()!) : waiting.push(resolve)));
+  const give = (worker: PayctlWorker) => (waiting.length > 0 ? waiting.shift()!(worker) : free.push(worker));
+  return {
+    async run(args, options) {
+      const worker = await take();
+      try {
+        return await worker.run(args, options);
+      } finally {
+        give(worker);
+      }
+    },
+    close: async () => {
+      await Promise.all(workers.map((worker) => worker.close()));
+    },
+  };
+}
