@@ -168,7 +168,8 @@ describe.concurrent('exit codes', () => {
       () => undefined, // never answers
       async (server) => {
         const started = Date.now();
-        const result = await runInProcess(['sandbox', 'credit', '--pix', '100', '--timeout', '1'], { env: envFor(server.url) });
+        // 2 s: the server shares this process, and must read the request before the client gives up.
+        const result = await runInProcess(['sandbox', 'credit', '--pix', '100', '--timeout', '2'], { env: envFor(server.url) });
         expect(result.code).toBe(5);
         expect(Date.now() - started).toBeLessThan(8000);
         expect(server.requests).toHaveLength(1);
