@@ -56,7 +56,11 @@ export async function createPrompter(io: IOStreams): Promise<Prompter> {
         inquirer.select<T>(
           {
             message: visible(message),
-            choices: choices.map((choice) => ({ ...choice, name: visible(choice.name), description: choice.description === undefined ? undefined : visible(choice.description) })),
+            choices: choices.map((choice) => ({
+              ...choice,
+              name: visible(choice.name),
+              description: choice.description === undefined ? undefined : visible(choice.description),
+            })),
             pageSize: 12,
           },
           context,
