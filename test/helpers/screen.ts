@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -43,6 +43,19 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * acted on every escape sequence: what a cursor move or a line erase did shows there.
  * payctl starts only once tmux records its output, so `bytes` holds all of it.
  */
+/** Waits until `file` has not grown for 200 ms (at most 5 s). */
+async function settled(file: string): Promise<void> {
+  const size = () => (existsSync(file) ? statSync(file).size : -1);
+  const giveUpAt = Date.now() + 5_000;
+  let last = size();
+  for (let stable = 0; stable < 2 && Date.now() < giveUpAt; ) {
+    await pause(100);
+    const now = size();
+    stable = now === last ? stable + 1 : 0;
+    last = now;
+  }
+}
+
 export async function runCliOnScreen(args: readonly string[], options: ScreenOptions = {}): Promise<ScreenRun> {
   const dir = mkdtempSync(path.join(tmpdir(), 'payctl-screen-'));
   const socket = path.join(dir, 'tmux.sock');
@@ -85,8 +98,8 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
       const exitCode = existsSync(exitFile) ? readFileSync(exitFile, 'utf8').trim() : '';
       const screen = await capture();
       if (exitCode !== '') {
-        // Let the pipe's reader write out what it has read.
-        await pause(100);
+        // Let the pipe's reader write out what it has read: until the log stops growing (a busy machine delays it).
+        await settled(log);
         return { code: Number(exitCode), screen, bytes: existsSync(log) ? readFileSync(log, 'utf8') : '', seen };
       }
       const step = pending[0];

@@ -1,4 +1,5 @@
 import { afterAll, describe, expect, it } from 'vitest';
+import { runInProcess } from '../helpers/in-process.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { Client, expectError, receiver, startSandboxProcess, VALID } from './helpers.js';
@@ -80,7 +81,10 @@ describe('sandbox: rate limit', () => {
       const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: sandbox.url };
       const login = await runCli(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env, input: 'acme-sandbox-secret\n' });
       expect(login.code, login.stderr).toBe(0);
-      const balance = await runCli(['balance', '--json', '--main-account', '--debug'], { env });
+      // The one request a second is spent just before payctl runs (in this process, so no start-up
+      // delay lets the bucket refill): its first GET must be answered 429.
+      for (let i = 0; i < 2; i++) await fetch(`${sandbox.url}/withdrawals/balance`);
+      const balance = await runInProcess(['balance', '--json', '--main-account', '--debug'], { env });
       expect(balance.code, balance.stderr).toBe(0);
       expect(balance.stderr).toMatch(/\b429\b/);
       expect(JSON.parse(balance.stdout)).toHaveProperty('disponiblePixBalance');
