@@ -1,5 +1,5 @@
 import type { ApiClient } from '../http/client.js';
-import { fetchPage, type Page, type PageQuery } from './pages.js';
+import { fetchPage, type Page, type PageQuery, type PageRequestOptions } from './pages.js';
 import type { AddSplitRequest, CancelledSubscription, MessageResult, Split, Subscription, SubscriptionListItem, SubscriptionStatus, UpdateSubscriptionRequest } from './types.js';
 
 export interface SubscriptionFilters {
@@ -12,8 +12,8 @@ export interface SubscriptionFilters {
   subaccountId?: string;
 }
 
-export const listSubscriptions = (client: ApiClient, query: PageQuery & SubscriptionFilters): Promise<Page<SubscriptionListItem>> =>
-  fetchPage<SubscriptionListItem>(client, '/subscriptions', { ...query });
+export const listSubscriptions = (client: ApiClient, query: PageQuery & SubscriptionFilters, options?: PageRequestOptions): Promise<Page<SubscriptionListItem>> =>
+  fetchPage<SubscriptionListItem>(client, '/subscriptions', { ...query }, false, options);
 
 const subscriptionPath = (id: string) => `/subscriptions/${encodeURIComponent(id)}`;
 

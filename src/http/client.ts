@@ -16,6 +16,11 @@ export interface ApiRequest {
   body?: unknown;
   /** The route accepts `x-subaccount-id`: send the resolved sub-account, if any. */
   accountContext?: boolean;
+  /**
+   * A GET whose caller waits out a 429 itself (a page scan that sets its own pace):
+   * the client does not retry it, and the error carries the `Retry-After` asked for.
+   */
+  callerHandlesRateLimit?: boolean;
 }
 
 export interface ApiEnvelope<T = unknown> {
@@ -141,7 +146,7 @@ class HttpApiClient implements ApiClient {
         headers,
         searchParams,
         json: request.body,
-        retry: retryPolicy(deadline),
+        retry: retryPolicy(deadline, !request.callerHandlesRateLimit),
         ...perRequest,
       } as KyOptions);
     } catch (error) {
@@ -170,18 +175,20 @@ function registerSecretsOf(value: unknown, secrets: ApiClientOptions['secrets'])
  * (429, 503) is reported instead of a timeout; an unreadable `Retry-After`
  * falls back to the backoff instead of waiting the maximum.
  */
-function retryPolicy(deadline: number): RetryOptions {
+function retryPolicy(deadline: number, retryRateLimited: boolean): RetryOptions {
+  const statusCodes = retryRateLimited ? RETRY_STATUS_CODES : RETRY_STATUS_CODES.filter((status) => status !== 429);
   return {
     limit: 2,
     methods: ['get'],
-    statusCodes: RETRY_STATUS_CODES,
+    statusCodes,
     afterStatusCodes: [429, 503],
     maxRetryAfter: MAX_RETRY_AFTER_MS,
     backoffLimit: 4_000,
     jitter: true,
     shouldRetry: ({ error }) => {
       if (error instanceof TransportError && error.code === INTERRUPTED) return false;
-      if (!isHttpError(error) || !RETRY_STATUS_CODES.includes(error.response.status)) return undefined;
+      if (isHttpError(error) && !statusCodes.includes(error.response.status)) return false;
+      if (!isHttpError(error)) return undefined;
       const header = error.response.headers.get('retry-after');
       if (header === null) return undefined;
       const wait = retryAfterMs(header);
@@ -281,7 +288,8 @@ async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<Pa
     // Not JSON: handled below by status.
   }
   const returnCode = typeof apiError?.returnCode === 'number' ? apiError.returnCode : undefined;
-  const details = { status, returnCode, hint: hintFor(status, returnCode) };
+  const retryAfter = status === 429 ? response.headers.get('retry-after') : null;
+  const details = { status, returnCode, hint: hintFor(status, returnCode), retryAfterMs: retryAfter === null ? undefined : retryAfterMs(retryAfter) };
   if (status === 401 || status === 403) {
     return new PayctlError(String(apiError?.message ?? (status === 401 ? 'not authenticated' : 'forbidden')), ExitCode.auth, details);
   }
@@ -297,7 +305,7 @@ async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<Pa
       hint: 'set the profile\'s base URL to the final address: payctl profiles add NAME --base-url URL',
     });
   }
-  if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.network, { status, hint: 'wait and retry' });
+  if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.network, { ...details, hint: 'wait and retry' });
   // 408: the server gave up waiting for the request, so it did not act on it.
   if (status === 408) return new PayctlError('the server timed out waiting for the request (HTTP 408)', ExitCode.network, { status, hint: 'nothing took effect; it is safe to retry' });
   return new PayctlError(`the server refused the request (HTTP ${status}) without an API error body`, ExitCode.apiRefused, { status });

@@ -4,6 +4,12 @@ import { switchOption, valueOption, type OptionDefs, type OptionValues } from '.
 import { parseLimit, parsePage } from '../../validate.js';
 import type { View } from '../../output/views.js';
 import { statusLine } from '../../output/status-line.js';
+import { scanPages, type PageFetcher, type ScanResult } from './scan.js';
+
+export type { PageFetcher };
+
+/** Items a page when payctl reads a whole list (the API's largest page). */
+export const SCAN_PAGE_SIZE = 100;
 
 /** The paging flags every list command takes. */
 export const PAGING_OPTIONS = {
@@ -20,8 +26,6 @@ export interface ListInvocation extends Context {
   readonly view: View;
   readonly opts: OptionValues<typeof PAGING_OPTIONS>;
 }
-
-export type PageFetcher<T> = (query: { page: number; limit: number }) => Promise<Page<T>>;
 
 /** Pages requested at once by `--all`: enough to keep the connection busy, few enough to stay polite and flat in memory. */
 export const PAGE_CONCURRENCY = 4;
@@ -94,7 +98,6 @@ function progressLine(io: Context['io'], noun: string): { update: (progress: Pag
 }
 
 /**
-/**
  * Runs a list command: one page, or with --all every page, written in order as it
  * arrives. `--fields` is checked against the view before the first request.
  */
@@ -113,35 +116,65 @@ export async function runList<T>(invocation: ListInvocation, fetch: PageFetcher<
 }
 
 /**
- * Writes every page of a list, in order, keeping only the items `keep` accepts
- * (`customers find`). On a failure mid-way the output is ended as cut short (a
- * json array is left unclosed), stderr says how much was written, and the
- * error's exit code stands.
+ * Writes every page of a list, in order. On a failure mid-way the output is
+ * ended as cut short (a json array is left unclosed), stderr says how much was
+ * written, and the error's exit code stands.
  */
-export async function writeAllPages<T>({ io }: Context, view: View, fetch: PageFetcher<T>, limit: number, keep?: (item: T) => boolean): Promise<void> {
+export async function writeAllPages<T>({ io }: Context, view: View, fetch: PageFetcher<T>, limit: number): Promise<void> {
   const writer = io.output.list(view);
-  const progress = progressLine(io, keep ? `${view.noun} scanned` : view.noun);
+  const progress = progressLine(io, view.noun);
   let total = 0;
   try {
     for await (const items of allPages(fetch, limit, (p) => {
       total = p.total;
       progress.update(p);
     })) {
-      await writer.write(keep ? items.filter(keep) : items);
+      await writer.write(items);
     }
   } catch (error) {
     progress.done();
     await writer.abort();
-    await io.output.note(
-      keep
-        ? `the search did not finish: ${writer.count} matching ${view.noun} were written before the failure`
-        : `the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`,
-    );
+    await io.output.note(`the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`);
     throw error;
   }
   progress.done();
-  // A search says how many of those looked at matched; a whole list, how many of how many the API counted.
-  await writer.end(keep ? { scanned: total } : { total: Math.max(total, writer.count) });
+  await writer.end({ total: Math.max(total, writer.count) });
+}
+
+/**
+ * Writes the items of a list that `keep` accepts, scanning every page many at a
+ * time (scan.ts). json, ndjson, csv and tsv get each match as soon as its page
+ * arrives, so the first shows long before the scan ends; a table, which needs
+ * every row to align, shows them at the end in the list's order. The footer says
+ * how many of those looked at matched. A failure mid-way is reported as for
+ * writeAllPages.
+ */
+export async function writeMatches<T>({ io }: Context, view: View, fetch: PageFetcher<T>, keep: (item: T) => boolean): Promise<void> {
+  const writer = io.output.list(view);
+  const progress = progressLine(io, `${view.noun} scanned`);
+  const inOrder = io.output.format === 'table';
+  const held = new Map<number, T[]>();
+  let result: ScanResult;
+  try {
+    result = await scanPages(
+      fetch,
+      async (items, page) => {
+        const matches = items.filter(keep);
+        if (inOrder) held.set(page, matches);
+        else await writer.write(matches);
+      },
+      { limit: SCAN_PAGE_SIZE, onProgress: (p) => progress.update(p), signal: io.signal },
+    );
+  } catch (error) {
+    progress.done();
+    for (const [, matches] of [...held].sort(([a], [b]) => a - b)) await writer.write(matches);
+    await writer.abort();
+    await io.output.note(`the search did not finish: ${writer.count} matching ${view.noun} were found before the failure`);
+    throw error;
+  }
+  progress.done();
+  for (const [, matches] of [...held].sort(([a], [b]) => a - b)) await writer.write(matches);
+  await writer.end({ scanned: result.total });
 }
 
 /** What to type for another page: the command as it was typed, its `--page` replaced. */
