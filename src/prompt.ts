@@ -141,8 +141,8 @@ export function refuseMissingUnlessAsking(io: IOStreams, flags: readonly string[
     ...(args.length > 0 ? [`missing required ${args.length > 1 ? 'arguments' : 'argument'} ${unique(args).join(', ')}`] : []),
     ...(flags.length > 0 ? [`missing required ${flags.length > 1 ? 'flags' : 'flag'}: ${unique(flags).join(', ')}`] : []),
   ].join('; ');
-  const what = args.length === 0 ? 'the flags' : flags.length === 0 ? unique(args).join(' and ') : `${unique(args).join(' and ')} and the flags`;
-  throw usageError(reason ? `${reason}: ${missing}` : missing, io.promptRefusalHint(what));
+  const what = args.length === 0 ? 'the flags' : `the ${unique(args).join(' and ')}${flags.length > 0 ? ' and the flags' : ''}`;
+  throw usageError(reason ? `${reason}: ${missing}` : missing, io.promptRefusalHint(what, args.length > 0 ? 'to pick from a list' : 'to be asked'));
 }
 
 /** Fills in missing required values, in order (so an answer can shape the next question). */

@@ -1,4 +1,5 @@
 import type { ApiClient } from '../http/client.js';
+import { fetchPage, type Page, type PageQuery } from './pages.js';
 import type { Balances, CreditBalanceRequest, SettlementStatus, Subaccount, Withdrawal } from './types.js';
 
 /** Routes only the sandbox serves: they play the platform's back office. */
@@ -14,3 +15,7 @@ export async function settleWithdrawal(client: ApiClient, id: string, status: Se
 export async function creditBalance(client: ApiClient, credit: CreditBalanceRequest): Promise<Balances | undefined> {
   return (await client.request<Balances>({ method: 'POST', path: '/sandbox/balance', body: credit, accountContext: true }))?.data;
 }
+
+/** The sandbox's own list of the company's sub-accounts (the API has none); a platform without it answers 404. */
+export const listSandboxSubaccounts = (client: ApiClient, query: PageQuery): Promise<Page<Subaccount>> =>
+  fetchPage<Subaccount>(client, '/sandbox/subaccounts', { ...query });

@@ -84,6 +84,17 @@ export const subaccountView: View = {
   },
 };
 
+/**
+ * `subaccounts list` where the platform has no list of them: the sub-accounts this
+ * profile knows, with the name and status last seen and how payctl came to know each.
+ */
+export const knownSubaccountView: View = {
+  noun: 'sub-accounts',
+  fields: [...subaccountView.fields, 'seenAs'],
+  columns: [{ field: 'id' }, { field: 'name', hide: 1 }, { field: 'status', hide: 2 }, { field: 'seenAs', header: 'known from', hide: 3 }],
+  kinds: subaccountView.kinds,
+};
+
 const SPLIT_FIELDS = ['id', 'subaccountId', 'splitType', 'splitPercentage', 'splitAmount', 'liquidAmount', 'chargebackLiable'];
 
 export const splitView: View = {
@@ -117,6 +128,33 @@ export const subscriptionView: View = {
     id: 'id', customerId: 'id', tokenizedCardId: 'id', cardId: 'id', amount: 'cents', setupAmount: 'cents', frequency: 'days', status: 'status', splits: 'list',
     createdAt: 'time', updatedAt: 'time', canceledAt: 'time',
   },
+};
+
+/** A customer's subscriptions under `customers get`: the card each charges by its brand and last digits. */
+export const customerSubscriptionView: View = {
+  noun: 'subscriptions',
+  fields: [...subscriptionView.fields, 'card'],
+  columns: [
+    { field: 'id' },
+    { field: 'title', hide: 1 },
+    { field: 'amount', hide: 2 },
+    { field: 'frequency', header: 'every', hide: 5 },
+    { field: 'status', hide: 3 },
+    { field: 'card', hide: 4 },
+    { field: 'splits', hide: 6 },
+  ],
+  kinds: subscriptionView.kinds,
+};
+
+/** Splits in a table: the receiving sub-account by name too, when payctl knows it. */
+export const splitTableView: View = {
+  ...splitView,
+  fields: [...SPLIT_FIELDS, 'subaccountName'],
+  columns: [
+    { field: 'id' },
+    { field: 'subaccountName', header: 'receiver', hide: 7 },
+    ...splitView.columns.slice(1),
+  ],
 };
 
 export const bankAccountView: View = {

@@ -1,9 +1,9 @@
 import { bankAccountView, messageView } from '../../output/views.js';
 import { parseBankAccountId } from '../../validate.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
-import { arg, command, defineCommand, group } from '../spec.js';
+import { command, defineCommand, group, pickedArg } from '../spec.js';
 
-const idArg = arg('id', 'bank account id (a whole number)', parseBankAccountId);
+const idArg = pickedArg('id', 'bank account id (a whole number)', parseBankAccountId);
 
 export const bankAccountsList = defineCommand({
   name: 'list',

@@ -2,11 +2,11 @@ import { customerView } from '../../output/views.js';
 import { parseUuid } from '../../validate.js';
 import { fieldOptions, FROM_FILE_OPTION } from '../shared/body-fields.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
-import { arg, command, defineCommand, group, valueOption } from '../spec.js';
+import { command, defineCommand, group, pickedArg, valueOption } from '../spec.js';
 import { CUSTOMER_FIELDS } from './fields.js';
 import { parseDocumentSearch, parseEmailSearch, parseNameSearch, parsePhoneSearch } from './search.js';
 
-const idArg = arg('id', 'customer id (UUID)', parseUuid);
+const idArg = pickedArg('id', 'customer id (UUID); searched for by name, e-mail or document', parseUuid);
 
 export const customersList = defineCommand({
   name: 'list',
@@ -19,7 +19,11 @@ export const customersList = defineCommand({
 
 export const customersGet = defineCommand({
   name: 'get',
-  summary: 'Show one customer with its address',
+  summary: 'Show one customer with its address; as a table, with their subscriptions and cards',
+  description:
+    'Show one customer. As a table (at a terminal, or -o table) their subscriptions and the cards those charge follow, read from every page ' +
+    "of subscriptions (the API has no customer filter); json, ndjson, csv and tsv keep the API's customer record alone " +
+    '(payctl subs list --customer ID --json gives the subscriptions). Without an id, at a terminal, the customer is searched for.',
   args: [idArg],
   view: customerView,
   examples: ['payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f', 'payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --json | jq .address'],

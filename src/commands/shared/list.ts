@@ -88,7 +88,7 @@ export async function* allPages<T>(
 }
 
 /** How far a list has come, on stderr at a terminal. */
-function progressLine(io: Context['io'], noun: string): { update: (progress: PageProgress) => void; done: () => void } {
+export function progressLine(io: Context['io'], noun: string): { update: (progress: PageProgress) => void; done: () => void } {
   const line = statusLine(io);
   return {
     update: ({ items, total }) =>
