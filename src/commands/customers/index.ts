@@ -33,8 +33,8 @@ export const customersFind = defineCommand({
   name: 'find',
   summary: 'Find customers by e-mail, document, name or phone, scanning every page',
   description:
-    'Find customers by e-mail, document, name or phone: scans every page of the list (a few pages at a time) and prints the ones that match ' +
-    'every flag given. --email matches the whole address, ignoring case; --document the CPF or CNPJ digits, ignoring dots, dashes and slashes; ' +
+    'Find customers by e-mail, document, name or phone: scans every page of the list, many pages at a time (fewer when the API answers 429), ' +
+    'and prints the ones that match every flag given as soon as each is found (a table shows them at the end). --email matches the whole address, ignoring case; --document the CPF or CNPJ digits, ignoring dots, dashes and slashes; ' +
     '--name a part of the full name, ignoring case and accents; --phone the number, ignoring +55, spaces and punctuation. ' +
     'No match prints an empty list and exits 0.',
   options: {
