@@ -121,7 +121,7 @@ export const optionalArg = <T>(name: string, description: string, parse: Parser<
 /** An id the command picks from a list at a terminal when it is missing (`subs cancel` with no id). */
 export const pickedArg = <T>(name: string, description: string, parse: Parser<T>, extras: ArgExtras = {}): ArgDef<T, true> => ({
   name,
-  description: `${description}; picked from a list at a terminal when missing`,
+  description,
   parse,
   optional: true,
   picked: true,

@@ -3,7 +3,7 @@ import { parseBankAccountId } from '../../validate.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
 import { command, defineCommand, group, pickedArg } from '../spec.js';
 
-const idArg = pickedArg('id', 'bank account id (a whole number)', parseBankAccountId);
+const idArg = pickedArg('id', 'bank account id (a whole number); picked from a list at a terminal when missing', parseBankAccountId);
 
 export const bankAccountsList = defineCommand({
   name: 'list',

@@ -32,7 +32,7 @@ export const cardsTokenize = defineCommand({
 export const cardsGet = defineCommand({
   name: 'get',
   summary: 'Show one card token: brand, first and last 4 digits, expiry, checks',
-  args: [pickedArg('id', "card token id (UUID); at a terminal, the customer is searched for and their subscriptions' cards listed", parseUuid)],
+  args: [pickedArg('id', "card token id (UUID); at a terminal, when missing, the customer is searched for and the cards their subscriptions charge listed", parseUuid)],
   view: cardView,
   examples: ['payctl cards get 0b7f8e2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b', 'payctl cards get 0b7f8e2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b --json | jq .customerId'],
 });

@@ -23,7 +23,7 @@ export const subaccountsList = defineCommand({
 export const subaccountsUse = defineCommand({
   name: 'use',
   summary: "Set the profile's active sub-account: bank accounts, withdrawals and balance then run in it",
-  args: [pickedArg('id', 'sub-account id (UUID)', parseUuid)],
+  args: [pickedArg('id', 'sub-account id (UUID); picked from a list at a terminal when missing', parseUuid)],
   examples: ['payctl subaccounts use 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c', 'payctl balance --main-account   # once, in the main account'],
 });
 

@@ -15,7 +15,7 @@ import {
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
 import { command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';
 
-const idArg = pickedArg('id', 'subscription id (UUID)', parseUuid);
+const idArg = pickedArg('id', 'subscription id (UUID); picked from a list at a terminal when missing', parseUuid);
 const SUB = '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9';
 const SUBACCOUNT = '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c';
 
@@ -121,7 +121,7 @@ export const subsRemoveSplit = defineCommand({
   name: 'remove-split',
   summary: 'Remove a split from a subscription (cannot be undone; confirms first)',
   description: 'Remove one split. It cannot be undone. Split ids are shown by payctl subs get. payctl shows the split and asks (default No); --yes skips the question.',
-  args: [pickedArg('subscription-id', 'subscription id (UUID)', parseUuid), pickedArg('split-id', 'split id (UUID), from payctl subs get', parseUuid)],
+  args: [pickedArg('subscription-id', 'subscription id (UUID); picked from a list at a terminal when missing', parseUuid), pickedArg('split-id', 'split id (UUID), from payctl subs get; picked from a list at a terminal when missing', parseUuid)],
   view: messageView,
   confirms: true,
   changesData: true,

@@ -16,7 +16,7 @@ export const withdrawalsList = defineCommand({
 export const withdrawalsGet = defineCommand({
   name: 'get',
   summary: 'Show one withdrawal: amount, net amount, status',
-  args: [pickedArg('id', 'withdrawal id (UUID)', parseUuid)],
+  args: [pickedArg('id', 'withdrawal id (UUID); picked from a list at a terminal when missing', parseUuid)],
   view: withdrawalView,
   accountContext: true,
   examples: ['payctl withdrawals get 7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f', 'payctl withdrawals get 7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f --json | jq -r .status'],
