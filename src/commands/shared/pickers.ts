@@ -38,7 +38,9 @@ const MOST_MATCHES_SHOWN = 200;
  * parser. An empty list is a usage error naming what there was none of, unless an
  * id may be typed.
  */
-async function pickOrType(ctx: Context, field: FieldPrompt, message: string, choices: ReadonlyArray<Choice<string>>, noun: string, typeId: boolean): Promise<string> {
+async function pickOrType(ctx: Context, field: FieldPrompt, message: string, listed: ReadonlyArray<Choice<string>>, noun: string, typeId: boolean): Promise<string> {
+  // An item the API sent without an id cannot be acted on.
+  const choices = listed.filter((choice) => typeof choice.value === 'string' && choice.value !== '');
   if (choices.length === 0) {
     if (!typeId) throw usageError(`there are no ${noun} to pick from in the ${ctx.services.accountLabel()}`);
     await ctx.io.output.note(`no ${noun} to pick from: type the id`);
