@@ -143,37 +143,29 @@ export async function writeAllPages<T>({ io }: Context, view: View, fetch: PageF
 
 /**
  * Writes the items of a list that `keep` accepts, scanning every page many at a
- * time (scan.ts). json, ndjson, csv and tsv get each match as soon as its page
- * arrives, so the first shows long before the scan ends; a table, which needs
- * every row to align, shows them at the end in the list's order. The footer says
- * how many of those looked at matched. A failure mid-way is reported as for
- * writeAllPages.
+ * time (scan.ts): json, ndjson, csv and tsv get each match as soon as its page
+ * (and every page before it) is in, so the first shows long before the scan
+ * ends; a table, which needs every row to align, shows them at the end. The
+ * footer says how many of those looked at matched. A failure mid-way is
+ * reported as for writeAllPages.
  */
 export async function writeMatches<T>({ io }: Context, view: View, fetch: PageFetcher<T>, keep: (item: T) => boolean): Promise<void> {
   const writer = io.output.list(view);
   const progress = progressLine(io, `${view.noun} scanned`);
-  const inOrder = io.output.format === 'table';
-  const held = new Map<number, T[]>();
   let result: ScanResult;
   try {
-    result = await scanPages(
-      fetch,
-      async (items, page) => {
-        const matches = items.filter(keep);
-        if (inOrder) held.set(page, matches);
-        else await writer.write(matches);
-      },
-      { limit: SCAN_PAGE_SIZE, onProgress: (p) => progress.update(p), signal: io.signal },
-    );
+    result = await scanPages(fetch, (items) => writer.write(items.filter(keep)), {
+      limit: SCAN_PAGE_SIZE,
+      onProgress: (p) => progress.update(p),
+      signal: io.signal,
+    });
   } catch (error) {
     progress.done();
-    for (const [, matches] of [...held].sort(([a], [b]) => a - b)) await writer.write(matches);
     await writer.abort();
     await io.output.note(`the search did not finish: ${writer.count} matching ${view.noun} were found before the failure`);
     throw error;
   }
   progress.done();
-  for (const [, matches] of [...held].sort(([a], [b]) => a - b)) await writer.write(matches);
   await writer.end({ scanned: result.total });
 }
 

@@ -3,9 +3,11 @@ import type { Page } from '../../api/pages.js';
 import { ExitCode, PayctlError } from '../../errors.js';
 
 /**
- * A scan of every page of a list whose order does not matter to the reader (a
- * search such as `customers find`, a customer's subscriptions, a pick list):
- * pages are asked for many at a time and handed over as they arrive.
+ * A scan of every page of a list (a search such as `customers find`, a
+ * customer's subscriptions, a pick list): pages are asked for many at a time and
+ * handed over in the list's order as soon as each and those before it are in
+ * (they arrive nearly in order, as they are asked for in order), so a match is
+ * shown a moment after it is found and the output is the same on every run.
  *
  * How many are in flight adapts as TCP's congestion window does: it starts at
  * START_CONCURRENCY and grows by one per page answered (doubling each round trip)
@@ -55,10 +57,8 @@ const GIVE_UP_AFTER_MS = 120_000;
 const isRateLimited = (error: unknown): error is PayctlError => error instanceof PayctlError && error.status === 429;
 
 /**
- * Asks for every page of a list and hands each to `onPage` as it arrives (with
- * its number, for a reader that wants them in order), one at a time: `onPage`
- * may write, and pages wait for it in arrival order. Resolves once every page
- * was handed over.
+ * Asks for every page of a list and hands each to `onPage` in the list's order,
+ * one at a time (`onPage` may write). Resolves once every page was handed over.
  */
 export async function scanPages<T>(fetch: PageFetcher<T>, onPage: (items: T[], page: number) => void | Promise<void>, options: ScanOptions): Promise<ScanResult> {
   const { limit, signal } = options;
@@ -99,9 +99,11 @@ export async function scanPages<T>(fetch: PageFetcher<T>, onPage: (items: T[], p
     let backoff = FIRST_BACKOFF_MS;
     let timer: NodeJS.Timeout | undefined;
     let finished = false;
-    // Pages answered but not yet handed over: new ones wait while too many are (a slow reader of stdout).
-    let waiting = 0;
-    let delivered: Promise<void> = Promise.resolve();
+    // Pages answered but not yet handed over (one before them is still out, or `onPage` is busy):
+    // no new page is asked for while too many are.
+    const arrived = new Map<number, T[]>();
+    let nextToHand = 2;
+    let handing = false;
 
     const fail = (error: unknown) => {
       if (finished) return;
@@ -120,14 +122,33 @@ export async function scanPages<T>(fetch: PageFetcher<T>, onPage: (items: T[], p
         timer = setTimeout(pump, pausedUntil - now);
         return;
       }
-      while (inFlight < pace.window && waiting < maxConcurrency && (again.length > 0 || nextPage <= lastPage)) {
+      // A page asked again goes first: the pages after it wait for it to be handed over.
+      while (inFlight < pace.window && (again.length > 0 || (nextPage <= lastPage && arrived.size < maxConcurrency))) {
         launch(again.shift() ?? nextPage++);
       }
-      if (inFlight === 0 && waiting === 0 && again.length === 0 && nextPage > lastPage) {
+      if (inFlight === 0 && arrived.size === 0 && !handing && again.length === 0 && nextPage > lastPage) {
         finished = true;
         signal?.removeEventListener('abort', onAbort);
         resolve({ total: Math.max(total, items), rateLimited });
       }
+    };
+
+    /** Hands over the pages that are next in order, one at a time. */
+    const handOver = async () => {
+      if (handing) return;
+      handing = true;
+      try {
+        while (!finished && arrived.has(nextToHand)) {
+          await onPage(arrived.get(nextToHand)!, nextToHand);
+          arrived.delete(nextToHand);
+          nextToHand++;
+        }
+      } catch (error) {
+        fail(error);
+      } finally {
+        handing = false;
+      }
+      pump();
     };
 
     const launch = (page: number) => {
@@ -145,13 +166,8 @@ export async function scanPages<T>(fetch: PageFetcher<T>, onPage: (items: T[], p
           // The list grew while it was read (or gives no page count): a full last page may have another after it.
           if (page === lastPage && result.items.length === limit) lastPage++;
           options.onProgress?.({ items, total });
-          waiting++;
-          delivered = delivered
-            .then(() => (finished ? undefined : onPage(result.items, page)))
-            .then(() => {
-              waiting--;
-              pump();
-            }, fail);
+          arrived.set(page, result.items);
+          void handOver();
           pump();
         },
         (error: unknown) => {
@@ -172,11 +188,11 @@ export async function scanPages<T>(fetch: PageFetcher<T>, onPage: (items: T[], p
   });
 }
 
-/** Every item of every page, in the list's order (pages arrive in any order and are put back in theirs). */
+/** Every item of every page that `keep` accepts, in the list's order. */
 export async function collectPages<T>(fetch: PageFetcher<T>, options: ScanOptions, keep: (item: T) => boolean = () => true): Promise<T[]> {
-  const pages = new Map<number, T[]>();
-  await scanPages(fetch, (items, page) => void pages.set(page, items.filter(keep)), options);
-  return [...pages.entries()].sort(([a], [b]) => a - b).flatMap(([, items]) => items);
+  const kept: T[] = [];
+  await scanPages(fetch, (items) => void kept.push(...items.filter(keep)), options);
+  return kept;
 }
 
 const interrupted = () => new PayctlError('interrupted', ExitCode.interrupted);
