@@ -1,3 +1,4 @@
+import { styleText } from 'node:util';
 import { ExitCode, PayctlError, usageError } from './errors.js';
 import type { Context } from './context.js';
 import type { IOStreams } from './iostreams.js';
@@ -39,6 +40,9 @@ export function matchesTyped(choice: Choice<unknown>, typed: string | undefined)
   return words.every((word) => text.includes(word));
 }
 
+/** inquirer's line of keys under a list, as it draws it: `↑↓ navigate • ⏎ select`. */
+const helpLine = (keys: ReadonlyArray<[string, string]>) => keys.map(([key, action]) => `${styleText('bold', key)} ${styleText('dim', action)}`).join(styleText('dim', ' • '));
+
 /** Questions on the run's streams, given up when the run is interrupted (`io.signal`). */
 export async function createPrompter(io: IOStreams): Promise<Prompter> {
   const [inquirer, { fitLine }] = await Promise.all([import('@inquirer/prompts'), import('./output/table.js')]);
@@ -78,9 +82,11 @@ export async function createPrompter(io: IOStreams): Promise<Prompter> {
         choices.length > PAGE_SIZE
           ? inquirer.search<T>(
               {
-                message: `${visible(message)} (type to search)`,
+                message: visible(message),
                 source: (typed) => choices.filter((choice) => matchesTyped(choice, typed)).map(shown),
                 pageSize: PAGE_SIZE,
+                // The line under the list says that typing narrows it.
+                theme: { style: { keysHelpTip: (keys: Array<[string, string]>) => helpLine([...keys, ['type', 'to search']]) } },
               },
               context,
             )

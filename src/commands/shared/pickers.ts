@@ -33,21 +33,29 @@ const typeIdChoice: Choice<typeof TYPE_ID> = { name: '… type an id', value: TY
 /** A search that matches more than this shows only these, and says to type more. */
 const MOST_MATCHES_SHOWN = 200;
 
+interface ListOf {
+  /** What the list holds, for "there are no bank accounts to pick from". */
+  noun: string;
+  /** The question for an id typed in (`Sub-account id`), when the list may not hold every one. */
+  typeId?: string;
+}
+
 /**
  * One of `choices`, or (with `typeId`) an id typed in, checked by the field's
  * parser. An empty list is a usage error naming what there was none of, unless an
  * id may be typed.
  */
-async function pickOrType(ctx: Context, field: FieldPrompt, message: string, listed: ReadonlyArray<Choice<string>>, noun: string, typeId: boolean): Promise<string> {
+async function pickOrType(ctx: Context, field: FieldPrompt, message: string, listed: ReadonlyArray<Choice<string>>, { noun, typeId }: ListOf): Promise<string> {
   // An item the API sent without an id cannot be acted on.
   const choices = listed.filter((choice) => typeof choice.value === 'string' && choice.value !== '');
   if (choices.length === 0) {
-    if (!typeId) throw usageError(`there are no ${noun} to pick from in the ${ctx.services.accountLabel()}`);
+    if (typeId === undefined) throw usageError(`there are no ${noun} to pick from in the ${ctx.services.accountLabel()}`);
     await ctx.io.output.note(`no ${noun} to pick from: type the id`);
-    return field.text('Id');
+    return field.text(typeId);
   }
-  const picked = await field.select<string | typeof TYPE_ID>(message, typeId ? [...choices, typeIdChoice] : choices);
-  return picked === TYPE_ID ? field.text('Id') : picked;
+  if (typeId === undefined) return field.select(message, choices);
+  const picked = await field.select<string | typeof TYPE_ID>(message, [...choices, typeIdChoice]);
+  return picked === TYPE_ID ? field.text(typeId) : picked;
 }
 
 /** Every item of a list, read many pages at a time (a progress line at a terminal). */
@@ -79,7 +87,7 @@ export async function pickBankAccount(ctx: Context, field: FieldPrompt): Promise
     value: String(account.id),
     description: `bank account ${account.id} · ${textOr(account.status, 'status not given')}`,
   }));
-  return pickOrType(ctx, field, `Bank account (${ctx.services.accountLabel()})`, choices, 'bank accounts', false);
+  return pickOrType(ctx, field, `Bank account (${ctx.services.accountLabel()})`, choices, { noun: 'bank accounts' });
 }
 
 /** The people behind customer ids: single reads, or every page of customers when that is fewer requests. */
@@ -144,7 +152,7 @@ export async function pickSubscription(ctx: Context, field: FieldPrompt, { statu
   const names = await customerNames(ctx, api, new Set(subscriptions.map((subscription) => subscription.customerId)));
   const which = [statuses?.join(', '), withSplits ? 'with splits' : undefined].filter(Boolean).join(', ');
   const choices = subscriptions.map((subscription) => subscriptionChoice(subscription, names));
-  return pickOrType(ctx, field, message, choices, `subscriptions${which ? ` (${which})` : ''}`, true);
+  return pickOrType(ctx, field, message, choices, { noun: `subscriptions${which ? ` (${which})` : ''}`, typeId: 'Subscription id' });
 }
 
 /** A split's share as people read it: `R$ 10,00` or `12.5% of the amount`. */
@@ -161,7 +169,7 @@ export async function pickSplit(ctx: Context, field: FieldPrompt, subscription: 
       description: `split ${split.id} · net ${formatCents(split.liquidAmount ?? 0)}`,
     }));
   if (choices.length === 0) throw usageError(`subscription ${subscription.id} "${textOr(subscription.title, '')}" has no splits to remove`);
-  return pickOrType(ctx, field, `Split of "${textOr(subscription.title, subscription.id)}"`, choices, 'splits', false);
+  return pickOrType(ctx, field, `Split of "${textOr(subscription.title, subscription.id)}"`, choices, { noun: 'splits' });
 }
 
 /** A sub-account by name and status (the sandbox's list, or those this profile knows), or an id typed in. */
@@ -177,7 +185,7 @@ export async function pickSubaccount(ctx: Context, field: FieldPrompt, { approve
       value: entry.id,
       description: entry.id,
     }));
-  return pickOrType(ctx, field, approvedOnly ? 'Receiving sub-account (must be APPROVED)' : 'Sub-account', choices, 'sub-accounts', true);
+  return pickOrType(ctx, field, approvedOnly ? 'Receiving sub-account (must be APPROVED)' : 'Sub-account', choices, { noun: 'sub-accounts', typeId: 'Sub-account id' });
 }
 
 /** What a typed search matches: every word in the name or e-mail, or the document's digits. */
@@ -234,7 +242,7 @@ export async function pickCard(ctx: Context, field: FieldPrompt): Promise<string
   const customerId = await pickCustomer(ctx, field);
   const cards = await cardsCharged(api, await subscriptionsOf(ctx, api, customerId));
   if (cards.length === 0) await ctx.io.output.note('no card found among the cards this customer\'s subscriptions charge');
-  return pickOrType(ctx, field, 'Card (those the customer\'s subscriptions charge)', cards.map(cardChoice), 'cards', true);
+  return pickOrType(ctx, field, 'Card (those the customer\'s subscriptions charge)', cards.map(cardChoice), { noun: 'cards', typeId: 'Card id' });
 }
 
 /** A withdrawal of the context's account: amount, method, status and when. */
@@ -254,5 +262,5 @@ export async function pickWithdrawal(ctx: Context, field: FieldPrompt): Promise<
     value: withdrawal.id,
     description: withdrawal.id,
   }));
-  return pickOrType(ctx, field, `Withdrawal (${ctx.services.accountLabel()})`, choices, 'withdrawals', true);
+  return pickOrType(ctx, field, `Withdrawal (${ctx.services.accountLabel()})`, choices, { noun: 'withdrawals', typeId: 'Withdrawal id' });
 }
