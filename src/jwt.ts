@@ -36,7 +36,9 @@ export function jwtExpiry(token: string): Date | undefined {
   const exp = (payload as { exp?: unknown }).exp;
   if (exp === undefined) return undefined;
   if (typeof exp !== 'number' || !Number.isFinite(exp) || exp < 0 || exp > LATEST_EXP) {
-    throw new MalformedToken(`is a malformed JWT: its exp (${String(JSON.stringify(exp)).slice(0, 40)}) is not a time in seconds since 1970, up to the year 9999`);
+    throw new MalformedToken(
+      `is a malformed JWT: its exp (${String(JSON.stringify(exp)).slice(0, 40)}) is not a time in seconds since 1970, up to the year 9999`,
+    );
   }
   return new Date(exp * 1000);
 }

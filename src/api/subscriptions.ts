@@ -1,6 +1,15 @@
 import type { ApiClient } from '../http/client.js';
 import { fetchPage, type Page, type PageQuery, type PageRequestOptions } from './pages.js';
-import type { AddSplitRequest, CancelledSubscription, MessageResult, Split, Subscription, SubscriptionListItem, SubscriptionStatus, UpdateSubscriptionRequest } from './types.js';
+import type {
+  AddSplitRequest,
+  CancelledSubscription,
+  MessageResult,
+  Split,
+  Subscription,
+  SubscriptionListItem,
+  SubscriptionStatus,
+  UpdateSubscriptionRequest,
+} from './types.js';
 
 export interface SubscriptionFilters {
   title?: string;

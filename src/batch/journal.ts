@@ -126,7 +126,9 @@ export function readJournal(file: string): JournalContents {
     const nextIndex = lines.findIndex((rest, i) => i > index && rest.trim() !== '');
     // The next run writes its record (after the header, when the cut line was the header) right after the cut.
     if (nextIndex !== -1 && !['run', 'batch'].includes(records[nextIndex]?.type ?? '')) {
-      throw new Error(`line ${index + 1} of the journal is not JSON, and it is not a line cut by a crash (those are last, or followed by the next run's records)`);
+      throw new Error(
+        `line ${index + 1} of the journal is not JSON, and it is not a line cut by a crash (those are last, or followed by the next run's records)`,
+      );
     }
     const key = CUT_RECORD.exec(text)?.[1];
     const current = key ? contents.rows.get(key) : undefined;

@@ -57,7 +57,11 @@ export async function reconcile(
     clockOffsets.set(account, offset);
     const rows = unknown.filter((row) => row.account === account).sort((a, b) => a.at - b.at);
     if (offset === undefined) {
-      for (const row of rows) settlements.set(row.key, { kind: 'undecided', reason: "the API's answers carry no Date header, so the time of its withdrawals cannot be set against the row's" });
+      for (const row of rows)
+        settlements.set(row.key, {
+          kind: 'undecided',
+          reason: "the API's answers carry no Date header, so the time of its withdrawals cannot be set against the row's",
+        });
       continue;
     }
     const unclaimed = items.filter((item) => !claimed.has(idOf(item) ?? ''));
@@ -65,7 +69,9 @@ export async function reconcile(
       const since = Math.min(row.apiAt ?? Infinity, row.at + offset) - WINDOW_MARGIN_MS;
       const inWindow = (item: unknown) => (createdAtOf(item) ?? Infinity) >= since;
       const match = unclaimed
-        .filter((item) => !claimed.has(idOf(item) ?? '') && createdAtOf(item) !== undefined && inWindow(item) && compareWithdrawal(item, row.identity) === 'same')
+        .filter(
+          (item) => !claimed.has(idOf(item) ?? '') && createdAtOf(item) !== undefined && inWindow(item) && compareWithdrawal(item, row.identity) === 'same',
+        )
         .sort((a, b) => createdAtOf(a)! - createdAtOf(b)!)[0];
       if (match) {
         claimed.add(idOf(match)!);
@@ -81,7 +87,10 @@ export async function reconcile(
       settlements.set(
         row.key,
         doubtful
-          ? { kind: 'undecided', reason: `withdrawal ${idOf(doubtful) ?? '(without an id)'} may be this row's, but the list does not give what payctl needs to tell` }
+          ? {
+              kind: 'undecided',
+              reason: `withdrawal ${idOf(doubtful) ?? '(without an id)'} may be this row's, but the list does not give what payctl needs to tell`,
+            }
           : { kind: 'absent' },
       );
     }

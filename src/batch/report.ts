@@ -43,7 +43,11 @@ export const batchReportView: View = {
   kinds: { line: 'id', amount: 'cents', outcome: 'status', withdrawalId: 'id', bankAccountId: 'id', pixKey: 'pixKey', key: 'id' },
 };
 
-export const reportRow = (row: Pick<BatchRow, 'line' | 'key' | 'account' | 'request' | 'reference'>, outcome: RowOutcome, extra: Partial<ReportRow> = {}): ReportRow => ({
+export const reportRow = (
+  row: Pick<BatchRow, 'line' | 'key' | 'account' | 'request' | 'reference'>,
+  outcome: RowOutcome,
+  extra: Partial<ReportRow> = {},
+): ReportRow => ({
   line: row.line,
   outcome,
   withdrawalId: null,

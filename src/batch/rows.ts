@@ -47,7 +47,12 @@ export interface BatchOptions {
  * problem (both lines named) unless allowed: then the file asks for one payment
  * per occurrence, so a rerun after removing one never pays it again.
  */
-export function parseBatch(text: string, method: WithdrawalMethod, defaultAccount: string | null, options: BatchOptions): { rows: BatchRow[]; problems: string[] } {
+export function parseBatch(
+  text: string,
+  method: WithdrawalMethod,
+  defaultAccount: string | null,
+  options: BatchOptions,
+): { rows: BatchRow[]; problems: string[] } {
   let table;
   try {
     table = parseCsv(text, Object.keys(BATCH_COLUMNS), options.separator);
@@ -59,7 +64,10 @@ export function parseBatch(text: string, method: WithdrawalMethod, defaultAccoun
   const required = method === 'pix' ? ['amount', 'bank_account_id', 'pix_key_type', 'pix_key'] : ['amount', 'bank_account_id'];
   const missing = required.filter((name) => !table.header.includes(name));
   const problems: string[] = [];
-  if (unknown.length) problems.push(`unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; a ${method} batch takes ${columns.join(', ')} (separator "${table.separator}")`);
+  if (unknown.length)
+    problems.push(
+      `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; a ${method} batch takes ${columns.join(', ')} (separator "${table.separator}")`,
+    );
   if (missing.length) problems.push(`missing column${missing.length > 1 ? 's' : ''} ${missing.join(', ')}`);
   if (table.rows.length === 0 && table.problems.length === 0) problems.push('no rows under the header');
   if (problems.length) return { rows: [], problems };
@@ -69,7 +77,13 @@ export function parseBatch(text: string, method: WithdrawalMethod, defaultAccoun
   for (const { line, cells } of table.rows) {
     const label = (field: string) => COLUMN_OF[field]!;
     try {
-      const fields: WithdrawFields = { amount: cells.amount, bankAccount: cells.bank_account_id, pixKeyType: cells.pix_key_type, pixKey: cells.pix_key, postbackUrl: cells.postback_url };
+      const fields: WithdrawFields = {
+        amount: cells.amount,
+        bankAccount: cells.bank_account_id,
+        pixKeyType: cells.pix_key_type,
+        pixKey: cells.pix_key,
+        postbackUrl: cells.postback_url,
+      };
       const request = parseWithdrawRequest(method, fields, label);
       const account = cells.subaccount ? parseUuid(label('subaccount'), cells.subaccount) : defaultAccount;
       const reference = cells.reference || null;
@@ -87,7 +101,14 @@ export function parseBatch(text: string, method: WithdrawalMethod, defaultAccoun
     lines.push(row.line);
     seen.set(content, lines);
     const occurrence = lines.length;
-    return { ...row, occurrence, key: createHash('sha256').update(JSON.stringify([content, occurrence])).digest('hex').slice(0, 32) };
+    return {
+      ...row,
+      occurrence,
+      key: createHash('sha256')
+        .update(JSON.stringify([content, occurrence]))
+        .digest('hex')
+        .slice(0, 32),
+    };
   });
   if (!options.allowDuplicateRows) {
     for (const [content, lines] of seen) {

@@ -54,7 +54,9 @@ async function takeOver(lockfile: Lockfile, lockPath: string): Promise<void> {
     // Older payctl versions left a plain file; both are removed.
     if (isStale(lockPath)) fs.rmSync(lockPath, { recursive: true, force: true });
   } catch (error) {
-    throw new PayctlError(`cannot remove the stale config lock ${lockPath}: ${(error as Error).message}`, ExitCode.usage, { hint: `remove it: rm -r '${lockPath}'` });
+    throw new PayctlError(`cannot remove the stale config lock ${lockPath}: ${(error as Error).message}`, ExitCode.usage, {
+      hint: `remove it: rm -r '${lockPath}'`,
+    });
   } finally {
     await release();
   }

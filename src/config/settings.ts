@@ -41,7 +41,12 @@ const DEFAULT_TIMEOUT_SECONDS = 30;
 /** Flags, then environment, then the profile: the precedence of the contract. */
 export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: NodeJS.ProcessEnv): Settings {
   // An empty environment variable counts as unset, but an empty flag (`--timeout "$T"` with T unset) is a mistake, not a default.
-  const given: Array<[string, string | undefined]> = [['--profile', flags.profile], ['--base-url', flags.baseUrl], ['--timeout', flags.timeout], ['--subaccount', flags.subaccount]];
+  const given: Array<[string, string | undefined]> = [
+    ['--profile', flags.profile],
+    ['--base-url', flags.baseUrl],
+    ['--timeout', flags.timeout],
+    ['--subaccount', flags.subaccount],
+  ];
   for (const [flag, value] of given) {
     if (value !== undefined && value.trim() === '') throw usageError(`${flag} is empty: give a value, or leave the flag out`);
   }
@@ -58,7 +63,11 @@ export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: N
   const [subaccount, subaccountSource] = flags.mainAccount
     ? [undefined, 'flag' as Source]
     : pick<string | undefined>([flags.subaccount, 'flag'], [env.PAYCTL_SUBACCOUNT, 'env'], [stored.subaccount, 'profile'], [undefined, 'default']);
-  const [timeout, timeoutFlag] = pick<string>([flags.timeout, '--timeout'], [env.PAYCTL_TIMEOUT, 'PAYCTL_TIMEOUT'], [String(DEFAULT_TIMEOUT_SECONDS), 'default']);
+  const [timeout, timeoutFlag] = pick<string>(
+    [flags.timeout, '--timeout'],
+    [env.PAYCTL_TIMEOUT, 'PAYCTL_TIMEOUT'],
+    [String(DEFAULT_TIMEOUT_SECONDS), 'default'],
+  );
   return {
     profileName,
     profileSource,
@@ -140,7 +149,13 @@ export function parseBaseUrl(value: string, source: string): string {
 /** 127.0.0.0/8, ::1 (also as an IPv4-mapped address) and localhost: traffic that never leaves the machine. */
 export function isLoopback(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
-  return host === 'localhost' || host.endsWith('.localhost') || /^127\.\d+\.\d+\.\d+$/.test(host) || host === '[::1]' || /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host);
+  return (
+    host === 'localhost' ||
+    host.endsWith('.localhost') ||
+    /^127\.\d+\.\d+\.\d+$/.test(host) ||
+    host === '[::1]' ||
+    /^\[::ffff:7f[0-9a-f]{2}:[0-9a-f]{1,4}\]$/.test(host)
+  );
 }
 
 /**
@@ -159,7 +174,9 @@ export function requireHttpsForProduction(baseUrl: string, env: Environment, ori
 
 /** Before any request: the base URL in effect, wherever it came from, under the profile's environment. */
 export function assertSecureTransport(settings: Settings): void {
-  const origin = { flag: '--base-url', env: 'PAYCTL_BASE_URL', profile: `the base URL of profile "${settings.profileName}"`, default: 'the base URL' }[settings.baseUrlSource];
+  const origin = { flag: '--base-url', env: 'PAYCTL_BASE_URL', profile: `the base URL of profile "${settings.profileName}"`, default: 'the base URL' }[
+    settings.baseUrlSource
+  ];
   requireHttpsForProduction(settings.baseUrl, settings.env, origin);
 }
 

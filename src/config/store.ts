@@ -29,7 +29,8 @@ export const DEFAULT_PROFILE_SETTINGS: Profile = { baseUrl: 'http://127.0.0.1:40
 
 export function configDir(env: NodeJS.ProcessEnv): string {
   if (env.PAYCTL_CONFIG_DIR) return path.resolve(env.PAYCTL_CONFIG_DIR);
-  const base = env.XDG_CONFIG_HOME || path.join(os.homedir(), '.config');
+  // HOME from the given environment: os.homedir() reads the process's own, which is not the run's in tests.
+  const base = env.XDG_CONFIG_HOME || path.join(env.HOME || os.homedir(), '.config');
   return path.join(base, 'payctl');
 }
 

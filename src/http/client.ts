@@ -226,7 +226,10 @@ function errorFromTransport(error: unknown, sent: Write): PayctlError {
     }
     return new PayctlError(error.message, ExitCode.network, { hint: error.hint ?? 'nothing took effect; it is safe to retry' });
   }
-  return new PayctlError(`request failed: ${(error as Error)?.message ?? String(error)}`, mayHaveEffect(sent.method) ? ExitCode.unknownOutcome : ExitCode.network);
+  return new PayctlError(
+    `request failed: ${(error as Error)?.message ?? String(error)}`,
+    mayHaveEffect(sent.method) ? ExitCode.unknownOutcome : ExitCode.network,
+  );
 }
 
 async function readBody(response: FetchAnswer, sent: Write): Promise<unknown> {
@@ -321,7 +324,11 @@ async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<Pa
   }
   if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.network, { ...details, hint: 'wait and retry' });
   // 408: the server gave up waiting for the request, so it did not act on it.
-  if (status === 408) return new PayctlError('the server timed out waiting for the request (HTTP 408)', ExitCode.network, { status, hint: 'nothing took effect; it is safe to retry' });
+  if (status === 408)
+    return new PayctlError('the server timed out waiting for the request (HTTP 408)', ExitCode.network, {
+      status,
+      hint: 'nothing took effect; it is safe to retry',
+    });
   return new PayctlError(`the server refused the request (HTTP ${status}) without an API error body`, ExitCode.apiRefused, { status });
 }
 

@@ -50,6 +50,16 @@ const loadHttps = () => {
   return (httpsTransport = { module, agent: new module.Agent({ keepAlive: true }) });
 };
 
+/**
+ * Ends the kept-alive connections no request is using. A process starts with none;
+ * the tests' in-process runs call this between runs so that each starts the same way.
+ */
+export function closeIdleConnections(): void {
+  for (const agent of [httpAgent, httpsTransport?.agent]) {
+    for (const sockets of Object.values(agent?.freeSockets ?? {})) for (const socket of sockets ?? []) socket.destroy();
+  }
+}
+
 /** The members of a request that both LiteRequest and fetch's Request have. */
 export type FetchInput = Pick<Request, 'url' | 'method' | 'text'> & { headers: Pick<Headers, 'forEach'> };
 /** The members of an answer that payctl reads, from LiteResponse or fetch's Response. */
@@ -227,7 +237,13 @@ const CERTIFICATE_ERRORS = new Set([
 function certificateHint(error: NodeJS.ErrnoException): string | undefined {
   if (!error.code || !CERTIFICATE_ERRORS.has(error.code)) return undefined;
   if (UNTRUSTED_ISSUER.has(error.code)) {
-    return 'nothing was sent. If the server is signed by an authority of your own (a company proxy, a sandbox started with --tls), trust it: NODE_EXTRA_CA_CERTS=/path/to/ca.pem payctl ...';
+    return (
+      'nothing was sent. If the server is signed by an authority of your own (a company proxy, a sandbox started with --tls), ' +
+      'trust it: NODE_EXTRA_CA_CERTS=/path/to/ca.pem payctl ...'
+    );
   }
-  return 'nothing was sent. The certificate is wrong for this host or date: check the base URL (NODE_EXTRA_CA_CERTS adds trusted authorities, it does not excuse this)';
+  return (
+    'nothing was sent. The certificate is wrong for this host or date: ' +
+    'check the base URL (NODE_EXTRA_CA_CERTS adds trusted authorities, it does not excuse this)'
+  );
 }

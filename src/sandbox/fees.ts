@@ -17,7 +17,10 @@ export function subscriptionFeeCents(amount: number): number {
 export const splitAllowanceCents = (amount: number) => amount - subscriptionFeeCents(amount);
 
 /** Gross value of a split: its amount, or its percentage of the subscription amount rounded down. */
-export function splitGrossCents(split: { splitType: SplitType; splitAmount: number | null; splitPercentage: number | null }, subscriptionAmount: number): number {
+export function splitGrossCents(
+  split: { splitType: SplitType; splitAmount: number | null; splitPercentage: number | null },
+  subscriptionAmount: number,
+): number {
   if (split.splitType === 'AMOUNT') return split.splitAmount ?? 0;
   const basisPoints = Math.round((split.splitPercentage ?? 0) * 100);
   return Math.floor((subscriptionAmount * basisPoints) / 10_000);

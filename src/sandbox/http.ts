@@ -41,7 +41,8 @@ const utf8 = new TextDecoder('utf-8', { fatal: true });
  */
 export function parseJsonBody(raw: Buffer, contentType: string | undefined): unknown {
   if (raw.length === 0) return undefined;
-  if (!contentType || !JSON_CONTENT_TYPE.test(contentType)) throw new ApiError('unsupportedMediaType', 'a body must be sent with Content-Type: application/json');
+  if (!contentType || !JSON_CONTENT_TYPE.test(contentType))
+    throw new ApiError('unsupportedMediaType', 'a body must be sent with Content-Type: application/json');
   let text: string;
   try {
     text = utf8.decode(raw);

@@ -73,7 +73,9 @@ function describeError(error: ErrorObject, part: RequestPart): string {
   const params = error.params as Record<string, unknown>;
   switch (error.keyword) {
     case 'additionalProperties':
-      return part === 'query' ? `unknown query parameter ${String(params.additionalProperty)}` : `${subject}: unknown field ${String(params.additionalProperty)}`;
+      return part === 'query'
+        ? `unknown query parameter ${String(params.additionalProperty)}`
+        : `${subject}: unknown field ${String(params.additionalProperty)}`;
     case 'required':
       return `${field ? `${field}.` : ''}${String(params.missingProperty)} is required`;
     case 'enum':

@@ -87,7 +87,8 @@ function checkOptions(options: SandboxOptions, seed: number, customers: number, 
   if (options.settleAfterMs !== undefined && !(Number.isInteger(options.settleAfterMs) && options.settleAfterMs >= 0)) throw new RangeError('settleAfterMs must be a non-negative integer');
   if (options.settleFailedShare !== undefined && !(options.settleFailedShare >= 0 && options.settleFailedShare <= 1)) throw new RangeError('settleFailedShare must be a share from 0 to 1');
   if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be an integer');
-  if (!Number.isInteger(customers) || customers < 1 || customers > MAX_SEED_CUSTOMERS) throw new RangeError(`customers must be an integer from 1 to ${MAX_SEED_CUSTOMERS}`);
+  if (!Number.isInteger(customers) || customers < 1 || customers > MAX_SEED_CUSTOMERS)
+    throw new RangeError(`customers must be an integer from 1 to ${MAX_SEED_CUSTOMERS}`);
   if (!Number.isInteger(tokenTtlSeconds) || tokenTtlSeconds < 1) throw new RangeError('tokenTtlSeconds must be a positive integer');
 }
 
@@ -95,7 +96,8 @@ function checkOptions(options: SandboxOptions, seed: number, customers: number, 
 function checkHandlers(operations: readonly CompiledOperation[]): void {
   const expected = operations.map((operation) => `${operation.isPublic ? 'public' : 'company'}:${operation.operationId}`).sort();
   const actual = [...Object.keys(publicHandlers).map((id) => `public:${id}`), ...Object.keys(companyHandlers).map((id) => `company:${id}`)].sort();
-  if (expected.join() !== actual.join()) throw new Error(`sandbox handlers do not match the OpenAPI operations:\n  document: ${expected.join(', ')}\n  handlers: ${actual.join(', ')}`);
+  if (expected.join() !== actual.join())
+    throw new Error(`sandbox handlers do not match the OpenAPI operations:\n  document: ${expected.join(', ')}\n  handlers: ${actual.join(', ')}`);
 }
 
 export async function startSandbox(options: SandboxOptions = {}): Promise<RunningSandbox> {
@@ -189,7 +191,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
     const body = JSON.stringify(new ApiError('malformedJson', `malformed HTTP request (${error.code ?? 'parse error'})`).toBody());
-    socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
+    const length = `content-length: ${Buffer.byteLength(body)}`;
+    const head = ['HTTP/1.1 400 Bad Request', 'content-type: application/json; charset=utf-8', length, 'connection: close'];
+    socket.end(`${head.join('\r\n')}\r\n\r\n${body}`);
   });
   await new Promise<void>((resolve, reject) => {
     const failed = (error: Error) => {
@@ -278,7 +282,8 @@ async function respond(req: IncomingMessage, { router, services, faults, commit 
   const pathname = queryStart < 0 ? url : url.slice(0, queryStart);
   const match = router.match(req.method ?? 'GET', pathname);
   if (match.kind === 'notFound') throw new ApiError('routeNotFound', `no route ${pathname}`);
-  if (match.kind === 'methodNotAllowed') throw new ApiError('methodNotAllowed', `${req.method} is not allowed on ${pathname}`, undefined, { allow: match.allowed.join(', ') });
+  if (match.kind === 'methodNotAllowed')
+    throw new ApiError('methodNotAllowed', `${req.method} is not allowed on ${pathname}`, undefined, { allow: match.allowed.join(', ') });
   const { operation } = match;
   const fate = faults.admit(operation, req.socket.remoteAddress ?? '', Date.now());
   const rawBody = operation.validateBody ? await readBody(req) : undefined;

@@ -328,6 +328,12 @@ export class SandboxStore {
   /** The store of a snapshot; `restoreCompany` rebuilds each company (seed.ts knows how to regenerate its customers). */
   static fromSnapshot(snapshot: StoreSnapshot, restoreCompany: (company: CompanySnapshot) => Company): SandboxStore {
     if (snapshot.format !== SNAPSHOT_FORMAT) throw new Error(`unsupported sandbox data format ${String(snapshot.format)}`);
-    return new SandboxStore(snapshot.seed, snapshot.customers, Buffer.from(snapshot.jwtKey, 'base64'), snapshot.companies.map(restoreCompany), snapshot.nextBankAccountId);
+    return new SandboxStore(
+      snapshot.seed,
+      snapshot.customers,
+      Buffer.from(snapshot.jwtKey, 'base64'),
+      snapshot.companies.map(restoreCompany),
+      snapshot.nextBankAccountId,
+    );
   }
 }

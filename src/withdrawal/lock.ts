@@ -97,7 +97,10 @@ function readHolder(lockPath: string): { token: string; holder: LockHolder } | u
       if (!token) continue;
       const record = JSON.parse(fs.readFileSync(path.join(lockPath, name), 'utf8')) as Partial<LockHolder>;
       if (typeof record.pid !== 'number' || typeof record.host !== 'string' || typeof record.since !== 'string') return undefined;
-      return { token, holder: { pid: record.pid, host: record.host, bootId: typeof record.bootId === 'string' ? record.bootId : undefined, since: record.since } };
+      return {
+        token,
+        holder: { pid: record.pid, host: record.host, bootId: typeof record.bootId === 'string' ? record.bootId : undefined, since: record.since },
+      };
     }
   } catch {
     // Gone, or half made: no holder to name.

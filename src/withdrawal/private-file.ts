@@ -20,7 +20,10 @@ export function assertPrivate(file: string, what: string, kind: 'file' | 'direct
   if (kind === 'file' ? !stat.isFile() : !stat.isDirectory()) throw refuse(`is not a ${kind}`, `give the path of the ${what}`);
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid) {
-    throw refuse(`belongs to user ${stat.uid}, not to you (user ${uid}); payctl only trusts a ${what} you own`, `check who wrote it; if it is yours: chown ${uid} ${file}`);
+    throw refuse(
+      `belongs to user ${stat.uid}, not to you (user ${uid}); payctl only trusts a ${what} you own`,
+      `check who wrote it; if it is yours: chown ${uid} ${file}`,
+    );
   }
   if ((stat.mode & 0o022) !== 0) {
     const who = [(stat.mode & 0o020) !== 0 ? 'group' : '', (stat.mode & 0o002) !== 0 ? 'others' : ''].filter(Boolean).join(' and ');

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCliInTerminal } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { json, parsed, plain } from './helpers.js';
 
@@ -16,10 +17,12 @@ afterAll(() => s?.close());
 
 const VISA = '4111111111111111';
 const tokenize = (customer: string, extra: string[] = [], stdin = `${VISA}\n123\n`) =>
-  s.run(['cards', 'tokenize', '--customer', customer, '--holder-name', 'ANA SOUZA', '--exp-month', '8', '--exp-year', '2031', '--card-stdin', ...extra], { input: stdin });
+  s.run(['cards', 'tokenize', '--customer', customer, '--holder-name', 'ANA SOUZA', '--exp-month', '8', '--exp-year', '2031', '--card-stdin', ...extra], {
+    input: stdin,
+  });
 
 describe.concurrent('customers', () => {
-  it('list: table, JSON pages, --fields', async () => {
+  needsTools('script')('list: table, JSON pages, --fields', async () => {
     const table = await runCliInTerminal(['customers', 'list', '--limit', '3'], { env: s.env });
     expect(plain(table.stdout)).toMatch(/^ID\s+FIRST NAME\s+LAST NAME\s+EMAIL$/m);
     expect(plain(table.stdout).trim().split('\n')).toHaveLength(4);
@@ -29,7 +32,7 @@ describe.concurrent('customers', () => {
     expect(Object.keys(picked[0]!)).toEqual(['id', 'address']);
   });
 
-  it('get: JSON and table', async () => {
+  needsTools('script')('get: JSON and table', async () => {
     const one = customers[0]!;
     expect(await json(s, ['customers', 'get', one.id])).toMatchObject({ id: one.id, email: one.email });
     const table = await runCliInTerminal(['customers', 'get', one.id], { env: s.env });
@@ -42,9 +45,19 @@ describe.concurrent('customers', () => {
     expect(result.stderr).toContain('returnCode -7501');
   });
 
-  it('update: only the fields given change; --dry-run changes nothing', async () => {
+  needsTools('script')('update: only the fields given change; --dry-run changes nothing', async () => {
     const one = customers[1]!;
-    const updated = await json(s, ['customers', 'update', one.id, '--email', 'nova@example.com', '--phone-number', '(11) 98888-7777', '--document', '529.982.247-25']);
+    const updated = await json(s, [
+      'customers',
+      'update',
+      one.id,
+      '--email',
+      'nova@example.com',
+      '--phone-number',
+      '(11) 98888-7777',
+      '--document',
+      '529.982.247-25',
+    ]);
     expect(updated).toMatchObject({ id: one.id, email: 'nova@example.com', phoneNumber: '+5511988887777', document: '52998224725', firstName: one.firstName });
     const table = await runCliInTerminal(['customers', 'update', one.id, '--first-name', 'Joana'], { env: s.env });
     expect(plain(table.stdout)).toMatch(/^first name\s+Joana/m);
@@ -58,21 +71,48 @@ describe.concurrent('customers', () => {
     expect(bare, 'the seed has customers without an address').toBeDefined();
     const partial = await s.run(['customers', 'update', bare!.id, '--address-city', 'Recife']);
     expect(partial.code).toBe(2);
-    expect(partial.stderr).toMatch(/first one needs every field: missing required flags: --address-zipcode, --address-street, --address-street-number, --address-complement, --address-reference, --address-neighborhood, --address-state/);
-    expect((await json<Customer>(s, ['customers', 'get', bare!.id]))).not.toHaveProperty('address');
+    expect(partial.stderr).toMatch(
+      /first one needs every field: missing required flags: --address-zipcode, --address-street, --address-street-number, --address-complement, --address-reference, --address-neighborhood, --address-state/,
+    );
+    expect(await json<Customer>(s, ['customers', 'get', bare!.id])).not.toHaveProperty('address');
     const full = await json<Customer>(s, [
-      'customers', 'update', bare!.id, '--address-zipcode', '50030-230', '--address-street', 'Rua da Aurora', '--address-street-number', '100',
-      '--address-complement', 'sala 2', '--address-reference', 'beira-rio', '--address-neighborhood', 'Boa Vista', '--address-city', 'Recife', '--address-state', 'PE',
+      'customers',
+      'update',
+      bare!.id,
+      '--address-zipcode',
+      '50030-230',
+      '--address-street',
+      'Rua da Aurora',
+      '--address-street-number',
+      '100',
+      '--address-complement',
+      'sala 2',
+      '--address-reference',
+      'beira-rio',
+      '--address-neighborhood',
+      'Boa Vista',
+      '--address-city',
+      'Recife',
+      '--address-state',
+      'PE',
     ]);
     expect(full.address).toMatchObject({ zipcode: 50030230, city: 'Recife', state: 'PE' });
   });
 });
 
 describe.concurrent('cards', () => {
-  it('tokenize from stdin: JSON, then get shows it; the number never appears', async () => {
+  needsTools('script')('tokenize from stdin: JSON, then get shows it; the number never appears', async () => {
     const result = await tokenize(customers[2]!.id, ['--json']);
-    const card = parsed(result);
-    expect(card).toMatchObject({ customerId: customers[2]!.id, first4Digits: '4111', last4Digits: '1111', expirationMonth: '08', expirationYear: '2031', cardBrand: 'Visa', isActive: true });
+    const card = parsed<{ id: string }>(result);
+    expect(card).toMatchObject({
+      customerId: customers[2]!.id,
+      first4Digits: '4111',
+      last4Digits: '1111',
+      expirationMonth: '08',
+      expirationYear: '2031',
+      cardBrand: 'Visa',
+      isActive: true,
+    });
     expect(result.stdout + result.stderr).not.toContain(VISA);
     expect(await json(s, ['cards', 'get', card.id])).toMatchObject({ id: card.id, customerId: customers[2]!.id });
     const table = await runCliInTerminal(['cards', 'get', card.id], { env: s.env });
@@ -88,7 +128,10 @@ describe.concurrent('cards', () => {
   });
 
   it('API refusals: an expired card, an unknown customer, an unknown card', async () => {
-    const expired = await s.run(['cards', 'tokenize', '--customer', customers[4]!.id, '--holder-name', 'ANA', '--exp-month', '01', '--exp-year', '2020', '--card-stdin'], { input: `${VISA}\n123\n` });
+    const expired = await s.run(
+      ['cards', 'tokenize', '--customer', customers[4]!.id, '--holder-name', 'ANA', '--exp-month', '01', '--exp-year', '2020', '--card-stdin'],
+      { input: `${VISA}\n123\n` },
+    );
     expect(expired.code).toBe(1);
     expect(expired.stderr).toContain('returnCode -7510');
     expect(expired.stderr).not.toContain(VISA);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 const COMMANDS = [
   'cards tokenize', 'cards get', 'customers list', 'customers get', 'customers update',
@@ -11,7 +11,7 @@ const COMMANDS = [
 
 describe.concurrent('help', () => {
   it.each(COMMANDS)('payctl %s --help has examples', async (command) => {
-    const result = await runCli([...command.split(' '), '--help']);
+    const result = await runInProcess([...command.split(' '), '--help']);
     expect(result.code).toBe(0);
     const examples = result.stdout.split('\nExamples:\n')[1] ?? '';
     expect(examples.split('\n').filter((line) => line.startsWith(`  $ payctl ${command.split(' ')[0]}`)).length).toBeGreaterThan(0);
@@ -19,11 +19,12 @@ describe.concurrent('help', () => {
 
   it('says which confirmations cannot be undone and how sub-account receivers are offered', async () => {
     for (const command of ['subs cancel', 'subs remove-split', 'bank-accounts delete']) {
-      expect((await runCli([...command.split(' '), '--help'])).stdout).toContain('cannot be undone');
+      expect((await runInProcess([...command.split(' '), '--help'])).stdout).toContain('cannot be undone');
     }
-    expect((await runCli(['subs', 'add-split', '--help'])).stdout).toMatch(/no\s+list\s+of\s+sub-accounts[\s\S]*already\s+receiving\s+splits/);
-    const pix = (await runCli(['withdraw', 'pix', '--help'])).stdout;
-    for (const flag of ['--amount', '--bank-account', '--pix-key-type', '--pix-key', '--postback-url', '--yes', '--dry-run', '--subaccount', '--main-account']) expect(pix).toContain(flag);
-    expect((await runCli(['subaccounts', 'create', 'pj', '--help'])).stdout).toMatch(/--legal-cnpj[\s\S]*--address-zipcode[\s\S]*--bank-code/);
+    expect((await runInProcess(['subs', 'add-split', '--help'])).stdout).toMatch(/no\s+list\s+of\s+sub-accounts[\s\S]*already\s+receiving\s+splits/);
+    const pix = (await runInProcess(['withdraw', 'pix', '--help'])).stdout;
+    for (const flag of ['--amount', '--bank-account', '--pix-key-type', '--pix-key', '--postback-url', '--yes', '--dry-run', '--subaccount', '--main-account'])
+      expect(pix).toContain(flag);
+    expect((await runInProcess(['subaccounts', 'create', 'pj', '--help'])).stdout).toMatch(/--legal-cnpj[\s\S]*--address-zipcode[\s\S]*--bank-code/);
   });
 });

@@ -1,14 +1,14 @@
 import { expect } from 'vitest';
 import type { RunResult } from '../helpers/cli.js';
-import type { SandboxSession } from '../helpers/sandbox.js';
+import { sandboxWithdrawals, type SandboxSession } from '../helpers/sandbox.js';
 
 /** Parses stdout of a successful `--json` run, failing with its stderr otherwise. */
-export function parsed<T = any>(result: RunResult): T {
+export function parsed<T = unknown>(result: RunResult): T {
   expect(result.code, result.stderr).toBe(0);
   return JSON.parse(result.stdout) as T;
 }
 
-export const json = async <T = any>(session: SandboxSession, args: string[]): Promise<T> => parsed<T>(await session.run([...args, '--json']));
+export const json = async <T = unknown>(session: SandboxSession, args: string[]): Promise<T> => parsed<T>(await session.run([...args, '--json']));
 
 /** Sub-accounts found in subscription splits (the API has no list of them): these are APPROVED. */
 export async function splitReceivers(session: SandboxSession): Promise<string[]> {
@@ -22,8 +22,8 @@ export async function pixBalanceCents(session: SandboxSession, context: string[]
   return Math.round(balance.disponiblePixBalance * 100);
 }
 
-export const withdrawalCount = async (session: SandboxSession, context: string[] = []) =>
-  (await json<unknown[]>(session, ['withdrawals', 'list', '--all', ...context])).length;
+/** Withdrawals of the account (main unless given), counted through the sandbox's own API: never payctl's word. */
+export const withdrawalCount = async (session: SandboxSession, account?: string) => (await sandboxWithdrawals(session, account)).length;
 
 /** A valid, unused CPF built from 9 digits (for PIX keys and documents that must pass check digits). */
 export function cpf(base9: string): string {

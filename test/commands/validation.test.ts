@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { cpf } from './helpers.js';
 
@@ -34,17 +35,42 @@ const CASES: Array<[string, string[], string, RegExp]> = [
   ['amount under the minimum', [...PIX, '--amount', '99'], '--amount', /at least 100/],
   ['bank account not a number', [...replace(PIX, '--bank-account', 'abc'), '--amount', '1000'], '--bank-account', /whole number/],
   ['unknown PIX key type', [...replace(PIX, '--pix-key-type', 'iban'), '--amount', '1000'], '--pix-key-type', /DOCUMENT_CPF.*cpf/],
-  ['CPF key with bad check digits', [...replace(replace(PIX, '--pix-key-type', 'cpf'), '--pix-key', '52998224726'), '--amount', '1000'], '--pix-key', /check digits/],
-  ['CNPJ key with bad check digits', [...replace(replace(PIX, '--pix-key-type', 'cnpj'), '--pix-key', '11222333000182'), '--amount', '1000'], '--pix-key', /check digits/],
+  [
+    'CPF key with bad check digits',
+    [...replace(replace(PIX, '--pix-key-type', 'cpf'), '--pix-key', '52998224726'), '--amount', '1000'],
+    '--pix-key',
+    /check digits/,
+  ],
+  [
+    'CNPJ key with bad check digits',
+    [...replace(replace(PIX, '--pix-key-type', 'cnpj'), '--pix-key', '11222333000182'), '--amount', '1000'],
+    '--pix-key',
+    /check digits/,
+  ],
   ['landline as PHONE key', [...replace(replace(PIX, '--pix-key-type', 'phone'), '--pix-key', '1133334444'), '--amount', '1000'], '--pix-key', /mobile/],
   ['RANDOM key not a UUID', [...replace(replace(PIX, '--pix-key-type', 'random'), '--pix-key', 'abc'), '--amount', '1000'], '--pix-key', /UUID/],
   ['e-mail key without domain', [...replace(PIX, '--pix-key', 'fin@acme'), '--amount', '1000'], '--pix-key', /e-mail/],
   ['postback not http', [...PIX, '--amount', '1000', '--postback-url', 'ftp://x.example'], '--postback-url', /http/],
   ['missing withdraw flags', ['withdraw', 'pix'], '--bank-account, --amount, --pix-key-type, --pix-key', /missing required flags/],
   ['card withdrawal missing amount', ['withdraw', 'card', '--bank-account', '12'], '--amount', /missing required flag/],
-  ['card number too short', ['cards', 'tokenize', '--customer', UUID, '--holder-name', 'ANA', '--exp-month', '08', '--exp-year', '2030', '--card-stdin'], '--card-stdin card number', /13 to 16 digits/],
-  ['security code too long', ['cards', 'tokenize', '--customer', UUID, '--holder-name', 'ANA', '--exp-month', '08', '--exp-year', '2030', '--card-stdin'], '--card-stdin security code', /3 or 4 digits/],
-  ['card number failing Luhn', ['cards', 'tokenize', '--customer', UUID, '--holder-name', 'ANA', '--exp-month', '08', '--exp-year', '2030', '--card-stdin'], '--card-stdin card number', /Luhn/],
+  [
+    'card number too short',
+    ['cards', 'tokenize', '--customer', UUID, '--holder-name', 'ANA', '--exp-month', '08', '--exp-year', '2030', '--card-stdin'],
+    '--card-stdin card number',
+    /13 to 16 digits/,
+  ],
+  [
+    'security code too long',
+    ['cards', 'tokenize', '--customer', UUID, '--holder-name', 'ANA', '--exp-month', '08', '--exp-year', '2030', '--card-stdin'],
+    '--card-stdin security code',
+    /3 or 4 digits/,
+  ],
+  [
+    'card number failing Luhn',
+    ['cards', 'tokenize', '--customer', UUID, '--holder-name', 'ANA', '--exp-month', '08', '--exp-year', '2030', '--card-stdin'],
+    '--card-stdin card number',
+    /Luhn/,
+  ],
   ['month 13', ['cards', 'tokenize', '--customer', UUID, '--exp-month', '13'], '--exp-month', /01 to 12/],
   ['year of 2 digits', ['cards', 'tokenize', '--customer', UUID, '--exp-year', '30'], '--exp-year', /4 digits/],
   ['customer not a UUID', ['cards', 'tokenize', '--customer', 'ana'], '--customer', /UUID/],
@@ -67,8 +93,18 @@ const CASES: Array<[string, string[], string, RegExp]> = [
   ['frequency 0', ['subs', 'update', UUID, '--frequency', '0'], '--frequency', /1 to 365/],
   ['subscription amount in reais', ['subs', 'update', UUID, '--amount', '49.90'], '--amount', /integer cents/],
   ['expiration in the past', ['subs', 'update', UUID, '--expiration-date', '2000-01-01'], '--expiration-date', /today or later/],
-  ['amount and percentage together', ['subs', 'add-split', '--subscription', UUID, '--receiver', UUID, '--amount', '100', '--percentage', '10'], '--amount and --percentage', /cannot be used together/],
-  ['percentage with 3 decimals', ['subs', 'add-split', '--subscription', UUID, '--receiver', UUID, '--percentage', '10.125'], '--percentage', /at most 2 decimals/],
+  [
+    'amount and percentage together',
+    ['subs', 'add-split', '--subscription', UUID, '--receiver', UUID, '--amount', '100', '--percentage', '10'],
+    '--amount and --percentage',
+    /cannot be used together/,
+  ],
+  [
+    'percentage with 3 decimals',
+    ['subs', 'add-split', '--subscription', UUID, '--receiver', UUID, '--percentage', '10.125'],
+    '--percentage',
+    /at most 2 decimals/,
+  ],
   ['percentage over 100', ['subs', 'add-split', '--subscription', UUID, '--receiver', UUID, '--percentage', '120'], '--percentage', /0.01 to 100/],
   ['receiver not a UUID', ['subs', 'add-split', '--subscription', UUID, '--receiver', 'loja', '--amount', '100'], '--receiver', /UUID/],
   ['split id not a UUID', ['subs', 'remove-split', UUID, 'x', '--yes'], 'SPLIT_ID', /UUID/],
@@ -76,11 +112,31 @@ const CASES: Array<[string, string[], string, RegExp]> = [
   ['withdrawal id not a UUID', ['withdrawals', 'get', '12'], 'ID', /UUID/],
   ['sub-account partner CPF', ['subaccounts', 'create', 'pf', ...replace(SUB_FULL, '--partner-cpf', '12345678900')], '--partner-cpf', /check digits/],
   ['sub-account bank code', ['subaccounts', 'create', 'pf', ...replace(SUB_FULL, '--bank-code', '34')], '--bank-code', /3 digits/],
-  ['sub-account account type', ['subaccounts', 'create', 'pf', ...replace(SUB_FULL, '--bank-account-type', 'GOLD')], '--bank-account-type', /CHECKING, SAVINGS/],
-  ['sub-account revenue with comma', ['subaccounts', 'create', 'pf', ...replace(SUB_FULL, '--partner-month-revenue', '5.000,00')], '--partner-month-revenue', /2 decimals/],
+  [
+    'sub-account account type',
+    ['subaccounts', 'create', 'pf', ...replace(SUB_FULL, '--bank-account-type', 'GOLD')],
+    '--bank-account-type',
+    /CHECKING, SAVINGS/,
+  ],
+  [
+    'sub-account revenue with comma',
+    ['subaccounts', 'create', 'pf', ...replace(SUB_FULL, '--partner-month-revenue', '5.000,00')],
+    '--partner-month-revenue',
+    /2 decimals/,
+  ],
   ['PJ CNPJ with bad check digits', ['subaccounts', 'create', 'pj', ...SUB_FULL, '--legal-cnpj', '11222333000182'], '--legal-cnpj', /check digits/],
-  ['PJ missing legal data', ['subaccounts', 'create', 'pj', ...SUB_FULL], '--legal-cnpj, --legal-contact-phone, --legal-fantasy-name, --legal-social-reason, --legal-avg-anual-billing', /missing required flags/],
-  ['PF missing bank fields', ['subaccounts', 'create', 'pf', ...without(without(SUB_FULL, '--bank-code'), '--bank-document')], '--bank-document, --bank-code', /missing required flags/],
+  [
+    'PJ missing legal data',
+    ['subaccounts', 'create', 'pj', ...SUB_FULL],
+    '--legal-cnpj, --legal-contact-phone, --legal-fantasy-name, --legal-social-reason, --legal-avg-anual-billing',
+    /missing required flags/,
+  ],
+  [
+    'PF missing bank fields',
+    ['subaccounts', 'create', 'pf', ...without(without(SUB_FULL, '--bank-code'), '--bank-document')],
+    '--bank-document, --bank-code',
+    /missing required flags/,
+  ],
   ['unknown --fields', ['customers', 'list', '--fields', 'id,shoeSize'], 'shoeSize', /valid fields: id, firstName/],
 ];
 
@@ -92,7 +148,7 @@ const STDIN: Record<string, string> = {
 
 describe.concurrent('every bad value is exit 2 naming the flag and the rule', () => {
   it.each(CASES)('%s', async (name, args, flag, rule) => {
-    const result = await runCli(args, { env, input: STDIN[name] });
+    const result = await runInProcess(args, { env, input: STDIN[name] });
     expect(result.code, result.stderr).toBe(2);
     expect(result.stdout).toBe('');
     expect(result.stderr).toContain(flag);
@@ -106,10 +162,13 @@ describe('refusals', () => {
   });
 
   it('never echo a card number or security code', async () => {
-    const result = await runCli(['cards', 'tokenize', '--customer', UUID, '--holder-name', 'ANA', '--exp-month', '08', '--exp-year', '2030', '--card-stdin'], {
-      env,
-      input: '4111111111111112\n123\n',
-    });
+    const result = await runInProcess(
+      ['cards', 'tokenize', '--customer', UUID, '--holder-name', 'ANA', '--exp-month', '08', '--exp-year', '2030', '--card-stdin'],
+      {
+        env,
+        input: '4111111111111112\n123\n',
+      },
+    );
     expect(result.code).toBe(2);
     expect(result.stderr).not.toContain('4111111111111112');
   });

@@ -1,11 +1,9 @@
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { Readable, Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { main } from '../../src/main.js';
-import type { IO } from '../../src/context.js';
-import { runCli } from '../helpers/cli.js';
+import { runCli, type RunResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { STACK_LINE } from '../hardening/commands.js';
 
@@ -39,15 +37,30 @@ const ODD_TOKENS: string[] = [
   'x'.repeat(10_000), '=', 'abc=def', 'opaque-token-0123456789',
 ];
 
+/** A config as JSON, before it is written: any value may go anywhere. */
+interface ConfigJson {
+  currentProfile?: unknown;
+  profiles: { default: Record<string, unknown> };
+}
+
 /** Where an odd value goes in an otherwise good config. */
-const PLACES: Array<(config: Record<string, any>, value: unknown) => void> = [
+const PLACES: Array<(config: ConfigJson, value: unknown) => void> = [
   (config, value) => (config.currentProfile = value),
-  (config, value) => (config.profiles = value),
-  (config, value) => (config.profiles.default = value),
-  ...['baseUrl', 'env', 'token', 'tokenExpiresAt', 'clientId', 'subaccount', 'somethingNew'].map((field) => (config: Record<string, any>, value: unknown) => (config.profiles.default[field] = value)),
+  (config, value) => ((config as { profiles: unknown }).profiles = value),
+  (config, value) => ((config.profiles as Record<string, unknown>).default = value),
+  ...['baseUrl', 'env', 'token', 'tokenExpiresAt', 'clientId', 'subaccount', 'somethingNew'].map(
+    (field) => (config: ConfigJson, value: unknown) => (config.profiles.default[field] = value),
+  ),
 ];
 
-const COMMANDS: string[][] = [['balance'], ['auth', 'status'], ['profiles', 'list'], ['profiles', 'show'], ['auth', 'logout'], ['profiles', 'add', 'extra', '--base-url', 'http://127.0.0.1:4010']];
+const COMMANDS: string[][] = [
+  ['balance'],
+  ['auth', 'status'],
+  ['profiles', 'list'],
+  ['profiles', 'show'],
+  ['auth', 'logout'],
+  ['profiles', 'add', 'extra', '--base-url', 'http://127.0.0.1:4010'],
+];
 
 let api: FakeApi;
 beforeAll(async () => {
@@ -55,29 +68,20 @@ beforeAll(async () => {
 });
 afterAll(() => api?.close());
 
-const goodConfig = () => ({ currentProfile: 'default', profiles: { default: { baseUrl: api.url, env: 'local', token: jwtWithExp(hourFromNow()) } } });
+const goodConfig = (): ConfigJson & { profiles: { default: { token: string } } } => ({
+  currentProfile: 'default',
+  profiles: { default: { baseUrl: api.url, env: 'local', token: jwtWithExp(hourFromNow()) } },
+});
 
-function collector() {
-  let text = '';
-  const stream = new Writable({ write: (chunk, _, done) => ((text += String(chunk)), done()) });
-  return { stream, text: () => text };
-}
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
+interface Run extends RunResult {
   sent: number;
 }
 
-/** main() in this process, with its own streams and environment: hundreds of cases in seconds. */
-async function runInProcess(argv: string[], env: Record<string, string>, input = ''): Promise<Run> {
-  const stdout = collector();
-  const stderr = collector();
-  const io: IO = { stdin: Readable.from([input]), stdout: stdout.stream, stderr: stderr.stream, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false };
+/** main() in this process (hundreds of cases in seconds), counting the requests the run sent. */
+async function runCounted(argv: string[], env: Record<string, string>, input?: string): Promise<Run> {
   const before = api.requests.length;
-  const code = await main(argv, io, env);
-  return { code, stdout: stdout.text(), stderr: stderr.text(), sent: api.requests.length - before };
+  const result = await runInProcess(argv, { env, input });
+  return { ...result, sent: api.requests.length - before };
 }
 
 /** What no run may show, whatever it was fed; `expected` are the exit codes this kind of case may end in. */
@@ -108,10 +112,12 @@ describe('odd configs and tokens never make payctl fail inside', () => {
         place(config, value);
         for (const argv of COMMANDS) {
           const dir = configDirWith(JSON.stringify(config));
-          const run = await runInProcess(argv, { PAYCTL_CONFIG_DIR: dir });
+          const run = await runCounted(argv, { PAYCTL_CONFIG_DIR: dir });
           runs++;
           // Exit 4: a base URL that is a URL of a closed port or an unknown host.
-          problems.push(...problemsOf(`place ${placeIndex}, value ${valueIndex} (${JSON.stringify(value)?.slice(0, 40)}), ${argv.join(' ')}`, run, [0, 2, 3, 4]));
+          problems.push(
+            ...problemsOf(`place ${placeIndex}, value ${valueIndex} (${JSON.stringify(value)?.slice(0, 40)}), ${argv.join(' ')}`, run, [0, 2, 3, 4]),
+          );
         }
       }
     }
@@ -123,14 +129,24 @@ describe('odd configs and tokens never make payctl fail inside', () => {
     const problems: string[] = [];
     for (const [index, token] of ODD_TOKENS.entries()) {
       const label = `token ${index} (${JSON.stringify(token).slice(0, 40)})`;
-      const fromEnv = await runInProcess(['balance'], { PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(goodConfig())), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: token });
+      const fromEnv = await runCounted(['balance'], {
+        PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(goodConfig())),
+        PAYCTL_BASE_URL: api.url,
+        PAYCTL_TOKEN: token,
+      });
       problems.push(...problemsOf(`${label} in PAYCTL_TOKEN`, fromEnv, [0, 3]));
       const config = goodConfig();
       config.profiles.default.token = token;
       for (const argv of [['balance'], ['auth', 'status']]) {
-        problems.push(...problemsOf(`${label} in the config, ${argv.join(' ')}`, await runInProcess(argv, { PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(config)) }), [0, 3]));
+        problems.push(
+          ...problemsOf(
+            `${label} in the config, ${argv.join(' ')}`,
+            await runCounted(argv, { PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(config)) }),
+            [0, 3],
+          ),
+        );
       }
-      const given = await runInProcess(['auth', 'token', '--stdin'], { PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(goodConfig())) }, `${token}\n`);
+      const given = await runCounted(['auth', 'token', '--stdin'], { PAYCTL_CONFIG_DIR: configDirWith(JSON.stringify(goodConfig())) }, `${token}\n`);
       problems.push(...problemsOf(`${label} given to auth token`, given, [0, 2]));
       // What auth token accepts, every other command can use.
       if (given.code === 0 && fromEnv.code === 3 && !/expired/.test(fromEnv.stderr)) problems.push(`${label}: auth token stored a token that balance refuses`);
@@ -164,7 +180,9 @@ describe('the named cases, through the built payctl', () => {
     const status = await runCli(['auth', 'status', '--json'], { env: { PAYCTL_CONFIG_DIR: dir } });
     expect(status.code).toBe(3);
     expect(JSON.parse(status.stdout).loggedIn).toBe(false);
-    expect(status.stderr).toContain('error: the token of profile "default" is a malformed JWT: its payload is not a JSON object\nhint: log in again: payctl auth login\n');
+    expect(status.stderr).toContain(
+      'error: the token of profile "default" is a malformed JWT: its payload is not a JSON object\nhint: log in again: payctl auth login\n',
+    );
     // The way out still works.
     expect((await runCli(['auth', 'logout'], { env: { PAYCTL_CONFIG_DIR: dir } })).code).toBe(0);
   });
@@ -175,8 +193,14 @@ describe('the named cases, through the built payctl', () => {
       ['{"profiles": {"default": {"baseUrl": "http://127.0.0.1:1", "token": "eyJhbGciOi', 'is not valid JSON (Unterminated string in JSON at position'],
       ['{"profiles": {"default": {"token": secretvalue123}}}', "is not valid JSON (Unexpected token 's')"],
       [JSON.stringify({ profiles: { default: { baseUrl: ['http://x'], env: 'local' } } }), 'has a profile "default" whose baseUrl is missing or not a string'],
-      [JSON.stringify({ profiles: { default: { baseUrl: api.url, env: 'staging' } } }), 'has a profile "default" whose env is not one of sandbox, production, local'],
-      [JSON.stringify({ profiles: { default: { baseUrl: api.url, env: 'local', subaccount: { id: 1 } } } }), 'has a profile "default" whose subaccount is not a string'],
+      [
+        JSON.stringify({ profiles: { default: { baseUrl: api.url, env: 'staging' } } }),
+        'has a profile "default" whose env is not one of sandbox, production, local',
+      ],
+      [
+        JSON.stringify({ profiles: { default: { baseUrl: api.url, env: 'local', subaccount: { id: 1 } } } }),
+        'has a profile "default" whose subaccount is not a string',
+      ],
       [JSON.stringify({ currentProfile: 7, profiles: {} }), 'has a "currentProfile" that is not a string'],
     ];
     const sent = api.requests.length;
@@ -198,10 +222,15 @@ describe('the named cases, through the built payctl', () => {
       [undefined, 'has no accessToken string'],
     ];
     for (const [accessToken, message] of cases) {
-      const issuer = await startFakeApi((_, response) => sendJson(response, 200, { data: { accessToken, tokenType: 'Bearer', expiresIn: 1e20 }, message: 'ok' }));
+      const issuer = await startFakeApi((_, response) =>
+        sendJson(response, 200, { data: { accessToken, tokenType: 'Bearer', expiresIn: 1e20 }, message: 'ok' }),
+      );
       try {
         const dir = configDirWith('{}');
-        const result = await runCli(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: issuer.url }, input: 'cs_live_secret\n' });
+        const result = await runCli(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], {
+          env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: issuer.url },
+          input: 'cs_live_secret\n',
+        });
         expect(result.code, result.stderr).toBe(5);
         expect(result.stderr).toContain(`error: the answer to POST /auth ${message}`);
         expect(result.stderr).not.toMatch(/unexpected failure/);

@@ -3,7 +3,10 @@ import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writ
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { startWorkers } from '../helpers/workers.js';
 
 const SUB_ENV = '11111111-1111-4111-8111-111111111111';
 const SUB_PROFILE = '22222222-2222-4222-8222-222222222222';
@@ -35,37 +38,39 @@ describe('config precedence: flags, then environment, then the profile', () => {
   it('resolves profile, base URL, token and sub-account in that order', async () => {
     const dir = tempConfigDir();
     const env = { PAYCTL_CONFIG_DIR: dir };
-    expect((await runCli(['profiles', 'add', 'one', '--base-url', first.url], { env })).code).toBe(0);
-    expect((await runCli(['profiles', 'add', 'two', '--base-url', second.url], { env })).code).toBe(0);
-    expect((await runCli(['profiles', 'use', 'one'], { env })).code).toBe(0);
-    expect((await runCli(['auth', 'token', '--stdin'], { env, input: 'token-of-one\n' })).code).toBe(0);
-    expect((await runCli(['subaccounts', 'use', SUB_PROFILE], { env })).code).toBe(0);
+    expect((await runInProcess(['profiles', 'add', 'one', '--base-url', first.url], { env })).code).toBe(0);
+    expect((await runInProcess(['profiles', 'add', 'two', '--base-url', second.url], { env })).code).toBe(0);
+    expect((await runInProcess(['profiles', 'use', 'one'], { env })).code).toBe(0);
+    expect((await runInProcess(['auth', 'token', '--stdin'], { env, input: 'token-of-one\n' })).code).toBe(0);
+    expect((await runInProcess(['subaccounts', 'use', SUB_PROFILE], { env })).code).toBe(0);
 
     // The profile alone.
-    await runCli(['balance'], { env });
+    await runInProcess(['balance'], { env });
     expect(lastRequest(first).headers.authorization).toBe('Bearer token-of-one');
     expect(lastRequest(first).headers['x-subaccount-id']).toBe(SUB_PROFILE);
 
     // Environment over the profile.
     const before = second.requests.length;
-    await runCli(['balance'], { env: { ...env, PAYCTL_BASE_URL: second.url, PAYCTL_TOKEN: 'env-token', PAYCTL_SUBACCOUNT: SUB_ENV } });
+    await runInProcess(['balance'], { env: { ...env, PAYCTL_BASE_URL: second.url, PAYCTL_TOKEN: 'env-token', PAYCTL_SUBACCOUNT: SUB_ENV } });
     expect(second.requests.length).toBe(before + 1);
     expect(lastRequest(second).headers.authorization).toBe('Bearer env-token');
     expect(lastRequest(second).headers['x-subaccount-id']).toBe(SUB_ENV);
 
     // Flags over the environment.
     const firstBefore = first.requests.length;
-    await runCli(['balance', '--base-url', first.url, '--subaccount', SUB_FLAG], { env: { ...env, PAYCTL_BASE_URL: second.url, PAYCTL_SUBACCOUNT: SUB_ENV } });
+    await runInProcess(['balance', '--base-url', first.url, '--subaccount', SUB_FLAG], {
+      env: { ...env, PAYCTL_BASE_URL: second.url, PAYCTL_SUBACCOUNT: SUB_ENV },
+    });
     expect(first.requests.length).toBe(firstBefore + 1);
     expect(lastRequest(first).headers['x-subaccount-id']).toBe(SUB_FLAG);
 
     // --main-account drops the sub-account from every source.
-    await runCli(['balance', '--main-account'], { env: { ...env, PAYCTL_SUBACCOUNT: SUB_ENV } });
+    await runInProcess(['balance', '--main-account'], { env: { ...env, PAYCTL_SUBACCOUNT: SUB_ENV } });
     expect(lastRequest(first).headers['x-subaccount-id']).toBeUndefined();
 
     // --profile over PAYCTL_PROFILE over the current profile.
     const status = async (extraArgs: string[], extraEnv: Record<string, string> = {}) =>
-      JSON.parse((await runCli(['auth', 'status', '--json', ...extraArgs], { env: { ...env, ...extraEnv } })).stdout).profile;
+      JSON.parse((await runInProcess(['auth', 'status', '--json', ...extraArgs], { env: { ...env, ...extraEnv } })).stdout).profile;
     expect(await status([])).toBe('one');
     expect(await status([], { PAYCTL_PROFILE: 'two' })).toBe('two');
     expect(await status(['--profile', 'one'], { PAYCTL_PROFILE: 'two' })).toBe('one');
@@ -76,10 +81,10 @@ describe('config precedence: flags, then environment, then the profile', () => {
     try {
       const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: hanging.url, PAYCTL_TOKEN: 't', PAYCTL_TIMEOUT: '60' };
       const started = Date.now();
-      const result = await runCli(['balance', '--timeout', '0.5'], { env });
+      const result = await runInProcess(['balance', '--timeout', '0.5'], { env });
       expect(result.code).toBe(4);
       expect(Date.now() - started).toBeLessThan(10_000);
-      const bad = await runCli(['balance'], { env: { ...env, PAYCTL_TIMEOUT: 'soon' } });
+      const bad = await runInProcess(['balance'], { env: { ...env, PAYCTL_TIMEOUT: 'soon' } });
       expect(bad.code).toBe(2);
       expect(bad.stderr).toContain('PAYCTL_TIMEOUT "soon" must be a number of seconds');
     } finally {
@@ -88,7 +93,7 @@ describe('config precedence: flags, then environment, then the profile', () => {
   });
 
   it('names a missing profile and how to add it', async () => {
-    const result = await runCli(['balance', '--profile', 'ghost'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir() } });
+    const result = await runInProcess(['balance', '--profile', 'ghost'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir() } });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('profile "ghost" does not exist\nhint: add it: payctl profiles add ghost --base-url URL');
   });
@@ -111,15 +116,22 @@ describe('config file', () => {
     expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles.default.token).toBe('umask-token');
   });
 
+  it("without PAYCTL_CONFIG_DIR or XDG_CONFIG_HOME lives in $HOME/.config/payctl, HOME read from the run's environment", async () => {
+    const home = tempConfigDir();
+    const added = await runInProcess(['profiles', 'add', 'home', '--base-url', 'https://api.example.com'], { env: { HOME: home } });
+    expect(added.code, added.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(readFileSync(path.join(home, '.config', 'payctl', 'config.json'), 'utf8')).profiles)).toContain('home');
+  });
+
   it('reports a corrupt config file with its fix, without a stack trace', async () => {
     const dir = tempConfigDir();
     writeFileSync(path.join(dir, 'config.json'), '{"profiles": {"default": {"baseUrl": "http://127.0.0.1:1", "tok');
-    const result = await runCli(['balance'], { env: { PAYCTL_CONFIG_DIR: dir } });
+    const result = await runInProcess(['balance'], { env: { PAYCTL_CONFIG_DIR: dir } });
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/^error: the config file .*config\.json is not valid JSON/);
     expect(result.stderr).toMatch(/hint: fix it by hand, or move it away and start again: mv /);
     expect(result.stderr).not.toMatch(/\n\s+at /);
-    const writes = await runCli(['profiles', 'add', 'x', '--base-url', 'http://127.0.0.1:1'], { env: { PAYCTL_CONFIG_DIR: dir } });
+    const writes = await runInProcess(['profiles', 'add', 'x', '--base-url', 'http://127.0.0.1:1'], { env: { PAYCTL_CONFIG_DIR: dir } });
     expect(writes.code).toBe(2);
     expect(readFileSync(path.join(dir, 'config.json'), 'utf8')).toContain('"tok'); // left for the user to repair
   });
@@ -129,7 +141,9 @@ describe('config file', () => {
     mkdirSync(dir, { recursive: true });
     const names = Array.from({ length: 12 }, (_, i) => `p${i}`);
     const results = await Promise.all([
-      ...names.map((name) => runCli(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + names.indexOf(name)}`], { env: { PAYCTL_CONFIG_DIR: dir } })),
+      ...names.map((name) =>
+        runCli(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + names.indexOf(name)}`], { env: { PAYCTL_CONFIG_DIR: dir } }),
+      ),
       runCli(['auth', 'token', '--stdin'], { env: { PAYCTL_CONFIG_DIR: dir }, input: `${fakeJwt(Math.floor(Date.now() / 1000) + 600)}\n` }),
     ]);
     expect(results.map((r) => r.code)).toEqual(results.map(() => 0));
@@ -140,11 +154,11 @@ describe('config file', () => {
 });
 
 describe('prompting', () => {
-  it('refuses without a terminal, naming every missing flag, and sends nothing', async () => {
+  needsTools('script')('refuses without a terminal, naming every missing flag, and sends nothing', async () => {
     const server = await startFakeApi();
     try {
       const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url };
-      const piped = await runCli(['auth', 'login'], { env });
+      const piped = await runInProcess(['auth', 'login'], { env });
       expect(piped.code).toBe(2);
       expect(piped.stderr).toContain('missing required flags: --client-id, --client-secret-stdin');
       for (const [args, extraEnv, reason] of [
@@ -164,14 +178,16 @@ describe('prompting', () => {
 });
 
 describe('a production profile must use https (loopback addresses aside)', () => {
-  const add = (dir: string, ...args: string[]) => runCli(['profiles', 'add', ...args], { env: { PAYCTL_CONFIG_DIR: dir } });
+  const add = (dir: string, ...args: string[]) => runInProcess(['profiles', 'add', ...args], { env: { PAYCTL_CONFIG_DIR: dir } });
 
   it('profiles add refuses http for production, said or guessed, and writes nothing', async () => {
     const dir = tempConfigDir();
     for (const args of [['prod', '--base-url', 'http://api.example.com', '--env', 'production'], ['guessed', '--base-url', 'http://api.example.com/v1']]) {
       const result = await add(dir, ...args);
       expect(result.code, result.stderr).toBe(2);
-      expect(result.stderr).toMatch(/^error: --base-url http:\/\/api\.example\.com(\/v1)? uses http, and a production profile must use https \(only loopback addresses such as 127\.0\.0\.1 may use http\)\n/);
+      expect(result.stderr).toMatch(
+        /^error: --base-url http:\/\/api\.example\.com(\/v1)? uses http, and a production profile must use https \(only loopback addresses such as 127\.0\.0\.1 may use http\)\n/,
+      );
       expect(result.stderr).toMatch(/hint: use https:\/\/api\.example\.com/);
     }
     expect(existsSync(path.join(dir, 'config.json'))).toBe(false);
@@ -197,17 +213,46 @@ describe('a production profile must use https (loopback addresses aside)', () =>
   it('before every request: an http base URL from the file, PAYCTL_BASE_URL or --base-url under a production profile is refused with exit 2, the client secret never sent', async () => {
     const dir = tempConfigDir();
     // Written by hand (or by an older payctl): profiles add would refuse it.
-    writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ currentProfile: 'prod', profiles: { prod: { baseUrl: 'http://api.payctl-test.invalid', env: 'production', token: 't' }, safe: { baseUrl: 'https://api.payctl-test.invalid', env: 'production', token: 't' } } }));
+    writeFileSync(
+      path.join(dir, 'config.json'),
+      JSON.stringify({
+        currentProfile: 'prod',
+        profiles: {
+          prod: { baseUrl: 'http://api.payctl-test.invalid', env: 'production', token: 't' },
+          safe: { baseUrl: 'https://api.payctl-test.invalid', env: 'production', token: 't' },
+        },
+      }),
+    );
     const env = { PAYCTL_CONFIG_DIR: dir };
     const cases: Array<[string[], Record<string, string>, string]> = [
       [['balance'], {}, 'the base URL of profile "prod" http://api.payctl-test.invalid uses http'],
       [['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], {}, 'the base URL of profile "prod" http://api.payctl-test.invalid uses http'],
       [['balance', '--profile', 'safe'], { PAYCTL_BASE_URL: 'http://api.payctl-test.invalid' }, 'PAYCTL_BASE_URL http://api.payctl-test.invalid uses http'],
-      [['withdraw', 'pix', '--amount', '1500', '--bank-account', '7', '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--yes', '--profile', 'safe', '--base-url', 'http://api.payctl-test.invalid'], {}, '--base-url http://api.payctl-test.invalid uses http'],
+      [
+        [
+          'withdraw',
+          'pix',
+          '--amount',
+          '1500',
+          '--bank-account',
+          '7',
+          '--pix-key-type',
+          'email',
+          '--pix-key',
+          'a@example.com',
+          '--yes',
+          '--profile',
+          'safe',
+          '--base-url',
+          'http://api.payctl-test.invalid',
+        ],
+        {},
+        '--base-url http://api.payctl-test.invalid uses http',
+      ],
     ];
     for (const [args, extra, message] of cases) {
       // A request would fail to resolve the host (exit 4): exit 2 means none was attempted.
-      const result = await runCli(args, { env: { ...env, ...extra }, input: 'cs_live_secret\n' });
+      const result = await runInProcess(args, { env: { ...env, ...extra }, input: 'cs_live_secret\n' });
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
       expect(result.stderr).toContain(`error: ${message}, and a production profile must use https`);
     }
@@ -217,7 +262,7 @@ describe('a production profile must use https (loopback addresses aside)', () =>
     const dir = tempConfigDir();
     expect((await add(dir, 'tunnel', '--base-url', first.url, '--env', 'production')).code).toBe(0);
     const before = first.requests.length;
-    const result = await runCli(['balance', '--json', '--profile', 'tunnel'], { env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_TOKEN: 't' } });
+    const result = await runInProcess(['balance', '--json', '--profile', 'tunnel'], { env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_TOKEN: 't' } });
     expect(result.code, result.stderr).toBe(0);
     expect(first.requests.length).toBe(before + 1);
   });
@@ -234,20 +279,33 @@ describe('the config lock', () => {
   }
 
   it('50 rounds of 12 to 16 concurrent profiles add, each starting with a stale config.lock: no update lost, every run exit 0', async () => {
+    // 16 payctl processes, kept up across rounds: in each round 12 to 16 of them start their
+    // `profiles add` at one instant on a fresh folder with a stale lock, so every round is a race
+    // between real processes, and no round waits for Node to start 16 times on 2 cores.
+    const workers = startWorkers(16);
     const problems: string[] = [];
     let runs = 0;
-    for (let round = 0; round < 50; round++) {
-      const dir = tempConfigDir();
-      staleLock(dir, round % 2 === 0 ? 'directory' : 'file');
-      const names = Array.from({ length: 12 + (round % 5) }, (_, i) => `r${round}p${i}`);
-      const results = await Promise.all(names.map((name, i) => runCli(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + i}`], { env: { PAYCTL_CONFIG_DIR: dir } })));
-      runs += results.length;
-      const failed = results.filter((result) => result.code !== 0);
-      if (failed.length) problems.push(`round ${round}: ${failed.length} runs failed: ${failed[0]!.stderr}`);
-      const kept = Object.keys(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles);
-      const lost = names.filter((name) => !kept.includes(name));
-      if (lost.length) problems.push(`round ${round}: ${lost.length} of ${names.length} profiles lost`);
-      if (existsSync(path.join(dir, 'config.lock'))) problems.push(`round ${round}: config.lock left behind`);
+    try {
+      for (let round = 0; round < 50; round++) {
+        const dir = tempConfigDir();
+        staleLock(dir, round % 2 === 0 ? 'directory' : 'file');
+        const names = Array.from({ length: 12 + (round % 5) }, (_, i) => `r${round}p${i}`);
+        const startAt = Date.now() + 50;
+        const results = await Promise.all(
+          names.map((name, i) =>
+            workers[i]!.run(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + i}`], { env: { PAYCTL_CONFIG_DIR: dir }, startAt }),
+          ),
+        );
+        runs += results.length;
+        const failed = results.filter((result) => result.code !== 0);
+        if (failed.length) problems.push(`round ${round}: ${failed.length} runs failed: ${failed[0]!.stderr}`);
+        const kept = Object.keys(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles);
+        const lost = names.filter((name) => !kept.includes(name));
+        if (lost.length) problems.push(`round ${round}: ${lost.length} of ${names.length} profiles lost`);
+        if (existsSync(path.join(dir, 'config.lock'))) problems.push(`round ${round}: config.lock left behind`);
+      }
+    } finally {
+      await Promise.all(workers.map((worker) => worker.close()));
     }
     expect(problems, problems.join('\n')).toEqual([]);
     expect(runs).toBeGreaterThanOrEqual(50 * 12);

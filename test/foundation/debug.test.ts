@@ -5,6 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { ROOT, runCli, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 
 let sandbox: RunningSandbox;
 beforeAll(async () => {
@@ -18,7 +19,10 @@ describe('--debug', () => {
     const env = { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: sandbox.url };
     const secret = sandbox.credentials.find((c) => c.clientId === 'acme')!.clientSecret;
     for (const format of ['table', 'json', 'ndjson', 'csv', 'tsv']) {
-      const login = await runCli(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin', '--debug', '-o', format], { env, input: `${secret}\n` });
+      const login = await runInProcess(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin', '--debug', '-o', format], {
+        env,
+        input: `${secret}\n`,
+      });
       expect(login.code).toBe(0);
       const token: string = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles.default.token;
       expect(token.split('.')).toHaveLength(3);
@@ -26,7 +30,7 @@ describe('--debug', () => {
       expect(login.stderr).toMatch(/debug: < 200 OK \(\d+ ms\)/);
       expect(login.stderr).toContain('"clientSecret":"***"');
 
-      const balance = await runCli(['balance', '--debug', '-o', format], { env });
+      const balance = await runInProcess(['balance', '--debug', '-o', format], { env });
       expect(balance.code).toBe(0);
       expect(balance.stderr).toContain('debug: > authorization: Bearer ***');
       for (const output of [login.stdout, login.stderr, balance.stdout, balance.stderr]) {
@@ -38,7 +42,7 @@ describe('--debug', () => {
 
   it('redacts the token in an API error too', async () => {
     const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: sandbox.url, PAYCTL_TOKEN: 'forged-token-value-that-the-sandbox-refuses' };
-    const result = await runCli(['balance', '--debug', '--json'], { env });
+    const result = await runInProcess(['balance', '--debug', '--json'], { env });
     expect(result.code).toBe(3);
     expect(result.stderr).toContain('HTTP 401');
     expect(result.stderr).not.toContain('forged-token-value-that-the-sandbox-refuses');

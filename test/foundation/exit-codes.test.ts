@@ -2,13 +2,20 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { closedPort, fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 
 const BALANCE = { disponiblePixBalance: 1, disponibleCardBalance: 2, disponibleBilletBalance: 3, withdrawalsInProcessingBalance: 0 };
 const TOKEN = fakeJwt(Math.floor(Date.now() / 1000) + 3600);
 
 let api: FakeApi;
-const envFor = (url: string, extra: Record<string, string> = {}) => ({ PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: url, PAYCTL_TOKEN: TOKEN, ...extra });
+const envFor = (url: string, extra: Record<string, string> = {}) => ({
+  PAYCTL_CONFIG_DIR: tempConfigDir(),
+  PAYCTL_BASE_URL: url,
+  PAYCTL_TOKEN: TOKEN,
+  ...extra,
+});
 
 /** Each test gets its own server so that request counts are its own. */
 async function withServer(handler: Parameters<typeof startFakeApi>[0], test: (server: FakeApi) => Promise<void>) {
@@ -27,7 +34,7 @@ afterAll(() => api.close());
 
 describe.concurrent('exit codes', () => {
   it('0: done', async () => {
-    const result = await runCli(['balance', '--json'], { env: envFor(api.url) });
+    const result = await runInProcess(['balance', '--json'], { env: envFor(api.url) });
     expect(result.code).toBe(0);
     expect(JSON.parse(result.stdout)).toEqual(BALANCE);
     expect(result.stderr).toBe('');
@@ -37,9 +44,11 @@ describe.concurrent('exit codes', () => {
     await withServer(
       (_, response) => sendJson(response, 404, { data: { message: 'bank account not found', returnCode: -7100 } }),
       async (server) => {
-        const result = await runCli(['balance'], { env: envFor(server.url) });
+        const result = await runInProcess(['balance'], { env: envFor(server.url) });
         expect(result.code).toBe(1);
-        expect(result.stderr).toBe('error: bank account not found (returnCode -7100, HTTP 404)\nhint: list the bank accounts of this account: payctl bank-accounts list\n');
+        expect(result.stderr).toBe(
+          'error: bank account not found (returnCode -7100, HTTP 404)\nhint: list the bank accounts of this account: payctl bank-accounts list\n',
+        );
         expect(result.stdout).toBe('');
       },
     );
@@ -49,7 +58,7 @@ describe.concurrent('exit codes', () => {
     await withServer(
       (_, response) => sendJson(response, 422, { data: { message: 'insufficient balance', returnCode: -7600 } }),
       async (server) => {
-        const result = await runCli(['balance', '-o', 'json'], { env: envFor(server.url) });
+        const result = await runInProcess(['balance', '-o', 'json'], { env: envFor(server.url) });
         expect(result.code).toBe(1);
         const jsonLine = result.stderr.trim().split('\n').pop()!;
         expect(JSON.parse(jsonLine)).toEqual({ error: { message: 'insufficient balance', returnCode: -7600, status: 422, exitCode: 1 } });
@@ -60,8 +69,14 @@ describe.concurrent('exit codes', () => {
   it('2: usage errors send nothing (unknown flag, bad choice, bad value, unknown command)', async () => {
     await withServer(undefined, async (server) => {
       const env = envFor(server.url);
-      for (const args of [['balance', '--bogus'], ['balance', '-o', 'yaml'], ['balance', '--subaccount', 'not-a-uuid'], ['nope'], ['balance', '--timeout', '-1']]) {
-        const result = await runCli(args, { env });
+      for (const args of [
+        ['balance', '--bogus'],
+        ['balance', '-o', 'yaml'],
+        ['balance', '--subaccount', 'not-a-uuid'],
+        ['nope'],
+        ['balance', '--timeout', '-1'],
+      ]) {
+        const result = await runInProcess(args, { env });
         expect(result.code, args.join(' ')).toBe(2);
         expect(result.stderr, args.join(' ')).toMatch(/^error: /);
         expect(result.stderr).not.toMatch(/\n\s+at /);
@@ -71,22 +86,27 @@ describe.concurrent('exit codes', () => {
   });
 
   it('2 with --json: a parse error is also written as JSON', async () => {
-    const result = await runCli(['balance', '--json', '--bogus'], { env: envFor(api.url) });
+    const result = await runInProcess(['balance', '--json', '--bogus'], { env: envFor(api.url) });
     expect(result.code).toBe(2);
     expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error.exitCode).toBe(2);
   });
 
   it('3: no token, or an expired one, is refused before anything is sent', async () => {
     await withServer(undefined, async (server) => {
-      const none = await runCli(['balance'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url } });
+      const none = await runInProcess(['balance'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url } });
       expect(none.code).toBe(3);
       expect(none.stderr).toContain('hint: log in: payctl auth login');
-      const expired = await runCli(['balance'], { env: envFor(server.url, { PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) - 60) }) });
+      const expired = await runInProcess(['balance'], { env: envFor(server.url, { PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) - 60) }) });
       expect(expired.code).toBe(3);
-      expect(expired.stderr).toMatch(/^error: the token in PAYCTL_TOKEN expired at .*\nhint: set PAYCTL_TOKEN to a fresh token, or unset it and log in: payctl auth login\n/);
+      expect(expired.stderr).toMatch(
+        /^error: the token in PAYCTL_TOKEN expired at .*\nhint: set PAYCTL_TOKEN to a fresh token, or unset it and log in: payctl auth login\n/,
+      );
       const dir = tempConfigDir();
-      writeFileSync(path.join(dir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: server.url, env: 'local', token: fakeJwt(Math.floor(Date.now() / 1000) - 60) } } }));
-      const stored = await runCli(['balance'], { env: { PAYCTL_CONFIG_DIR: dir } });
+      writeFileSync(
+        path.join(dir, 'config.json'),
+        JSON.stringify({ profiles: { default: { baseUrl: server.url, env: 'local', token: fakeJwt(Math.floor(Date.now() / 1000) - 60) } } }),
+      );
+      const stored = await runInProcess(['balance'], { env: { PAYCTL_CONFIG_DIR: dir } });
       expect(stored.code).toBe(3);
       expect(stored.stderr).toMatch(/^error: the token of profile "default" expired at .*\nhint: log in again: payctl auth login\n/);
       expect(server.requests).toEqual([]);
@@ -98,7 +118,7 @@ describe.concurrent('exit codes', () => {
       await withServer(
         (_, response) => sendJson(response, status, { data: { message: status === 401 ? 'invalid token' : 'sub-account not yours', returnCode: -status } }),
         async (server) => {
-          const result = await runCli(['balance'], { env: envFor(server.url) });
+          const result = await runInProcess(['balance'], { env: envFor(server.url) });
           expect(result.code).toBe(3);
           expect(result.stderr).toContain(`HTTP ${status}`);
           expect(server.requests).toHaveLength(1);
@@ -109,10 +129,10 @@ describe.concurrent('exit codes', () => {
 
   it('4: connection refused, for a read and for a write: nothing can have taken effect', async () => {
     const url = `http://127.0.0.1:${await closedPort()}`;
-    const read = await runCli(['balance'], { env: envFor(url) });
+    const read = await runInProcess(['balance'], { env: envFor(url) });
     expect(read.code).toBe(4);
     expect(read.stderr).toContain('connection refused');
-    const write = await runCli(['sandbox', 'credit', '--pix', '100'], { env: envFor(url) });
+    const write = await runInProcess(['sandbox', 'credit', '--pix', '100'], { env: envFor(url) });
     expect(write.code).toBe(4);
   });
 
@@ -123,7 +143,7 @@ describe.concurrent('exit codes', () => {
         response.end('<html>busy</html>');
       },
       async (server) => {
-        const result = await runCli(['balance'], { env: envFor(server.url) });
+        const result = await runInProcess(['balance'], { env: envFor(server.url) });
         expect(result.code).toBe(4);
         expect(server.requests).toHaveLength(3);
         expect(result.stderr).toContain('not an API answer');
@@ -135,7 +155,7 @@ describe.concurrent('exit codes', () => {
     await withServer(
       (_, response) => void response.socket?.destroy(),
       async (server) => {
-        const result = await runCli(['sandbox', 'credit', '--pix', '100'], { env: envFor(server.url) });
+        const result = await runInProcess(['sandbox', 'credit', '--pix', '100'], { env: envFor(server.url) });
         expect(result.code).toBe(5);
         expect(result.stderr).toMatch(/outcome is unknown\nhint: check whether the POST took effect before retrying: payctl balance\n/);
         expect(server.requests).toHaveLength(1);
@@ -148,7 +168,8 @@ describe.concurrent('exit codes', () => {
       () => undefined, // never answers
       async (server) => {
         const started = Date.now();
-        const result = await runCli(['sandbox', 'credit', '--pix', '100', '--timeout', '1'], { env: envFor(server.url) });
+        // 2 s: the server shares this process, and must read the request before the client gives up.
+        const result = await runInProcess(['sandbox', 'credit', '--pix', '100', '--timeout', '2'], { env: envFor(server.url) });
         expect(result.code).toBe(5);
         expect(Date.now() - started).toBeLessThan(8000);
         expect(server.requests).toHaveLength(1);
@@ -156,7 +177,7 @@ describe.concurrent('exit codes', () => {
     );
   });
 
-  it('130: Ctrl-C at a prompt sends nothing', async () => {
+  needsTools('script')('130: Ctrl-C at a prompt sends nothing', async () => {
     await withServer(undefined, async (server) => {
       const result = await runCliInTerminal(['auth', 'login'], {
         env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url },

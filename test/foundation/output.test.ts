@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { startFakeApi, sendJson, type FakeApi } from '../helpers/fake-api.js';
 
 const BALANCE = { disponiblePixBalance: 1234.56, disponibleCardBalance: 10, disponibleBilletBalance: 0, withdrawalsInProcessingBalance: 0.5 };
@@ -21,14 +23,14 @@ afterAll(() => api.close());
 
 describe.concurrent('output formats of a single resource', () => {
   it('writes field<TAB>value lines with raw values when stdout is a pipe', async () => {
-    const result = await runCli(['balance'], { env });
+    const result = await runInProcess(['balance'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toBe(
       'disponiblePixBalance\t1234.56\ndisponibleCardBalance\t10\ndisponibleBilletBalance\t0\nwithdrawalsInProcessingBalance\t0.5\n',
     );
   });
 
-  it('writes an aligned table with money as BRL when stdout is a terminal, and says which account', async () => {
+  needsTools('script')('writes an aligned table with money as BRL when stdout is a terminal, and says which account', async () => {
     const result = await runCliInTerminal(['balance'], { env });
     expect(result.code).toBe(0);
     expect(result.stdout).toMatch(/pix available\S*\s+R\$ 1\.234,56/);
@@ -38,26 +40,26 @@ describe.concurrent('output formats of a single resource', () => {
 
   it('writes the API data object as JSON with --json and -o json', async () => {
     for (const args of [['--json'], ['-o', 'json'], ['--output=json']]) {
-      const result = await runCli(['balance', ...args], { env });
+      const result = await runInProcess(['balance', ...args], { env });
       expect(JSON.parse(result.stdout)).toEqual(BALANCE);
     }
   });
 
   it('writes one compact line with -o ndjson', async () => {
-    const result = await runCli(['balance', '-o', 'ndjson'], { env });
+    const result = await runInProcess(['balance', '-o', 'ndjson'], { env });
     expect(result.stdout.trimEnd().split('\n')).toHaveLength(1);
     expect(JSON.parse(result.stdout)).toEqual(BALANCE);
   });
 
   it('writes a header row and a row with -o csv', async () => {
-    const result = await runCli(['balance', '-o', 'csv'], { env });
+    const result = await runInProcess(['balance', '-o', 'csv'], { env });
     expect(result.stdout).toBe(
       'disponiblePixBalance,disponibleCardBalance,disponibleBilletBalance,withdrawalsInProcessingBalance\n1234.56,10,0,0.5\n',
     );
   });
 
   it('writes a table on request even into a pipe, without colour', async () => {
-    const result = await runCli(['balance', '-o', 'table'], { env });
+    const result = await runInProcess(['balance', '-o', 'table'], { env });
     expect(result.stdout).toContain('R$ 1.234,56');
     expect(result.stdout).not.toContain(ESC);
   });
@@ -66,18 +68,18 @@ describe.concurrent('output formats of a single resource', () => {
 describe.concurrent('--fields', () => {
   it('picks and orders fields in every format', async () => {
     const fields = ['--fields', 'withdrawalsInProcessingBalance,disponiblePixBalance'];
-    const json = await runCli(['balance', ...fields, '--json'], { env });
+    const json = await runInProcess(['balance', ...fields, '--json'], { env });
     expect(Object.keys(JSON.parse(json.stdout))).toEqual(['withdrawalsInProcessingBalance', 'disponiblePixBalance']);
-    const tsv = await runCli(['balance', ...fields], { env });
+    const tsv = await runInProcess(['balance', ...fields], { env });
     expect(tsv.stdout).toBe('withdrawalsInProcessingBalance\t0.5\ndisponiblePixBalance\t1234.56\n');
-    const csv = await runCli(['balance', ...fields, '-o', 'csv'], { env });
+    const csv = await runInProcess(['balance', ...fields, '-o', 'csv'], { env });
     expect(csv.stdout).toBe('withdrawalsInProcessingBalance,disponiblePixBalance\n0.5,1234.56\n');
   });
 
   it('refuses an unknown field with exit 2, lists the valid ones and sends nothing', async () => {
     const silent = await startFakeApi();
     try {
-      const result = await runCli(['balance', '--fields', 'disponiblePixBalance,bogus'], { env: { ...env, PAYCTL_BASE_URL: silent.url } });
+      const result = await runInProcess(['balance', '--fields', 'disponiblePixBalance,bogus'], { env: { ...env, PAYCTL_BASE_URL: silent.url } });
       expect(result.code).toBe(2);
       expect(result.stderr).toContain('unknown field bogus');
       expect(result.stderr).toContain('valid fields: disponiblePixBalance, disponibleCardBalance');
@@ -96,13 +98,13 @@ describe.concurrent('colour', () => {
     ['TERM=dumb', { TERM: 'dumb' }, []],
   ] as const;
 
-  it('colours table headers at a terminal', async () => {
+  needsTools('script')('colours table headers at a terminal', async () => {
     const result = await runCliInTerminal(['balance'], { env });
     expect(result.stdout).toContain(ESC);
   });
 
   for (const [name, extraEnv, flags] of colourless) {
-    it(`writes no colour codes with ${name}`, async () => {
+    needsTools('script')(`writes no colour codes with ${name}`, async () => {
       const result = await runCliInTerminal(['balance', ...flags], { env: { ...env, ...extraEnv } });
       expect(result.code).toBe(0);
       expect(result.stdout).toContain('R$ 1.234,56');
@@ -111,24 +113,24 @@ describe.concurrent('colour', () => {
   }
 
   it('forces colour into a pipe with FORCE_COLOR', async () => {
-    const result = await runCli(['balance', '-o', 'table'], { env: { ...env, FORCE_COLOR: '1' } });
+    const result = await runInProcess(['balance', '-o', 'table'], { env: { ...env, FORCE_COLOR: '1' } });
     expect(result.stdout).toContain(ESC);
   });
 });
 
 describe.concurrent('lists', () => {
-  it('writes one line per profile with tab-separated values into a pipe, and a table with a header at a terminal', async () => {
+  needsTools('script')('writes one line per profile with tab-separated values into a pipe, and a table with a header at a terminal', async () => {
     const configEnv = { PAYCTL_CONFIG_DIR: tempConfigDir() };
-    expect((await runCli(['profiles', 'add', 'prod', '--base-url', 'https://api.example.com'], { env: configEnv })).code).toBe(0);
-    const piped = await runCli(['profiles', 'list'], { env: configEnv });
+    expect((await runInProcess(['profiles', 'add', 'prod', '--base-url', 'https://api.example.com'], { env: configEnv })).code).toBe(0);
+    const piped = await runInProcess(['profiles', 'list'], { env: configEnv });
     expect(piped.stdout.trimEnd().split('\n').map((line) => line.split('\t')[0])).toEqual(['default', 'prod']);
     const terminal = await runCliInTerminal(['profiles', 'list', '--no-color'], { env: configEnv });
     expect(terminal.stdout.split('\n')[0]).toMatch(/^NAME\s+CURRENT\s+ENV\s+BASE URL/);
-    const json = JSON.parse((await runCli(['profiles', 'list', '--json'], { env: configEnv })).stdout);
+    const json = JSON.parse((await runInProcess(['profiles', 'list', '--json'], { env: configEnv })).stdout);
     expect(json.map((p: { name: string; env: string }) => [p.name, p.env])).toEqual([['default', 'local'], ['prod', 'production']]);
-    const ndjson = (await runCli(['profiles', 'list', '-o', 'ndjson', '--fields', 'name'], { env: configEnv })).stdout;
+    const ndjson = (await runInProcess(['profiles', 'list', '-o', 'ndjson', '--fields', 'name'], { env: configEnv })).stdout;
     expect(ndjson).toBe('{"name":"default"}\n{"name":"prod"}\n');
-    const csv = (await runCli(['profiles', 'list', '-o', 'csv', '--fields', 'name,env'], { env: configEnv })).stdout;
+    const csv = (await runInProcess(['profiles', 'list', '-o', 'csv', '--fields', 'name,env'], { env: configEnv })).stdout;
     expect(csv).toBe('name,env\ndefault,local\nprod,production\n');
   });
 });
@@ -140,7 +142,10 @@ describe('a reader that stops early', () => {
     try {
       const { spawn } = await import('node:child_process');
       const { BIN, cleanEnv } = await import('../helpers/cli.js');
-      const child = spawn(process.execPath, [BIN, 'customers', 'list', '--all', '-o', 'ndjson'], { env: cleanEnv(session.env), stdio: ['ignore', 'pipe', 'pipe'] });
+      const child = spawn(process.execPath, [BIN, 'customers', 'list', '--all', '-o', 'ndjson'], {
+        env: cleanEnv(session.env),
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
       let stderr = '';
       child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
       child.stdout.once('data', () => child.stdout.destroy());
@@ -157,7 +162,10 @@ describe('a reader that stops early', () => {
     const { BIN, cleanEnv } = await import('../helpers/cli.js');
     const { openSync } = await import('node:fs');
     const full = openSync('/dev/full', 'w');
-    const child = spawn(process.execPath, [BIN, 'profiles', 'list'], { env: cleanEnv({ PAYCTL_CONFIG_DIR: tempConfigDir() }), stdio: ['ignore', full, 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'profiles', 'list'], {
+      env: cleanEnv({ PAYCTL_CONFIG_DIR: tempConfigDir() }),
+      stdio: ['ignore', full, 'pipe'],
+    });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
@@ -203,18 +211,41 @@ describe.concurrent('csv for spreadsheets', async () => {
     phoneNumber: '+5511912345678',
     document: '52998224725',
     birthdate: '1990-05-17',
-    address: { statusId: 'APPROVED', zipcode: 1310100, street: 'Av. Paulista', streetNumber: -12.5, complement: '', reference: '', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' },
+    address: {
+      statusId: 'APPROVED',
+      zipcode: 1310100,
+      street: 'Av. Paulista',
+      streetNumber: -12.5,
+      complement: '',
+      reference: '',
+      neighborhood: 'Bela Vista',
+      city: 'São Paulo',
+      state: 'SP',
+    },
     statusId: 'APPROVED',
     createdAt: '2024-01-01T00:00:00.000Z',
   });
   const customers = [...FORMULAS, ...SAFE].map(customer);
-  const withdrawal = { id: 'w-1', amount: -1250, liquidAmount: -12.5, status: 'FAILED', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: '-a@example.com', bankAccountId: 7, postbackUrl: null, createdAt: '2024-01-01T00:00:00.000Z', updatedAt: '2024-01-01T00:00:00.000Z' };
+  const withdrawal = {
+    id: 'w-1',
+    amount: -1250,
+    liquidAmount: -12.5,
+    status: 'FAILED',
+    withdrawalPaymentType: 'PIX',
+    pixKeyType: 'EMAIL',
+    pixKey: '-a@example.com',
+    bankAccountId: 7,
+    postbackUrl: null,
+    createdAt: '2024-01-01T00:00:00.000Z',
+    updatedAt: '2024-01-01T00:00:00.000Z',
+  };
   let server: FakeApi;
   let serverEnv: Record<string, string>;
 
   beforeAll(async () => {
     server = await startFakeApi((request, response) => {
-      if (request.url.startsWith('/customers?')) sendJson(response, 200, { data: customers, meta: { total: customers.length, page: 1, limit: 100, totalPages: 1 }, message: 'ok' });
+      if (request.url.startsWith('/customers?'))
+        sendJson(response, 200, { data: customers, meta: { total: customers.length, page: 1, limit: 100, totalPages: 1 }, message: 'ok' });
       else if (request.url.startsWith('/withdrawals?')) sendJson(response, 200, { data: [withdrawal], meta: { total: 1 }, message: 'ok' });
       else sendJson(response, 404, { data: { message: 'not found', returnCode: -1404 } });
     });
@@ -223,7 +254,7 @@ describe.concurrent('csv for spreadsheets', async () => {
   afterAll(() => server.close());
 
   const csvRows = async (args: string[], delimiter = ',', env = serverEnv) => {
-    const result = await runCli(['customers', 'list', '--limit', '100', '-o', 'csv', ...args], { env });
+    const result = await runInProcess(['customers', 'list', '--limit', '100', '-o', 'csv', ...args], { env });
     expect(result.code, result.stderr).toBe(0);
     return parse(result.stdout, { delimiter, relax_quotes: false }) as string[][];
   };
@@ -236,7 +267,9 @@ describe.concurrent('csv for spreadsheets', async () => {
   });
 
   it('leaves numbers alone, negative ones too, while text starting with - is escaped', async () => {
-    const result = await runCli(['withdrawals', 'list', '-o', 'csv', '--fields', 'amount,liquidAmount,pixKey,bankAccountId,postbackUrl'], { env: serverEnv });
+    const result = await runInProcess(['withdrawals', 'list', '-o', 'csv', '--fields', 'amount,liquidAmount,pixKey,bankAccountId,postbackUrl'], {
+      env: serverEnv,
+    });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe("amount,liquidAmount,pixKey,bankAccountId,postbackUrl\n-1250,-12.5,'-a@example.com,7,\n");
     const rows = await csvRows(['--fields', 'address.streetNumber,address.zipcode']);
@@ -258,17 +291,17 @@ describe.concurrent('csv for spreadsheets', async () => {
   it("takes the profile's csvSeparator setting, which the flag overrides", async () => {
     const configDir = tempConfigDir();
     const env = { ...serverEnv, PAYCTL_CONFIG_DIR: configDir };
-    expect((await runCli(['profiles', 'add', 'ptbr', '--base-url', server.url, '--env', 'local'], { env })).code).toBe(0);
-    expect((await runCli(['profiles', 'use', 'ptbr'], { env })).code).toBe(0);
+    expect((await runInProcess(['profiles', 'add', 'ptbr', '--base-url', server.url, '--env', 'local'], { env })).code).toBe(0);
+    expect((await runInProcess(['profiles', 'use', 'ptbr'], { env })).code).toBe(0);
     const file = path.join(configDir, 'config.json');
     const config = JSON.parse(readFileSync(file, 'utf8'));
     config.profiles.ptbr.csvSeparator = ';';
     writeFileSync(file, JSON.stringify(config));
     const fields = ['--fields', 'firstName,lastName'];
-    const fromProfile = await runCli(['customers', 'list', '-o', 'csv', ...fields], { env });
+    const fromProfile = await runInProcess(['customers', 'list', '-o', 'csv', ...fields], { env });
     expect(fromProfile.stdout.split('\n')[0]).toBe('firstName;lastName');
     expect(parse(fromProfile.stdout, { delimiter: ';' })).toEqual(await csvRows(fields));
-    const fromFlag = await runCli(['customers', 'list', '-o', 'csv', '--csv-separator', ',', ...fields], { env });
+    const fromFlag = await runInProcess(['customers', 'list', '-o', 'csv', '--csv-separator', ',', ...fields], { env });
     expect(fromFlag.stdout.split('\n')[0]).toBe('firstName,lastName');
   });
 
@@ -277,14 +310,17 @@ describe.concurrent('csv for spreadsheets', async () => {
     try {
       const env = { ...serverEnv, PAYCTL_BASE_URL: silent.url };
       for (const bad of [';;', '', 'x', '.', '"', '\n']) {
-        const result = await runCli(['customers', 'list', '-o', 'csv', '--csv-separator', bad], { env });
+        const result = await runInProcess(['customers', 'list', '-o', 'csv', '--csv-separator', bad], { env });
         expect(result.code, bad).toBe(2);
         expect(result.stderr).toMatch(/^error: --csv-separator is ".*", not a csv separator: use one of , ; \| or tab\n/);
         expect(result.stdout).toBe('');
       }
       const configDir = tempConfigDir();
-      writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ currentProfile: 'odd', profiles: { odd: { baseUrl: silent.url, env: 'local', csvSeparator: 'semicolon' } } }));
-      const fromProfile = await runCli(['customers', 'list', '-o', 'csv'], { env: { ...env, PAYCTL_CONFIG_DIR: configDir } });
+      writeFileSync(
+        path.join(configDir, 'config.json'),
+        JSON.stringify({ currentProfile: 'odd', profiles: { odd: { baseUrl: silent.url, env: 'local', csvSeparator: 'semicolon' } } }),
+      );
+      const fromProfile = await runInProcess(['customers', 'list', '-o', 'csv'], { env: { ...env, PAYCTL_CONFIG_DIR: configDir } });
       expect(fromProfile.code).toBe(2);
       expect(fromProfile.stderr).toContain('error: the csvSeparator setting of profile "odd" is "semicolon", not a csv separator: use one of , ; | or tab\n');
       expect(fromProfile.stderr).toContain(`hint: fix it in ${path.join(configDir, 'config.json')}, or give --csv-separator`);
@@ -294,12 +330,14 @@ describe.concurrent('csv for spreadsheets', async () => {
     }
   });
 
-  it('at a terminal, csv cells show control characters as text', async () => {
+  needsTools('script')('at a terminal, csv cells show control characters as text', async () => {
     const hostile = await startFakeApi((_, response) =>
       sendJson(response, 200, { data: [customer('=\x1b]0;pwned\x07\u202eX', 1)], meta: { total: 1, page: 1, limit: 20, totalPages: 1 }, message: 'ok' }),
     );
     try {
-      const result = await runCliInTerminal(['customers', 'list', '-o', 'csv', '--fields', 'firstName'], { env: { ...serverEnv, PAYCTL_BASE_URL: hostile.url } });
+      const result = await runCliInTerminal(['customers', 'list', '-o', 'csv', '--fields', 'firstName'], {
+        env: { ...serverEnv, PAYCTL_BASE_URL: hostile.url },
+      });
       expect(result.code, result.stderr).toBe(0);
       expect(result.stdout).toBe(`firstName\n'=${String.raw`\x1b]0;pwned\x07\u202eX`}\n`);
     } finally {
@@ -309,18 +347,32 @@ describe.concurrent('csv for spreadsheets', async () => {
 });
 
 describe('tables count the width of what shows', () => {
-  it('aligns the columns after a cell holding control characters, with colour on', async () => {
+  needsTools('tmux')('aligns the columns after a cell holding control characters, with colour on', async () => {
     const { runCliOnScreen } = await import('../helpers/screen.js');
     const names = ['Ana', 'B\x1b[31mred\x1b[0m\u202e\x9b', 'Carla Cristina'];
     const api = await startFakeApi((_, response) =>
       sendJson(response, 200, {
-        data: names.map((firstName, i) => ({ id: `00000000-0000-4000-8000-00000000000${i}`, firstName, lastName: `L${i}`, email: `p${i}@example.com`, phoneNumber: '+5511912345678', document: '52998224725', birthdate: '1990-05-17', address: null, statusId: i === 1 ? 'PENDING' : 'APPROVED', createdAt: '2024-01-01T00:00:00.000Z' })),
+        data: names.map((firstName, i) => ({
+          id: `00000000-0000-4000-8000-00000000000${i}`,
+          firstName,
+          lastName: `L${i}`,
+          email: `p${i}@example.com`,
+          phoneNumber: '+5511912345678',
+          document: '52998224725',
+          birthdate: '1990-05-17',
+          address: null,
+          statusId: i === 1 ? 'PENDING' : 'APPROVED',
+          createdAt: '2024-01-01T00:00:00.000Z',
+        })),
         meta: { total: 3, page: 1, limit: 20, totalPages: 1 },
         message: 'ok',
       }),
     );
     try {
-      const run = await runCliOnScreen(['customers', 'list'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: 'output-test-token' }, width: 200 });
+      const run = await runCliOnScreen(['customers', 'list'], {
+        env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: 'output-test-token' },
+        width: 200,
+      });
       expect(run.code, run.screen).toBe(0);
       expect(run.bytes).toContain(ESC); // coloured: headers and statuses
       const rows = run.screen.split('\n').filter((line) => /^0{8}-/.test(line));

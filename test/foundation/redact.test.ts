@@ -14,7 +14,15 @@ describe('SecretScrubber', () => {
 
   it('masks a long secret anywhere, and its JSON-escaped, URL-encoded, form-encoded, base64 and base64url forms', () => {
     const scrubber = scrubberOf(LONG);
-    for (const form of [LONG, encodeURIComponent(LONG), encodeURIComponent(LONG).replace(/%20/g, '+'), b64(LONG), b64(LONG).replace(/=+$/, ''), b64url(LONG), JSON.stringify(LONG).slice(1, -1)]) {
+    for (const form of [
+      LONG,
+      encodeURIComponent(LONG),
+      encodeURIComponent(LONG).replace(/%20/g, '+'),
+      b64(LONG),
+      b64(LONG).replace(/=+$/, ''),
+      b64url(LONG),
+      JSON.stringify(LONG).slice(1, -1),
+    ]) {
       const scrubbed = scrubber.scrub(`before${form}after`);
       expect(scrubbed, form).not.toContain(form);
       expect(scrubbed).toMatch(/^before\*\*\*/);
@@ -60,7 +68,9 @@ describe('SecretScrubber', () => {
   });
 
   it('masks secret-keyed values in text even when they are no secret of this run', () => {
-    expect(scrubberOf().scrub('rejected {"securityCode":"123","cardNumber":"4111111111111111"}')).toBe(`rejected {"securityCode":"${MASK}","cardNumber":"${MASK}"}`);
+    expect(scrubberOf().scrub('rejected {"securityCode":"123","cardNumber":"4111111111111111"}')).toBe(
+      `rejected {"securityCode":"${MASK}","cardNumber":"${MASK}"}`,
+    );
   });
 });
 

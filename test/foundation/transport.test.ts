@@ -6,6 +6,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { normalAnswer } from '../hardening/commands.js';
 
@@ -17,7 +18,12 @@ import { normalAnswer } from '../hardening/commands.js';
  */
 
 const TOKEN = fakeJwt(Math.floor(Date.now() / 1000) + 3600);
-const envFor = (url: string, extra: Record<string, string> = {}) => ({ PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: url, PAYCTL_TOKEN: TOKEN, ...extra });
+const envFor = (url: string, extra: Record<string, string> = {}) => ({
+  PAYCTL_CONFIG_DIR: tempConfigDir(),
+  PAYCTL_BASE_URL: url,
+  PAYCTL_TOKEN: TOKEN,
+  ...extra,
+});
 const API_500 = { data: { message: 'internal error while processing', returnCode: -7000 } };
 const WITHDRAW = ['withdraw', 'pix', '--amount', '1500', '--bank-account', '7', '--pix-key-type', 'email', '--pix-key', 'ana@example.com', '--yes'];
 
@@ -40,9 +46,11 @@ const failWith500 = (failing: (request: RecordedRequest) => boolean) => (request
 describe.concurrent('a 5xx answer', () => {
   it('to a withdrawal POST: exit 5, outcome unknown, sent once, with the command that checks it', async () => {
     await withServer(failWith500((r) => r.method === 'POST'), async (server) => {
-      const result = await runCli(WITHDRAW, { env: envFor(server.url) });
+      const result = await runInProcess(WITHDRAW, { env: envFor(server.url) });
       expect(result.code, result.stderr).toBe(5);
-      expect(result.stderr).toContain("error: internal error while processing: the server failed, so the POST's outcome is unknown (returnCode -7000, HTTP 500)\n");
+      expect(result.stderr).toContain(
+        "error: internal error while processing: the server failed, so the POST's outcome is unknown (returnCode -7000, HTTP 500)\n",
+      );
       expect(result.stderr).toContain('hint: check whether the POST took effect before retrying: payctl withdrawals list\n');
       expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
       expect(result.stdout).toBe('');
@@ -52,10 +60,10 @@ describe.concurrent('a 5xx answer', () => {
   it('to a PUT and a DELETE: exit 5, naming the get command of that resource', async () => {
     const id = '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c';
     await withServer(failWith500((r) => r.method !== 'GET'), async (server) => {
-      const put = await runCli(['customers', 'update', id, '--first-name', 'Ana'], { env: envFor(server.url) });
+      const put = await runInProcess(['customers', 'update', id, '--first-name', 'Ana'], { env: envFor(server.url) });
       expect(put.code, put.stderr).toBe(5);
       expect(put.stderr).toContain(`hint: check whether the PUT took effect before retrying: payctl customers get ${id}\n`);
-      const del = await runCli(['subs', 'cancel', id, '--yes'], { env: envFor(server.url) });
+      const del = await runInProcess(['subs', 'cancel', id, '--yes'], { env: envFor(server.url) });
       expect(del.code, del.stderr).toBe(5);
       expect(del.stderr).toContain(`hint: check whether the DELETE took effect before retrying: payctl subs get ${id}\n`);
       expect(server.requests.filter((r) => r.method !== 'GET')).toHaveLength(2);
@@ -64,7 +72,7 @@ describe.concurrent('a 5xx answer', () => {
 
   it('to a GET, even with an API error body: retried, then exit 4 (nothing took effect)', async () => {
     await withServer(failWith500(() => true), async (server) => {
-      const result = await runCli(['balance'], { env: envFor(server.url) });
+      const result = await runInProcess(['balance'], { env: envFor(server.url) });
       expect(result.code, result.stderr).toBe(4);
       expect(result.stderr).toContain('error: internal error while processing: the server failed (returnCode -7000, HTTP 500)\n');
       expect(server.requests).toHaveLength(3);
@@ -73,7 +81,7 @@ describe.concurrent('a 5xx answer', () => {
 
   it('with -o json: the JSON error says exit 5', async () => {
     await withServer(failWith500((r) => r.method === 'POST'), async (server) => {
-      const result = await runCli([...WITHDRAW, '-o', 'json'], { env: envFor(server.url) });
+      const result = await runInProcess([...WITHDRAW, '-o', 'json'], { env: envFor(server.url) });
       expect(result.code).toBe(5);
       expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error).toMatchObject({ returnCode: -7000, status: 500, exitCode: 5 });
     });
@@ -92,7 +100,29 @@ describe('TLS', () => {
     certFile = path.join(certDir, 'cert.pem');
     const keyFile = path.join(certDir, 'key.pem');
     // A self-signed certificate for 127.0.0.1, made for this run.
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile, '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-days', '1'], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-keyout',
+        keyFile,
+        '-out',
+        certFile,
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-days',
+        '1',
+      ],
+      { stdio: 'ignore' },
+    );
     server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
       reached.push(`${req.method} ${req.url}`);
       const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '' };
@@ -107,8 +137,12 @@ describe('TLS', () => {
   afterAll(() => new Promise<void>((resolve) => server.close(() => resolve())));
 
   it('a certificate this machine does not trust: exit 4 for a GET and for a POST, nothing reached the server, hint naming NODE_EXTRA_CA_CERTS', async () => {
-    for (const args of [['balance'], ['sandbox', 'credit', '--pix', '100'], ['api', 'POST', '/withdrawals/withdraw', '--data', '{"withdrawalMethod":"boleto","amount":1500,"bankAccountId":7}']]) {
-      const result = await runCli(args, { env: envFor(url) });
+    for (const args of [
+      ['balance'],
+      ['sandbox', 'credit', '--pix', '100'],
+      ['api', 'POST', '/withdrawals/withdraw', '--data', '{"withdrawalMethod":"boleto","amount":1500,"bankAccountId":7}'],
+    ]) {
+      const result = await runInProcess(args, { env: envFor(url) });
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(4);
       expect(result.stderr).toMatch(/^error: the TLS certificate of 127\.0\.0\.1:\d+ was refused: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\)\n/);
       expect(result.stderr).toMatch(/\nhint: nothing was sent\. .*NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem payctl/);
@@ -127,7 +161,7 @@ describe('TLS', () => {
     const closer = net.createServer((socket) => socket.destroy());
     await new Promise<void>((resolve) => closer.listen(0, '127.0.0.1', resolve));
     try {
-      const result = await runCli(['sandbox', 'credit', '--pix', '100'], { env: envFor(`https://127.0.0.1:${(closer.address() as AddressInfo).port}`) });
+      const result = await runInProcess(['sandbox', 'credit', '--pix', '100'], { env: envFor(`https://127.0.0.1:${(closer.address() as AddressInfo).port}`) });
       expect(result.code, result.stderr).toBe(4);
       expect(result.stderr).toContain('hint: nothing took effect; it is safe to retry');
     } finally {
@@ -144,7 +178,9 @@ function startCli(args: readonly string[], env: Record<string, string>) {
   child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   child.stdin.end();
-  const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve) => child.on('close', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr })));
+  const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr })),
+  );
   return { child, done };
 }
 
@@ -187,7 +223,10 @@ describe.concurrent('Ctrl-C (SIGINT)', () => {
       run.child.kill('SIGINT');
       const result = await run.done;
       expect(result.code).toBe(130);
-      expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error).toMatchObject({ exitCode: 130, message: 'interrupted: the POST /withdrawals/withdraw was sent and its outcome is unknown' });
+      expect(JSON.parse(result.stderr.trim().split('\n').pop()!).error).toMatchObject({
+        exitCode: 130,
+        message: 'interrupted: the POST /withdrawals/withdraw was sent and its outcome is unknown',
+      });
     } finally {
       await server.close();
     }

@@ -17,7 +17,7 @@ export interface CommandKind {
   kind: 'read' | 'create' | 'update' | 'delete' | 'withdraw' | 'batch' | 'login';
   /** The command path in the tree, e.g. ['customers', 'get']. */
   command: string[];
-  /** Flags the row needs; the row is skipped (and reported) until the command has them. */
+  /** Flags the row needs: the row fails, naming them, when the command lacks one. */
   needs?: string[];
   method: 'GET' | 'POST' | 'PUT' | 'DELETE';
   /** Path (after the base URL) of the request under test. */
@@ -35,7 +35,14 @@ const uuid = () => randomUUID();
 export const COMMAND_KINDS: CommandKind[] = [
   { kind: 'read', command: ['balance'], method: 'GET', path: /^\/withdrawals\/balance$/, argv: () => [] },
   { kind: 'read', command: ['customers', 'get'], method: 'GET', path: /^\/customers\/[0-9a-f-]+$/, argv: () => [uuid()] },
-  { kind: 'login', command: ['auth', 'login'], method: 'POST', path: /^\/auth$/, argv: () => ['--client-id', 'acme', '--client-secret-stdin'], input: 'acme-sandbox-secret\n' },
+  {
+    kind: 'login',
+    command: ['auth', 'login'],
+    method: 'POST',
+    path: /^\/auth$/,
+    argv: () => ['--client-id', 'acme', '--client-secret-stdin'],
+    input: 'acme-sandbox-secret\n',
+  },
   {
     kind: 'create',
     command: ['cards', 'tokenize'],
@@ -61,11 +68,32 @@ export const COMMAND_KINDS: CommandKind[] = [
     path: /^\/subscriptions\/add_split$/,
     argv: () => ['--subscription', uuid(), '--receiver', uuid(), '--amount', '100'],
   },
-  { kind: 'update', command: ['customers', 'update'], needs: ['--first-name'], method: 'PUT', path: /^\/customers\/[0-9a-f-]+$/, argv: () => [uuid(), '--first-name', 'Ana'] },
-  { kind: 'update', command: ['subs', 'update'], needs: ['--title'], method: 'PUT', path: /^\/subscriptions\/[0-9a-f-]+$/, argv: () => [uuid(), '--title', 'Plano ouro'] },
+  {
+    kind: 'update',
+    command: ['customers', 'update'],
+    needs: ['--first-name'],
+    method: 'PUT',
+    path: /^\/customers\/[0-9a-f-]+$/,
+    argv: () => [uuid(), '--first-name', 'Ana'],
+  },
+  {
+    kind: 'update',
+    command: ['subs', 'update'],
+    needs: ['--title'],
+    method: 'PUT',
+    path: /^\/subscriptions\/[0-9a-f-]+$/,
+    argv: () => [uuid(), '--title', 'Plano ouro'],
+  },
   { kind: 'delete', command: ['bank-accounts', 'delete'], needs: ['--yes'], method: 'DELETE', path: /^\/bank_accounts\/\d+$/, argv: () => ['7', '--yes'] },
   { kind: 'delete', command: ['subs', 'cancel'], needs: ['--yes'], method: 'DELETE', path: /^\/subscriptions\/[0-9a-f-]+$/, argv: () => [uuid(), '--yes'] },
-  { kind: 'delete', command: ['subs', 'remove-split'], needs: ['--yes'], method: 'DELETE', path: /^\/subscriptions\/[0-9a-f-]+\/remove_split\/[0-9a-f-]+$/, argv: () => [uuid(), uuid(), '--yes'] },
+  {
+    kind: 'delete',
+    command: ['subs', 'remove-split'],
+    needs: ['--yes'],
+    method: 'DELETE',
+    path: /^\/subscriptions\/[0-9a-f-]+\/remove_split\/[0-9a-f-]+$/,
+    argv: () => [uuid(), uuid(), '--yes'],
+  },
   {
     kind: 'withdraw',
     command: ['withdraw', 'pix'],
@@ -112,10 +140,29 @@ export const COMMAND_KINDS: CommandKind[] = [
 const SUBACCOUNT_PF = {
   name: 'Ana Silva',
   juridicDataPartner: {
-    name: 'Ana', lastName: 'Silva', cpf: '52998224725', email: 'ana@example.com', birthdate: '1990-04-12',
-    contactPhone: '11912345678', monthRevenue: 5000, jobOccupation: 'Designer', fullnameMom: 'Maria Silva',
+    name: 'Ana',
+    lastName: 'Silva',
+    cpf: '52998224725',
+    email: 'ana@example.com',
+    birthdate: '1990-04-12',
+    contactPhone: '11912345678',
+    monthRevenue: 5000,
+    jobOccupation: 'Designer',
+    fullnameMom: 'Maria Silva',
   },
-  addresses: [{ addressType: 'RESPONSIBLE', zipcode: 1310100, street: 'Avenida Paulista', streetNumber: 1000, neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP', complement: 'ap 1', reference: 'perto do metrô' }],
+  addresses: [
+    {
+      addressType: 'RESPONSIBLE',
+      zipcode: 1310100,
+      street: 'Avenida Paulista',
+      streetNumber: 1000,
+      neighborhood: 'Bela Vista',
+      city: 'São Paulo',
+      state: 'SP',
+      complement: 'ap 1',
+      reference: 'perto do metrô',
+    },
+  ],
   accountBank: { holderName: 'Ana Silva', bankCode: '341', accountType: 'CHECKING', accountNumber: '123456', routingNumber: '0001', document: '52998224725' },
 };
 
@@ -131,7 +178,7 @@ function writeCsv(dir: string): string {
   return file;
 }
 
-/** The spec of a command path, or undefined while it has not landed in the tree. */
+/** The spec of a command path, or undefined when the tree has no such command. */
 export function findCommand(pathInTree: readonly string[]): CommandSpec | undefined {
   let level: readonly CommandSpec[] = COMMAND_TREE;
   let found: CommandSpec | undefined;
@@ -143,12 +190,16 @@ export function findCommand(pathInTree: readonly string[]): CommandSpec | undefi
   return found;
 }
 
-/** Whether the command exists with every flag the row needs. */
-export function isAvailable(row: CommandKind): boolean {
+/**
+ * What the tree lacks for the row to run: the command itself, or flags it needs. A row whose
+ * command or flag was renamed must fail, not skip: a skipped row is a fault matrix that
+ * silently stopped running.
+ */
+export function missingForRow(row: CommandKind): string[] {
   const spec = findCommand(row.command);
-  if (!spec?.load) return false;
-  const flags = optionsOf(spec).map((option) => option.flags);
-  return (row.needs ?? []).every((needed) => flags.some((flags) => flags.split(/[ ,]+/).includes(needed)));
+  if (!spec?.load) return [`the command payctl ${row.command.join(' ')}`];
+  const flags = optionsOf(spec).flatMap((option) => option.flags.split(/[ ,]+/));
+  return (row.needs ?? []).filter((needed) => !flags.includes(needed)).map((flag) => `the flag ${flag}`);
 }
 
 export const rowName = (row: CommandKind) => `${row.kind}: payctl ${row.command.join(' ')}`;
@@ -166,28 +217,95 @@ export function normalAnswer(request: RecordedRequest): Answer {
   }
   if (request.url.startsWith('/auth')) return ok({ accessToken: liveToken(), tokenType: 'Bearer', expiresIn: 3600 });
   if (request.url.startsWith('/bank_accounts')) {
-    const account = { id: 7, holderName: 'Ana Silva', bankCode: '341', routingNumber: '0001', accountNumber: '123456', document: '52998224725', accountType: 'CHECKING', status: 'APPROVED', createdAt: now };
+    const account = {
+      id: 7,
+      holderName: 'Ana Silva',
+      bankCode: '341',
+      routingNumber: '0001',
+      accountNumber: '123456',
+      document: '52998224725',
+      accountType: 'CHECKING',
+      status: 'APPROVED',
+      createdAt: now,
+    };
     if (request.method === 'DELETE') return ok({ message: 'bank account removed' });
     return /\/bank_accounts\/?$|\?/.test(request.url) ? ok([account], { meta: { total: 1, page: 1, limit: 20, totalPages: 1 } }) : ok(account);
   }
   if (request.url.startsWith('/withdrawals/withdraw')) {
-    return ok({ id: uuid(), amount: body.amount ?? 1500, liquidAmount: 1450, status: 'PENDING', pixKeyType: body.pixKeyType ?? 'EMAIL', pixKey: body.pixKey ?? 'ana@example.com', createdAt: now, updatedAt: now });
+    return ok({
+      id: uuid(),
+      amount: body.amount ?? 1500,
+      liquidAmount: 1450,
+      status: 'PENDING',
+      pixKeyType: body.pixKeyType ?? 'EMAIL',
+      pixKey: body.pixKey ?? 'ana@example.com',
+      createdAt: now,
+      updatedAt: now,
+    });
   }
   if (request.url.startsWith('/withdrawals?') || request.url === '/withdrawals') return ok([], { meta: { total: 0 } });
   if (request.url.startsWith('/cards/tokenize')) {
-    return ok({ id: uuid(), customerId: body.customerId, holderName: body.holderName, first4Digits: '4111', last4Digits: '1111', expirationMonth: '12', expirationYear: '2031', cardBrand: 'visa', isActive: true, isVerified: false, postalCodeCheck: false, securityCodeCheck: false, addressCheck: false });
+    return ok({
+      id: uuid(),
+      customerId: body.customerId,
+      holderName: body.holderName,
+      first4Digits: '4111',
+      last4Digits: '1111',
+      expirationMonth: '12',
+      expirationYear: '2031',
+      cardBrand: 'visa',
+      isActive: true,
+      isVerified: false,
+      postalCodeCheck: false,
+      securityCodeCheck: false,
+      addressCheck: false,
+    });
   }
   if (request.url.startsWith('/subaccounts')) return ok({ id: uuid(), ...body, status: 'PENDING' });
   if (request.url.startsWith('/customers')) {
-    return ok({ id, firstName: body.firstName ?? 'Ana', lastName: 'Silva', email: 'ana@example.com', phoneNumber: '11912345678', document: '52998224725', birthdate: '1990-04-12', statusId: 'APPROVED', createdAt: now });
+    return ok({
+      id,
+      firstName: body.firstName ?? 'Ana',
+      lastName: 'Silva',
+      email: 'ana@example.com',
+      phoneNumber: '11912345678',
+      document: '52998224725',
+      birthdate: '1990-04-12',
+      statusId: 'APPROVED',
+      createdAt: now,
+    });
   }
   if (request.url.startsWith('/subscriptions/add_split')) {
-    return ok({ id: uuid(), subaccountId: body.subaccountId, splitType: 'AMOUNT', splitPercentage: null, splitAmount: body.splitAmount ?? 100, liquidAmount: 96, chargebackLiable: false });
+    return ok({
+      id: uuid(),
+      subaccountId: body.subaccountId,
+      splitType: 'AMOUNT',
+      splitPercentage: null,
+      splitAmount: body.splitAmount ?? 100,
+      liquidAmount: 96,
+      chargebackLiable: false,
+    });
   }
   if (request.url.includes('/remove_split/')) return ok({ message: 'split removed' });
   if (request.url.startsWith('/subscriptions')) {
     if (request.method === 'DELETE') return ok({ id, status: 'DELETED' });
-    return ok({ id, customerId: uuid(), tokenizedCardId: uuid(), title: body.title ?? 'Plano', amount: 5000, setupAmount: 0, frequency: 30, dueDate: '2030-01-01', expirationDate: '2031-01-01', tolerancePeriod: 0, status: 'ACTIVE', splits: [], createdAt: now, updatedAt: now, canceledAt: null });
+    return ok({
+      id,
+      customerId: uuid(),
+      tokenizedCardId: uuid(),
+      title: body.title ?? 'Plano',
+      amount: 5000,
+      setupAmount: 0,
+      frequency: 30,
+      dueDate: '2030-01-01',
+      expirationDate: '2031-01-01',
+      tolerancePeriod: 0,
+      status: 'ACTIVE',
+      splits: [],
+      createdAt: now,
+      updatedAt: now,
+      canceledAt: null,
+    });
   }
   return { status: 404, body: { data: { message: 'no such route', returnCode: -7008 } } };
 }

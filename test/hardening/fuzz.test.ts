@@ -54,7 +54,18 @@ const VALUES = [
 const UNKNOWN_FLAGS = ['--no-such-flag', '--amount-cents', '-z', '--DEBUG', '--yes=please', '---', '--json=false'];
 
 /** Commands that never call the API: valid argv for them is allowed to run. */
-const LOCAL_ONLY = new Set(['profiles list', 'profiles show', 'profiles add', 'profiles use', 'profiles remove', 'subaccounts use', 'subaccounts clear', 'auth status', 'auth logout', 'completion']);
+const LOCAL_ONLY = new Set([
+  'profiles list',
+  'profiles show',
+  'profiles add',
+  'profiles use',
+  'profiles remove',
+  'subaccounts use',
+  'subaccounts clear',
+  'auth status',
+  'auth logout',
+  'completion',
+]);
 /** Commands that do not resolve profile settings, so only parser-level poisons apply. */
 const NO_SETTINGS = new Set(['sandbox start']);
 

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { STACK_LINE, inPool, normalAnswer } from './commands.js';
 import { tally, trackFailures } from './tally.js';
@@ -85,7 +86,13 @@ interface SecretCommand {
 }
 
 const SECRET_COMMANDS: SecretCommand[] = [
-  { name: 'auth login', argv: () => ['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], input: `${CLIENT_SECRET}\n`, loggedIn: false, valueEchoes: true },
+  {
+    name: 'auth login',
+    argv: () => ['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'],
+    input: `${CLIENT_SECRET}\n`,
+    loggedIn: false,
+    valueEchoes: true,
+  },
   {
     name: 'auth login (a 5-character secret)',
     argv: () => ['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'],
@@ -104,7 +111,19 @@ const SECRET_COMMANDS: SecretCommand[] = [
   { name: 'auth token', argv: () => ['auth', 'token', '--stdin'], input: `${TOKEN}\n`, loggedIn: false },
   {
     name: 'cards tokenize',
-    argv: () => ['cards', 'tokenize', '--customer', '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c', '--holder-name', 'ANA SILVA', '--exp-month', '12', '--exp-year', '2031', '--card-stdin'],
+    argv: () => [
+      'cards',
+      'tokenize',
+      '--customer',
+      '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c',
+      '--holder-name',
+      'ANA SILVA',
+      '--exp-month',
+      '12',
+      '--exp-year',
+      '2031',
+      '--card-stdin',
+    ],
     input: `${CARD_NUMBER}\n${SECURITY_CODE}\n`,
     loggedIn: true,
   },
@@ -112,7 +131,17 @@ const SECRET_COMMANDS: SecretCommand[] = [
     name: 'api POST /cards/tokenize',
     argv: (dir) => {
       const file = path.join(dir, 'card.json');
-      writeFileSync(file, JSON.stringify({ customerId: '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c', holderName: 'ANA', cardNumber: CARD_NUMBER, expirationMonth: '12', expirationYear: '2031', securityCode: SECURITY_CODE }));
+      writeFileSync(
+        file,
+        JSON.stringify({
+          customerId: '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c',
+          holderName: 'ANA',
+          cardNumber: CARD_NUMBER,
+          expirationMonth: '12',
+          expirationYear: '2031',
+          securityCode: SECURITY_CODE,
+        }),
+      );
       return ['api', 'POST', '/cards/tokenize', '--data', `@${file}`];
     },
     loggedIn: true,
@@ -120,7 +149,11 @@ const SECRET_COMMANDS: SecretCommand[] = [
     valueEchoes: true,
   },
   { name: 'balance', argv: () => ['balance'], loggedIn: true },
-  { name: 'withdraw pix', argv: () => ['withdraw', 'pix', '--amount', '1500', '--bank-account', '7', '--pix-key-type', 'email', '--pix-key', 'ana@example.com', '--yes'], loggedIn: true },
+  {
+    name: 'withdraw pix',
+    argv: () => ['withdraw', 'pix', '--amount', '1500', '--bank-account', '7', '--pix-key-type', 'email', '--pix-key', 'ana@example.com', '--yes'],
+    loggedIn: true,
+  },
 ];
 
 let api: FakeApi;
@@ -141,7 +174,9 @@ beforeAll(async () => {
     const echoed = valuesOf(request).flatMap(formsOf);
     if (mode === 'echo-values-error') return sendJson(res, 400, { data: { message: `rejected ${echoed.join(' ')}`, returnCode: -7001 } });
     const answer =
-      inner.url === '/auth' ? { status: 200, body: { data: { accessToken: SERVER_TOKEN, tokenType: 'Bearer', expiresIn: 3600 }, message: 'ok' } } : normalAnswer(inner);
+      inner.url === '/auth'
+        ? { status: 200, body: { data: { accessToken: SERVER_TOKEN, tokenType: 'Bearer', expiresIn: 3600 }, message: 'ok' } }
+        : normalAnswer(inner);
     if (mode === 'echo-values') {
       const data = (answer.body as { data: unknown }).data;
       if (data && typeof data === 'object' && !Array.isArray(data)) Object.assign(data, { echo: echoed, note: `you sent ${echoed.join(' ')}` });
@@ -158,7 +193,11 @@ function prepareCase(command: SecretCommand, mode: Mode) {
   const configDir = path.join(dir, 'config');
   if (command.loggedIn) {
     mkdirSync(configDir, { mode: 0o700 });
-    writeFileSync(path.join(configDir, 'config.json'), JSON.stringify({ profiles: { default: { baseUrl: 'http://127.0.0.1:9', env: 'local', token: TOKEN } } }), { mode: 0o600 });
+    writeFileSync(
+      path.join(configDir, 'config.json'),
+      JSON.stringify({ profiles: { default: { baseUrl: 'http://127.0.0.1:9', env: 'local', token: TOKEN } } }),
+      { mode: 0o600 },
+    );
   }
   return { dir, configDir, env: { PAYCTL_CONFIG_DIR: configDir, PAYCTL_BASE_URL: `${api.url}/s/${id}` } };
 }
@@ -170,7 +209,11 @@ function findSecrets(channel: string, text: string, allowed: string[] = []): str
     SHORT_SECRETS.has(name) ? new RegExp(`(?<![A-Za-z0-9+/=_-])${escape(form)}(?![A-Za-z0-9+/=_-])`).test(text) : text.includes(form);
   return Object.entries(SECRETS)
     .filter(([name]) => !allowed.includes(name))
-    .flatMap(([name, value]) => formsOf(value).filter((form) => appears(name, form)).map((form) => `${name}${form === value ? '' : ` (as ${form})`} in ${channel}`));
+    .flatMap(([name, value]) =>
+      formsOf(value)
+        .filter((form) => appears(name, form))
+        .map((form) => `${name}${form === value ? '' : ` (as ${form})`} in ${channel}`),
+    );
 }
 
 function filesUnder(dir: string): string[] {
@@ -189,7 +232,7 @@ describe('secrets never leak', () => {
     const leaks = (
       await inPool(cases, 4, async ({ command, format, mode }) => {
         const { dir, configDir, env } = prepareCase(command, mode);
-        const result = await runCli([...command.argv(dir), '--debug', '-o', format, '--timeout', '5'], { env, input: command.input });
+        const result = await runInProcess([...command.argv(dir), '--debug', '-o', format, '--timeout', '5'], { env, input: command.input });
         const found = [...findSecrets('stdout', result.stdout), ...findSecrets('stderr', result.stderr)];
         for (const file of filesUnder(configDir)) {
           const allowed = path.basename(file) === 'config.json' ? ['token', 'issued token'] : [];
@@ -210,7 +253,10 @@ describe('secrets never leak', () => {
     const problems = (
       await inPool(SECRET_COMMANDS, 3, async (command) => {
         const { dir, env } = prepareCase(command, 'hang');
-        const child = spawn(process.execPath, [BIN, ...command.argv(dir), '--debug', '--timeout', '3'], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+        const child = spawn(process.execPath, [BIN, ...command.argv(dir), '--debug', '--timeout', '3'], {
+          env: cleanEnv(env),
+          stdio: ['pipe', 'pipe', 'pipe'],
+        });
         child.stdin.end(command.input ?? '');
         const arrived = api.requests.length;
         let cmdline = '';
@@ -222,7 +268,10 @@ describe('secrets never leak', () => {
           if (api.requests.length > arrived || (command.name === 'auth token' && cmdline.includes(BIN))) break;
           await new Promise((resolve) => setTimeout(resolve, 20));
         }
-        await new Promise((resolve) => (child.exitCode === null ? child.on('close', resolve) : resolve(undefined)));
+        // Its argv is read: waiting for its --timeout would prove nothing more.
+        const closed = new Promise((resolve) => (child.exitCode === null ? child.on('close', resolve) : resolve(undefined)));
+        child.kill('SIGKILL');
+        await closed;
         return [...(cmdline.includes(BIN) ? [] : [`could not read the argv of ${command.name}`]), ...findSecrets(`argv of ${command.name}`, cmdline)];
       })
     ).flat();
@@ -276,7 +325,7 @@ describe('config file safety', () => {
     writeFileSync(file, text, { mode: 0o600 });
     const sent = api.requests.length;
     for (const args of [['profiles', 'list'], ['balance'], ['profiles', 'add', 'x', '--base-url', 'http://127.0.0.1:4010'], ['auth', 'token', '--stdin']]) {
-      const result = await runCli(args, { env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: TOKEN }, input: `${TOKEN}\n` });
+      const result = await runInProcess(args, { env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: TOKEN }, input: `${TOKEN}\n` });
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
       expect(result.stderr).toContain(file);
       expect(result.stderr).toMatch(/hint: .*mv '/);
@@ -293,13 +342,15 @@ describe('config file safety', () => {
     const env = { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: TOKEN };
     const sent = api.requests.length;
     for (const name of ['constructor', 'toString', '__proto__']) {
-      const result = await runCli(['balance', '--profile', name], { env });
+      const result = await runInProcess(['balance', '--profile', name], { env });
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(/does not exist/);
     }
     expect(api.requests.length).toBe(sent);
-    expect((await runCli(['profiles', 'add', 'constructor', '--base-url', 'http://127.0.0.1:4010'], { env })).code).toBe(0);
-    expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles).toEqual({ constructor: { baseUrl: 'http://127.0.0.1:4010', env: 'local' } });
+    expect((await runInProcess(['profiles', 'add', 'constructor', '--base-url', 'http://127.0.0.1:4010'], { env })).code).toBe(0);
+    expect(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles).toEqual({
+      constructor: { baseUrl: 'http://127.0.0.1:4010', env: 'local' },
+    });
     tally('secretChecks', 4);
   });
 
@@ -318,7 +369,10 @@ describe('config file safety', () => {
       runCli(['profiles', 'use', 'p3'], { env }),
     ]);
     expect(mixed.map((r) => r.code), mixed.map((r) => r.stderr).join('')).toEqual(mixed.map(() => 0));
-    const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')) as { currentProfile: string; profiles: Record<string, { token?: string; baseUrl: string }> };
+    const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')) as {
+      currentProfile: string;
+      profiles: Record<string, { token?: string; baseUrl: string }>;
+    };
     expect(Object.keys(config.profiles).sort()).toEqual([...names, ...names.map((n) => `q${n}`)].sort());
     expect(names.map((name) => config.profiles[name]!.token)).toEqual(tokens);
     expect(names.map((name) => config.profiles[name]!.baseUrl)).toEqual(names.map((_, i) => `http://127.0.0.1:${5000 + i}`));

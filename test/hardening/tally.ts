@@ -9,13 +9,7 @@ import { beforeEach, inject } from 'vitest';
  */
 export type TallyKind = 'faults' | 'fuzz' | 'attacks' | 'secretChecks' | 'variants';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    hardeningTallyDir: string;
-  }
-}
-
-const tallyFile = () => path.join(inject('hardeningTallyDir'), 'tally.ndjson');
+const tallyFile = () => path.join(inject('suiteReportDir'), 'tally.ndjson');
 
 /** Counts `count` tries of `kind`; call it once the checks of those tries have passed. */
 export function tally(kind: TallyKind, count = 1): void {

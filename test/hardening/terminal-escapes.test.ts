@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, runCliInTerminal } from '../helpers/cli.js';
+import { runCliInTerminal } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { startFakeApi, sendJson, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { runCliOnScreen } from '../helpers/screen.js';
@@ -55,43 +57,59 @@ function startHostileProxy(target: string, keep: (field: string) => boolean = ()
 
 let session: SandboxSession;
 let proxy: FakeApi;
-let call: (method: string, path: string, body?: unknown) => Promise<any>;
+/** The sandbox's answer to a request made without payctl. */
+interface Envelope<T> {
+  data: T;
+  meta?: { total: number };
+}
+let call: <T = unknown>(method: string, path: string, body?: unknown) => Promise<Envelope<T>>;
 const ids: Record<string, string> = {};
 
 beforeAll(async () => {
   session = await startSandboxSession('acme');
   proxy = await startHostileProxy(session.sandbox.url);
   const { clientSecret } = session.sandbox.credentials.find((c) => c.clientId === 'acme')!;
-  const login = await fetch(`${session.sandbox.url}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'acme', clientSecret }) });
+  const login = await fetch(`${session.sandbox.url}/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId: 'acme', clientSecret }),
+  });
   const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
-  call = async (method, path, body) => {
+  call = async <T,>(method: string, path: string, body?: unknown) => {
     const answer = await fetch(`${session.sandbox.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),
     });
-    const parsed = (await answer.json()) as { data: any; meta?: any };
+    const parsed = (await answer.json()) as Envelope<T>;
     if (!answer.ok) throw new Error(`${method} ${path}: HTTP ${answer.status} ${JSON.stringify(parsed)}`);
     return parsed;
   };
-  ids.customer = (await call('GET', '/customers?limit=1')).data[0].id;
-  ids.bankAccount = String((await call('GET', '/bank_accounts?limit=1')).data[0].id);
-  const subscriptions = (await call('GET', '/subscriptions?limit=100')).data as Array<{ id: string; splits: unknown[] }>;
+  ids.customer = (await call<Array<{ id: string }>>('GET', '/customers?limit=1')).data[0]!.id;
+  ids.bankAccount = String((await call<Array<{ id: number }>>('GET', '/bank_accounts?limit=1')).data[0]!.id);
+  const subscriptions = (await call<Array<{ id: string; splits: unknown[] }>>('GET', '/subscriptions?limit=100')).data;
   ids.subscription = subscriptions.find((s) => s.splits.length > 0)!.id;
-  ids.withdrawal = (await call('GET', '/withdrawals?limit=1')).data[0].id;
+  ids.withdrawal = (await call<Array<{ id: string }>>('GET', '/withdrawals?limit=1')).data[0]!.id;
 });
 afterAll(async () => {
   await proxy?.close();
   await session?.close();
 });
 
-const withdrawalTotal = async () => (await call('GET', '/withdrawals?limit=1')).meta.total as number;
+const withdrawalTotal = async () => (await call('GET', '/withdrawals?limit=1')).meta!.total;
 
 describe('a confirmation cannot be rewritten by the data it shows', () => {
-  it('a holder name that moves the cursor up and writes a fake amount line: the screen shows the real amount; No sends nothing', async () => {
+  needsTools('tmux')('a holder name that moves the cursor up and writes a fake amount line: the screen shows the real amount; No sends nothing', async () => {
     const forged = 'Mallory\x1b[2A\r\x1b[2K  amount:       R$ 1,00\x1b[2B\r  to:           bank account 9: Mallory';
     const account = (
-      await call('POST', '/sandbox/bank_accounts', { holderName: forged, bankCode: '341', routingNumber: '0001', accountNumber: '12345-6', document: '39053344705', accountType: 'CHECKING' })
+      await call('POST', '/sandbox/bank_accounts', {
+        holderName: forged,
+        bankCode: '341',
+        routingNumber: '0001',
+        accountNumber: '12345-6',
+        document: '39053344705',
+        accountType: 'CHECKING',
+      })
     ).data as { id: number; holderName: string };
     expect(account.holderName).toBe(forged);
     await call('POST', '/sandbox/balance', { pix: 6_000_000 });
@@ -111,9 +129,12 @@ describe('a confirmation cannot be rewritten by the data it shows', () => {
   });
 
   it('with --dry-run, the summary written to stderr for the log carries no control either', async () => {
-    const result = await runCli(['withdraw', 'pix', '--amount', '100', '--bank-account', ids.bankAccount, '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--dry-run'], {
-      env: { ...session.env, PAYCTL_BASE_URL: proxy.url },
-    });
+    const result = await runInProcess(
+      ['withdraw', 'pix', '--amount', '100', '--bank-account', ids.bankAccount, '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--dry-run'],
+      {
+        env: { ...session.env, PAYCTL_BASE_URL: proxy.url },
+      },
+    );
     expect(result.code, result.stderr).toBe(0);
     expect(result.stderr).toContain(`bank account ${ids.bankAccount}: `);
     expect(result.stderr).toContain(SHOWN);
@@ -137,7 +158,7 @@ describe.concurrent('every server string a command prints is shown as text', () 
   const names = ['customers list', 'customers get', 'bank-accounts list', 'bank-accounts get', 'subs list', 'subs get', 'withdrawals list', 'withdrawals get'];
 
   names.forEach((name, index) => {
-    it(`${name}: as a table, and as tsv or json forced, at a terminal; raw values into a pipe`, async () => {
+    needsTools('script')(`${name}: as a table, and as tsv or json forced, at a terminal; raw values into a pipe`, async () => {
       const args = commands()[index]!;
       const env = { ...session.env, PAYCTL_BASE_URL: proxy.url, NO_COLOR: '1' };
       // Wide enough that no cell is cut: the whole payload shows.
@@ -158,7 +179,7 @@ describe.concurrent('every server string a command prints is shown as text', () 
       expect(strings).toContain(JSON.stringify(PAYLOAD).slice(1, -1));
 
       // Into a pipe the API's values are kept: tsv escapes only its own tab, line breaks and backslash.
-      const piped = await runCli(args, { env });
+      const piped = await runInProcess(args, { env });
       expect(piped.code, piped.stderr).toBe(0);
       expect(piped.stdout).toContain('\x1b]0;pwned\x07\x1b[31m\x1b]8;;http://evil.example/\x07link\x1b]8;;\x07\x9b2J\u202egnp.exe\u2066\x1b[2A\\r\x1b[2K');
       tally('attacks', 4);
@@ -168,11 +189,15 @@ describe.concurrent('every server string a command prints is shown as text', () 
 
 describe('pick lists', () => {
   const pickers = [
-    { name: 'bank account (withdraw pix)', args: ['withdraw', 'pix', '--amount', '100', '--pix-key-type', 'email', '--pix-key', 'a@example.com'], prompt: 'Bank account (main account)' },
+    {
+      name: 'bank account (withdraw pix)',
+      args: ['withdraw', 'pix', '--amount', '100', '--pix-key-type', 'email', '--pix-key', 'a@example.com'],
+      prompt: 'Bank account (main account)',
+    },
     { name: 'customer, with the id as description (cards tokenize)', args: ['cards', 'tokenize'], prompt: 'Customer' },
   ];
   for (const picker of pickers) {
-    it(`${picker.name}: choices show the payload as text; Ctrl-C sends nothing`, async () => {
+    needsTools('tmux')(`${picker.name}: choices show the payload as text; Ctrl-C sends nothing`, async () => {
       const sentBefore = proxy.requests.filter((r) => r.method !== 'GET').length;
       const run = await runCliOnScreen(picker.args, {
         env: { ...session.env, PAYCTL_BASE_URL: proxy.url },
@@ -194,20 +219,22 @@ describe('pick lists', () => {
 describe.concurrent('errors and hints', () => {
   const MESSAGE = '\x1b]0;pwned\x07\x1b[1;31mDANGER\x1b[0m card refused\u202e\x9b2J\nhint: run rm -rf';
 
-  it("a server's error message with a title change, colours and a forged hint line is one visible line, exit 1", async () => {
+  needsTools('script')("a server's error message with a title change, colours and a forged hint line is one visible line, exit 1", async () => {
     const api = await startFakeApi((_, response) => sendJson(response, 400, { data: { message: MESSAGE, returnCode: -1234 } }));
     try {
       const env = { PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: 'token-of-the-test', PAYCTL_CONFIG_DIR: session.configDir };
-      const human = await runCli(['customers', 'get', ids.customer!], { env });
+      const human = await runInProcess(['customers', 'get', ids.customer!], { env });
       expect(human.code).toBe(1);
-      expect(human.stderr).toBe(String.raw`error: \x1b]0;pwned\x07\x1b[1;31mDANGER\x1b[0m card refused\u202e\x9b2J\nhint: run rm -rf` + ' (returnCode -1234, HTTP 400)\n');
+      expect(human.stderr).toBe(
+        String.raw`error: \x1b]0;pwned\x07\x1b[1;31mDANGER\x1b[0m card refused\u202e\x9b2J\nhint: run rm -rf` + ' (returnCode -1234, HTTP 400)\n',
+      );
 
       const terminal = await runCliInTerminal(['customers', 'get', ids.customer!], { env, stderrOnTerminal: true });
       expect(terminal.code).toBe(1);
       expect(controlsIn(terminal.stdout)).toEqual([]);
       expect(terminal.stdout).toContain(String.raw`error: \x1b]0;pwned\x07`);
 
-      const json = await runCli(['customers', 'get', ids.customer!, '--json'], { env });
+      const json = await runInProcess(['customers', 'get', ids.customer!, '--json'], { env });
       expect(json.code).toBe(1);
       expect(controlsIn(json.stderr.trimEnd())).toEqual([]);
       expect(JSON.parse(json.stderr.trimEnd().split('\n').pop()!)).toEqual({ error: { message: MESSAGE, returnCode: -1234, status: 400, exitCode: 1 } });
@@ -219,14 +246,25 @@ describe.concurrent('errors and hints', () => {
 
   it("a hint naming a server's id (possible duplicate withdrawal) shows it as text", async () => {
     const key = 'twin@example.com';
-    await call('POST', '/withdrawals/withdraw', { withdrawalMethod: 'pix', amount: 4321, bankAccountId: Number(ids.bankAccount), pixKeyType: 'EMAIL', pixKey: key });
+    await call('POST', '/withdrawals/withdraw', {
+      withdrawalMethod: 'pix',
+      amount: 4321,
+      bankAccountId: Number(ids.bankAccount),
+      pixKeyType: 'EMAIL',
+      pixKey: key,
+    });
     // The fields the duplicate check compares stay true, so it finds the twin; its id and status carry the payload.
-    const twinProxy = await startHostileProxy(session.sandbox.url, (field) => ['createdAt', 'updatedAt', 'pixKey', 'pixKeyType', 'withdrawalPaymentType'].includes(field));
+    const twinProxy = await startHostileProxy(session.sandbox.url, (field) =>
+      ['createdAt', 'updatedAt', 'pixKey', 'pixKeyType', 'withdrawalPaymentType'].includes(field),
+    );
     try {
       const before = await withdrawalTotal();
-      const result = await runCli(['withdraw', 'pix', '--amount', '4321', '--bank-account', ids.bankAccount!, '--pix-key-type', 'email', '--pix-key', key, '--yes'], {
-        env: { ...session.env, PAYCTL_BASE_URL: twinProxy.url },
-      });
+      const result = await runInProcess(
+        ['withdraw', 'pix', '--amount', '4321', '--bank-account', ids.bankAccount!, '--pix-key-type', 'email', '--pix-key', key, '--yes'],
+        {
+          env: { ...session.env, PAYCTL_BASE_URL: twinProxy.url },
+        },
+      );
       expect(result.code, result.stderr).toBe(2);
       expect(result.stderr).toMatch(new RegExp(`\\nhint: check it with payctl withdrawals get [0-9a-f-]+${SHOWN.replace(/[\\[\]().*+?^$|]/g, '\\$&')}`));
       expect(controlsIn(result.stderr)).toEqual([]);
@@ -239,7 +277,7 @@ describe.concurrent('errors and hints', () => {
   });
 
   it('an argument pasted from an answer is shown as text in the usage error', async () => {
-    const result = await runCli(['customers', 'get', ids.customer!, '-o', `table${PAYLOAD}`], { env: session.env });
+    const result = await runInProcess(['customers', 'get', ids.customer!, '-o', `table${PAYLOAD}`], { env: session.env });
     expect(result.code).toBe(2);
     expect(controlsIn(result.stderr)).toEqual([]);
     expect(result.stderr).toContain(SHOWN);

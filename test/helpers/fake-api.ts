@@ -48,7 +48,9 @@ export async function serveOnLoopback(
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
-    req.on('end', () => onRequest({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }, req, res));
+    req.on('end', () =>
+      onRequest({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }, req, res),
+    );
   });
   server.on('connection', (socket) => {
     sockets.add(socket);

@@ -1,4 +1,4 @@
-import http from 'node:http';
+import type http from 'node:http';
 import { closedPort, serveOnLoopback, startFakeApi, sendJson, type FakeApi, type RecordedRequest } from './fake-api.js';
 
 /**

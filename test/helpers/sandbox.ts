@@ -1,13 +1,18 @@
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir, type RunOptions, type RunResult } from './cli.js';
+import { runInProcess } from './in-process.js';
 
 export interface SandboxSession {
   sandbox: RunningSandbox;
+  /** The company logged in. */
+  company: 'acme' | 'globex';
   /** Config folder logged in as the company. */
   configDir: string;
   env: Record<string, string>;
-  /** Runs payctl against this sandbox, logged in. */
+  /** Runs payctl against this sandbox, logged in, in the test process (runInProcess). */
   run(args: readonly string[], options?: RunOptions): Promise<RunResult>;
+  /** The same as a child process of the built binary (runCli): for signals, races between processes, shims. */
+  runProcess(args: readonly string[], options?: RunOptions): Promise<RunResult>;
   close(): Promise<void>;
 }
 
@@ -20,13 +25,51 @@ export async function startSandboxSession(company: 'acme' | 'globex' = 'acme', o
   const configDir = tempConfigDir();
   const env = { PAYCTL_CONFIG_DIR: configDir, PAYCTL_BASE_URL: sandbox.url };
   const secret = sandbox.credentials.find((c) => c.clientId === company)!.clientSecret;
-  const login = await runCli(['auth', 'login', '--client-id', company, '--client-secret-stdin'], { env, input: `${secret}\n` });
+  const login = await runInProcess(['auth', 'login', '--client-id', company, '--client-secret-stdin'], { env, input: `${secret}\n` });
   if (login.code !== 0) throw new Error(`login failed: ${login.stderr}`);
+  const withEnv = (runOptions: RunOptions): RunOptions => ({ ...runOptions, env: { ...env, ...runOptions.env } });
   return {
     sandbox,
+    company,
     configDir,
     env,
-    run: (args, runOptions = {}) => runCli(args, { ...runOptions, env: { ...env, ...runOptions.env } }),
+    run: (args, runOptions = {}) => runInProcess(args, withEnv(runOptions)),
+    runProcess: (args, runOptions = {}) => runCli(args, withEnv(runOptions)),
     close: () => sandbox.close(),
   };
+}
+
+export interface SandboxWithdrawal {
+  id: string;
+  amount: number;
+  pixKey?: string | null;
+  bankAccountId: number;
+  withdrawalPaymentType: string;
+  createdAt: string;
+}
+
+/**
+ * Reads the sandbox's withdrawals of the session's company (in `account`, else the main
+ * account) over its own API, not through payctl: what money tests count after the fact.
+ */
+export async function sandboxWithdrawals(session: SandboxSession, account?: string): Promise<SandboxWithdrawal[]> {
+  const clientId = session.company;
+  const clientSecret = session.sandbox.credentials.find((c) => c.clientId === clientId)!.clientSecret;
+  const auth = await fetch(`${session.sandbox.url}/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId, clientSecret }),
+  });
+  const token = ((await auth.json()) as { data: { accessToken: string } }).data.accessToken;
+  // By id: the list is newest first, so a withdrawal made while it is read moves the others a
+  // place down, and one may be seen on two pages. Two payments are two ids, and count twice.
+  const byId = new Map<string, SandboxWithdrawal>();
+  for (let page = 1; ; page++) {
+    const response = await fetch(`${session.sandbox.url}/withdrawals?page=${page}&limit=100`, {
+      headers: { authorization: `Bearer ${token}`, ...(account ? { 'x-subaccount-id': account } : {}) },
+    });
+    const body = (await response.json()) as { data: SandboxWithdrawal[]; meta: { total: number } };
+    for (const withdrawal of body.data) byId.set(withdrawal.id, withdrawal);
+    if (body.data.length === 0 || page * 100 >= body.meta.total) return [...byId.values()];
+  }
 }

@@ -53,12 +53,27 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
   writeFileSync(
     path.join(dir, 'run.sh'),
     // The shell records the exit code (128 + the signal's number when one ended payctl, 130 for Ctrl-C).
-    `while [ ! -e ${quote(gate)} ]; do sleep 0.02; done\nenv -i TERM="$TERM" ${env.join(' ')} ${[process.execPath, BIN, ...args].map(quote).join(' ')}\necho $? > ${quote(exitFile)}\n`,
+    [
+      `while [ ! -e ${quote(gate)} ]; do sleep 0.02; done`,
+      `env -i TERM="$TERM" ${env.join(' ')} ${[process.execPath, BIN, ...args].map(quote).join(' ')}`,
+      `echo $? > ${quote(exitFile)}`,
+      '',
+    ].join('\n'),
   );
   const tmux = (...tmuxArgs: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...tmuxArgs], { env: cleanEnv() });
   const target = ['-t', 'payctl'];
   try {
-    await tmux('new-session', '-d', '-s', 'payctl', '-x', String(options.width ?? 100), '-y', String(options.height ?? 40), `sh ${quote(path.join(dir, 'run.sh'))}`);
+    await tmux(
+      'new-session',
+      '-d',
+      '-s',
+      'payctl',
+      '-x',
+      String(options.width ?? 100),
+      '-y',
+      String(options.height ?? 40),
+      `sh ${quote(path.join(dir, 'run.sh'))}`,
+    );
     await tmux('set-option', ...target, 'remain-on-exit', 'on');
     await tmux('pipe-pane', '-o', ...target, `cat > ${quote(log)}`);
     writeFileSync(gate, '');

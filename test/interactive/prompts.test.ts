@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { runCliInTerminal } from '../helpers/cli.js';
-import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { needsTools } from '../helpers/tools.js';
+import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { cpf, json, plain } from '../commands/helpers.js';
 import { bold } from './terminal.js';
 
@@ -15,7 +16,7 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 describe.concurrent('interactive', () => {
-  it('withdraw pix with no flags: pick a bank account, type amount and key, see the summary, confirm', async () => {
+  needsTools('script')('withdraw pix with no flags: pick a bank account, type amount and key, see the summary, confirm', async () => {
     const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
     const key = cpf('390533447');
     const screen = await runCliInTerminal(['withdraw', 'pix'], {
@@ -38,11 +39,11 @@ describe.concurrent('interactive', () => {
     expect(text).toContain(`PIX key:      DOCUMENT_CPF ${key}`);
     expect(text).toMatch(/profile: +default \(local/);
     expect(text).toMatch(/status\s+PENDING/);
-    const recent = await json<Array<{ amount: number; pixKey: string; bankAccountId: number }>>(s, ['withdrawals', 'list', '--limit', '5']);
-    expect(recent).toContainEqual(expect.objectContaining({ amount: 2500, pixKey: key, bankAccountId: firstAccount!.id }));
+    const paid = await sandboxWithdrawals(s);
+    expect(paid).toContainEqual(expect.objectContaining({ amount: 2500, pixKey: key, bankAccountId: firstAccount!.id }));
   });
 
-  it('withdraw pix answered No sends nothing (exit 2)', async () => {
+  needsTools('script')('withdraw pix answered No sends nothing (exit 2)', async () => {
     const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
     const screen = await runCliInTerminal(['withdraw', 'card', '--bank-account', String(firstAccount!.id), '--amount', '777'], {
       env: s.env,
@@ -51,12 +52,12 @@ describe.concurrent('interactive', () => {
     });
     expect(screen.code).toBe(2);
     expect(plain(screen.stdout)).toContain('not confirmed: nothing was sent');
-    const all = await json<Array<{ amount: number }>>(s, ['withdrawals', 'list', '--all']);
+    const all = await sandboxWithdrawals(s);
     expect(all.length).toBeGreaterThan(0);
     expect(all.filter((w) => w.amount === 777)).toEqual([]);
   });
 
-  it('cards tokenize with masked input: the typed digits never reach the screen', async () => {
+  needsTools('script')('cards tokenize with masked input: the typed digits never reach the screen', async () => {
     const number = '5555555555554444';
     const code = '987';
     const [customer] = await json<Array<{ id: string; email: string }>>(s, ['customers', 'list', '--limit', '1']);

@@ -1,6 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { json, plain, splitReceivers } from '../commands/helpers.js';
+import { needsTools } from '../helpers/tools.js';
 import { bold, KEY, pick, typeAtTerminal, type Step } from './terminal.js';
 
 /**
@@ -61,7 +62,7 @@ async function runWizard(args: string[], steps: Step[]) {
 }
 
 describe('interactive wizards', () => {
-  it(
+  needsTools('script')(
     'subs add-split with no flags: pick the subscription and the offered receiver, a fixed amount',
     async () => {
       const [subscription] = await activeSubscriptions();
@@ -92,7 +93,7 @@ describe('interactive wizards', () => {
     TEST_TIMEOUT,
   );
 
-  it(
+  needsTools('script')(
     'subs add-split with no flags: approve a PENDING sub-account, type its id, a percentage',
     async () => {
       const [, subscription] = await activeSubscriptions();
@@ -124,7 +125,7 @@ describe('interactive wizards', () => {
     TEST_TIMEOUT,
   );
 
-  it(
+  needsTools('script')(
     'subaccounts create pf with no flags: the wizard asks partner, address and bank account; the sub-account is PENDING',
     async () => {
       const name = `Wizard PF ${Date.now()}`;
@@ -169,14 +170,24 @@ describe('interactive wizards', () => {
         name,
         status: 'PENDING',
         juridicDataPartner: { cpf: document, email: 'ana.souza@example.com', birthdate: '1990-05-17', monthRevenue: 15000.5 },
-        addresses: [{ addressType: 'RESPONSIBLE', zipcode: 1310100, street: 'Av. Paulista', streetNumber: 1000, neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' }],
+        addresses: [
+          {
+            addressType: 'RESPONSIBLE',
+            zipcode: 1310100,
+            street: 'Av. Paulista',
+            streetNumber: 1000,
+            neighborhood: 'Bela Vista',
+            city: 'São Paulo',
+            state: 'SP',
+          },
+        ],
         accountBank: { holderName: 'Ana Souza', document, bankCode: '341', routingNumber: '0001', accountNumber: '12345-6', accountType: 'SAVINGS' },
       });
     },
     TEST_TIMEOUT,
   );
 
-  it(
+  needsTools('script')(
     'customers update at a terminal: a first address asks for every field not given',
     async () => {
       const customers = await json<Array<{ id: string; address?: unknown }>>(s, ['customers', 'list', '--limit', '30']);

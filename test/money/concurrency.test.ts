@@ -4,27 +4,49 @@ import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
 import { csvFile, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals } from './helpers.js';
 
-/** Two payctl processes at once on the same money: one journal, one account. */
+/**
+ * Two payctl processes at once on the same money: one journal, one account. The processes are
+ * workers kept up across rounds (test/helpers/workers.ts), so runs given one start time begin
+ * together without waiting for Node to start.
+ */
 let batches: SandboxSession;
 let bank: string;
+let workers: PayctlWorker[];
 
 beforeAll(async () => {
   // Answers take 100 ms, as across a network: two runs started together overlap even on a busy machine.
   batches = await startSandboxSession('acme', { latencyMs: 100 });
   bank = await fundedMainAccount(batches);
+  // Two for the batches started together, ten for five guard rounds at a time: the tests run side by side.
+  workers = startWorkers(12);
 });
-afterAll(() => batches?.close());
+afterAll(async () => {
+  await Promise.all(workers?.map((worker) => worker.close()) ?? []);
+  await batches?.close();
+});
+
+/** The same command in two worker processes, started at one instant. */
+function runTogether(pair: [PayctlWorker, PayctlWorker], args: string[], env: Record<string, string> = batches.env) {
+  const startAt = Date.now() + 50;
+  return Promise.all(pair.map((worker) => worker.run(args, { env, startAt })));
+}
 
 const batchArgs = (file: string, extra: string[] = []) => ['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra];
 const HOLDER = /in use by another payctl: pid (\d+) on host (\S+) /;
 
 /** The pids of the runs a journal records. */
 const runPids = (journal: string) =>
-  readFileSync(journal, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; pid?: number }).filter((r) => r.type === 'run').map((r) => r.pid);
+  readFileSync(journal, 'utf8')
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as { type: string; pid?: number })
+    .filter((r) => r.type === 'run')
+    .map((r) => r.pid);
 
 /** A process id that no process has now: a child that has exited. */
 const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
@@ -34,15 +56,17 @@ const bootId = () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').tri
 /** A lock as payctl leaves it when its process dies: the holder's record inside a private folder. */
 function leaveLock(lockPath: string, holder: { pid: number; host: string; bootId?: string }, ageMs = 0): void {
   mkdirSync(lockPath, { mode: 0o700 });
-  writeFileSync(path.join(lockPath, `holder-${randomUUID()}.json`), JSON.stringify({ ...holder, since: new Date(Date.now() - ageMs).toISOString() }), { mode: 0o600 });
+  writeFileSync(path.join(lockPath, `holder-${randomUUID()}.json`), JSON.stringify({ ...holder, since: new Date(Date.now() - ageMs).toISOString() }), {
+    mode: 0o600,
+  });
   const then = new Date(Date.now() - ageMs);
   utimesSync(lockPath, then, then);
 }
 
-describe('one batch at a time per journal', () => {
+describe.concurrent('one batch at a time per journal', () => {
   it('two batches started together on 200 rows: one pays, the other refuses at once naming pid and host; exactly 200 withdrawals', async () => {
     const file = csvFile('together.csv', [PIX_HEADER, ...pixRows('together', 200, bank)]);
-    const [a, b] = await Promise.all([batches.run(batchArgs(file), { timeoutMs: 60_000 }), batches.run(batchArgs(file), { timeoutMs: 60_000 })]);
+    const [a, b] = await runTogether([workers[0]!, workers[1]!], batchArgs(file));
     expect([a.code, b.code].sort(), `${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
     const loser = a.code === 2 ? a : b;
     const [, pid, host] = HOLDER.exec(loser.stderr) ?? [];
@@ -53,17 +77,21 @@ describe('one batch at a time per journal', () => {
   }, 90_000);
 
   it('a lock left by a process that is gone is taken over; of two runs racing to take it over exactly one wins, 5 times over', async () => {
-    for (let round = 0; round < 5; round++) {
+    // The five rounds are independent (a journal and keys each) and mostly wait on the API: they run side by side.
+    const round = async (round: number) => {
       const prefix = `stale${round}`;
       const file = csvFile('stale.csv', [PIX_HEADER, ...pixRows(prefix, 20, bank)]);
       leaveLock(`${file}.journal.lock`, { pid: deadPid(), host: os.hostname(), bootId: bootId() });
       const serial = batchArgs(file, ['--concurrency', '1']);
-      const [a, b] = await Promise.all([batches.run(serial), batches.run(serial)]);
+      // Two processes started the usual way. Started at one instant (runTogether) the loser sometimes cannot
+      // name the winner: it reads the lock between the stale record's removal and the new record's arrival.
+      const [a, b] = await Promise.all([batches.runProcess(serial), batches.runProcess(serial)]);
       expect([a.code, b.code].sort(), `round ${round}:\n${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
       const loser = a.code === 2 ? a : b;
-      expect(Number(HOLDER.exec(loser.stderr)?.[1])).toBe(runPids(`${file}.journal`)[0]);
+      expect(Number(HOLDER.exec(loser.stderr)?.[1]), loser.stderr).toBe(runPids(`${file}.journal`)[0]);
       await expectPaidOnce(batches, `${prefix}-`, pixKeys(prefix, 20));
-    }
+    };
+    await Promise.all([0, 1, 2, 3, 4].map(round));
   }, 120_000);
 
   it('a lock held on another host is refused while fresh, naming that host, and taken over once it is stale', async () => {
@@ -84,21 +112,36 @@ describe('one batch at a time per journal', () => {
   });
 });
 
-describe('the single-withdrawal duplicate guard cannot be raced', () => {
+describe.concurrent('the single-withdrawal duplicate guard cannot be raced', () => {
   it('20 rounds of two identical `withdraw pix --yes` started at once, API latency 100 ms: exactly one payment a round', async () => {
-    const round = async (i: number) => {
+    const round = async (i: number, pair: [PayctlWorker, PayctlWorker]) => {
       // Each round is two terminals of one user: one config folder (and so one lock) per round.
       const configDir = tempConfigDir();
       cpSync(batches.configDir, configDir, { recursive: true });
       const amount = 50_000 + i;
-      const args = ['withdraw', 'pix', '--main-account', '--amount', String(amount), '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'raced@example.com', '--yes'];
+      const args = [
+        'withdraw',
+        'pix',
+        '--main-account',
+        '--amount',
+        String(amount),
+        '--bank-account',
+        bank,
+        '--pix-key-type',
+        'email',
+        '--pix-key',
+        'raced@example.com',
+        '--yes',
+      ];
       const env = { ...batches.env, PAYCTL_CONFIG_DIR: configDir };
-      const results = await Promise.all([runCli(args, { env, timeoutMs: 60_000 }), runCli(args, { env, timeoutMs: 60_000 })]);
+      const results = await runTogether(pair, args, env);
       return { amount, results };
     };
     const rounds = [];
     // Five rounds at a time: ten processes on the machine at once.
-    for (let first = 0; first < 20; first += 5) rounds.push(...(await Promise.all([0, 1, 2, 3, 4].map((k) => round(first + k)))));
+    for (let first = 0; first < 20; first += 5) {
+      rounds.push(...(await Promise.all([0, 1, 2, 3, 4].map((k) => round(first + k, [workers[2 + 2 * k]!, workers[3 + 2 * k]!])))));
+    }
     const paid = (await sandboxWithdrawals(batches)).filter((w) => w.pixKey === 'raced@example.com');
     expect(rounds).toHaveLength(20);
     for (const { amount, results } of rounds) {

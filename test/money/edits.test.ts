@@ -15,7 +15,8 @@ afterAll(() => s?.close());
 
 const batch = (file: string, extra: string[] = []) => s.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra]);
 const withdrawalCount = async () => (await sandboxWithdrawals(s)).length;
-const rewrite = (file: string, change: (lines: string[]) => string[]) => writeFileSync(file, `${change(readFileSync(file, 'utf8').trimEnd().split('\n')).join('\n')}\n`);
+const rewrite = (file: string, change: (lines: string[]) => string[]) =>
+  writeFileSync(file, `${change(readFileSync(file, 'utf8').trimEnd().split('\n')).join('\n')}\n`);
 
 describe('editing a paid file never pays a paid row again', () => {
   it('a blank line after the header, a refused row deleted, rows reordered: 0 new withdrawals on each rerun; a new row pays only itself', async () => {
@@ -63,7 +64,12 @@ describe('editing a paid file never pays a paid row again', () => {
 describe('identical rows', () => {
   it('are refused before anything is sent, both lines named', async () => {
     const before = await withdrawalCount();
-    const file = csvFile('twins.csv', [PIX_HEADER, `3000,${bank},email,twin@example.com`, `3100,${bank},email,other@example.com`, `3000,${bank},email,twin@example.com`]);
+    const file = csvFile('twins.csv', [
+      PIX_HEADER,
+      `3000,${bank},email,twin@example.com`,
+      `3100,${bank},email,other@example.com`,
+      `3000,${bank},email,twin@example.com`,
+    ]);
     const result = await batch(file);
     expect(result.code).toBe(2);
     expect(result.stderr).toMatch(/lines 2 and 4 are the same withdrawal \(R\$ 30,00 \(3000 cents\) to PIX key twin@example.com\)/);
@@ -141,8 +147,25 @@ describe('CSV as spreadsheets save it', () => {
 describe('flags that do not apply are usage errors', () => {
   it('batch flags on a single withdrawal, and single flags on a batch: unknown options (exit 2 naming them), nothing sent', async () => {
     const before = await withdrawalCount();
-    const single = await s.run(['withdraw', 'pix', '--main-account', '--amount', '1000', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'flags@example.com', '--yes',
-      '--journal', '/nonexistent/x', '--concurrency', 'abc', '--reconcile']);
+    const single = await s.run([
+      'withdraw',
+      'pix',
+      '--main-account',
+      '--amount',
+      '1000',
+      '--bank-account',
+      bank,
+      '--pix-key-type',
+      'email',
+      '--pix-key',
+      'flags@example.com',
+      '--yes',
+      '--journal',
+      '/nonexistent/x',
+      '--concurrency',
+      'abc',
+      '--reconcile',
+    ]);
     expect(single.code).toBe(2);
     expect(single.stderr).toContain("unknown option '--journal'");
 

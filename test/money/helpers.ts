@@ -5,40 +5,14 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { sendJson, serveOnLoopback, type RecordedRequest } from '../helpers/fake-api.js';
-import type { SandboxSession } from '../helpers/sandbox.js';
+import { sandboxWithdrawals, type SandboxSession } from '../helpers/sandbox.js';
+
+export { sandboxWithdrawals, type SandboxWithdrawal } from '../helpers/sandbox.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
 /** A `--require` shim of test/money/shims, for NODE_OPTIONS. */
 export const shim = (name: string) => `--require ${path.join(HERE, 'shims', `${name}.cjs`)}`;
-
-export interface SandboxWithdrawal {
-  id: string;
-  amount: number;
-  pixKey?: string | null;
-  bankAccountId: number;
-  withdrawalPaymentType: string;
-  createdAt: string;
-}
-
-/**
- * Reads the sandbox's withdrawals over its own API (not through payctl): what
- * money tests count after the fact.
- */
-export async function sandboxWithdrawals(session: SandboxSession, account?: string): Promise<SandboxWithdrawal[]> {
-  const secret = session.sandbox.credentials.find((c) => c.clientId === 'acme')!.clientSecret;
-  const auth = await fetch(`${session.sandbox.url}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'acme', clientSecret: secret }) });
-  const token = ((await auth.json()) as { data: { accessToken: string } }).data.accessToken;
-  const all: SandboxWithdrawal[] = [];
-  for (let page = 1; ; page++) {
-    const response = await fetch(`${session.sandbox.url}/withdrawals?page=${page}&limit=100`, {
-      headers: { authorization: `Bearer ${token}`, ...(account ? { 'x-subaccount-id': account } : {}) },
-    });
-    const body = (await response.json()) as { data: SandboxWithdrawal[]; meta: { total: number } };
-    all.push(...body.data);
-    if (body.data.length === 0 || all.length >= body.meta.total) return all;
-  }
-}
 
 /** How many withdrawals of the sandbox went to each PIX key with the given prefix. */
 export async function paidByKey(session: SandboxSession, prefix: string): Promise<Map<string, number>> {
@@ -73,7 +47,14 @@ export const pixKeys = (prefix: string, count: number) => Array.from({ length: c
 
 /** Credits the main account and returns its first bank account. */
 export async function fundedMainAccount(session: SandboxSession): Promise<string> {
-  const credit = await session.run(['api', 'POST', '/sandbox/balance', '--main-account', '--data', JSON.stringify({ pix: 900_000_000, card: 900_000_000, billet: 900_000_000 })]);
+  const credit = await session.run([
+    'api',
+    'POST',
+    '/sandbox/balance',
+    '--main-account',
+    '--data',
+    JSON.stringify({ pix: 900_000_000, card: 900_000_000, billet: 900_000_000 }),
+  ]);
   expect(credit.code, credit.stderr).toBe(0);
   const bank = (await session.run(['bank-accounts', 'list', '--main-account', '--fields', 'id', '-o', 'tsv'])).stdout.split('\n')[0]!;
   expect(bank).toMatch(/^\d+$/);
@@ -103,16 +84,20 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
   const server = await serveOnLoopback((request, req, res) => {
     const action = request.method === 'POST' ? current(request, posts.push(request) - 1) : 'forward';
     if (action === 'drop') return void req.socket.destroy();
-    const upstream = http.request(`${target}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(target).host } }, (answer) => {
-      const chunks: Buffer[] = [];
-      answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-      answer.on('end', () => {
-        if (action === 'lose-answer') return void req.socket.destroy();
-        if (action === 'answer-500') return sendJson(res, 500, { data: { message: 'internal error while processing', returnCode: -7000 } });
-        res.writeHead(answer.statusCode ?? 502, answer.headers);
-        res.end(Buffer.concat(chunks));
-      });
-    });
+    const upstream = http.request(
+      `${target}${request.url}`,
+      { method: request.method, headers: { ...request.headers, host: new URL(target).host } },
+      (answer) => {
+        const chunks: Buffer[] = [];
+        answer.on('data', (chunk: Buffer) => chunks.push(chunk));
+        answer.on('end', () => {
+          if (action === 'lose-answer') return void req.socket.destroy();
+          if (action === 'answer-500') return sendJson(res, 500, { data: { message: 'internal error while processing', returnCode: -7000 } });
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          res.end(Buffer.concat(chunks));
+        });
+      },
+    );
     upstream.on('error', () => req.socket.destroy());
     upstream.end(request.body);
   });

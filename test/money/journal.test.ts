@@ -16,8 +16,9 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
+// A NODE_OPTIONS shim acts only in a new process; other runs are in-process.
 const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) =>
-  s.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra], { env, timeoutMs: 60_000 });
+  (env.NODE_OPTIONS ? s.runProcess : s.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra], { env, timeoutMs: 60_000 });
 const withdrawalCount = async () => (await sandboxWithdrawals(s)).length;
 
 describe('every record is on disk before the request it describes leaves', () => {
@@ -103,7 +104,11 @@ describe('a journal cut by a crash', () => {
 
   it('written by the earlier payctl that keyed rows by line: refused, nothing sent', async () => {
     const file = csvFile('v1.csv', [PIX_HEADER, ...pixRows('v1', 2, bank)]);
-    writeFileSync(`${file}.journal`, `${JSON.stringify({ type: 'batch', method: 'pix', baseUrl: s.sandbox.url, account: null, at: new Date().toISOString() })}\n`, { mode: 0o600 });
+    writeFileSync(
+      `${file}.journal`,
+      `${JSON.stringify({ type: 'batch', method: 'pix', baseUrl: s.sandbox.url, account: null, at: new Date().toISOString() })}\n`,
+      { mode: 0o600 },
+    );
     const before = await withdrawalCount();
     const result = await batch(file);
     expect(result.code).toBe(2);

@@ -70,7 +70,10 @@ describe('takeLock across processes', () => {
     for (let round = 0; round < 5; round++) {
       const lockPath = path.join(mkdtempSync(path.join(tmpdir(), 'payctl-lock-')), 'journal.lock');
       mkdirSync(lockPath, { mode: 0o700 });
-      writeFileSync(path.join(lockPath, `holder-${randomUUID()}.json`), JSON.stringify({ pid: deadPid(), host: os.hostname(), bootId, since: new Date().toISOString() }));
+      writeFileSync(
+        path.join(lockPath, `holder-${randomUUID()}.json`),
+        JSON.stringify({ pid: deadPid(), host: os.hostname(), bootId, since: new Date().toISOString() }),
+      );
       expect(await takeAtOnce(lockPath, 6), `round ${round}`).toEqual(['busy', 'busy', 'busy', 'busy', 'busy', 'won']);
     }
   }, 60_000);

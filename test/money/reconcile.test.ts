@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixKeys, pixRows, shim, startProxy, type Proxy } from './helpers.js';
@@ -23,8 +24,11 @@ afterAll(async () => {
 });
 
 /** Runs a batch through the proxy (the journal remembers that base URL, so every run goes through it). */
+// A NODE_OPTIONS shim acts only in a new process; other runs are in-process.
 const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) =>
-  s.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '1', ...extra], { env: { PAYCTL_BASE_URL: proxy.url, ...env } });
+  (env.NODE_OPTIONS ? s.runProcess : s.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '1', ...extra], {
+    env: { PAYCTL_BASE_URL: proxy.url, ...env },
+  });
 const postsTo = (prefix: string) => proxy.posts.filter((p) => p.body.includes(`"${prefix}-`)).length;
 
 describe("--reconcile reads the time window on the API's clock", () => {
@@ -102,7 +106,18 @@ describe('one withdrawal settles at most one row', () => {
 
 describe('when reconcile cannot decide', () => {
   it('an API that sends no Date header: the row stays unknown, is never sent again, and the reason is given', async () => {
-    const created = { id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e11', amount: 4321, liquidAmount: 4300, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: 'nodate@example.com', bankAccountId: 7, createdAt: '', updatedAt: '' };
+    const created = {
+      id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e11',
+      amount: 4321,
+      liquidAmount: 4300,
+      status: 'PENDING',
+      withdrawalPaymentType: 'PIX',
+      pixKeyType: 'EMAIL',
+      pixKey: 'nodate@example.com',
+      bankAccountId: 7,
+      createdAt: '',
+      updatedAt: '',
+    };
     let listed: unknown[] = [];
     const api = await startFakeApi((request, response) => {
       response.sendDate = false;
@@ -117,9 +132,9 @@ describe('when reconcile cannot decide', () => {
       const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) };
       const file = csvFile('nodate.csv', [PIX_HEADER, '4321,7,email,nodate@example.com']);
       const args = ['withdraw', 'batch', file, '--method', 'pix', '--yes'];
-      expect((await runCli(args, { env })).code).toBe(5);
+      expect((await runInProcess(args, { env })).code).toBe(5);
       for (let attempt = 0; attempt < 2; attempt++) {
-        const reconciled = await runCli([...args, '--reconcile', '-o', 'json'], { env });
+        const reconciled = await runInProcess([...args, '--reconcile', '-o', 'json'], { env });
         expect(reconciled.code).toBe(5);
         expect(reconciled.stderr).toContain("the API sent no Date header, so its clock is unknown");
         expect(JSON.parse(reconciled.stdout)[0]).toMatchObject({ outcome: 'unknown', error: expect.stringContaining('cannot be settled') });
@@ -135,7 +150,9 @@ describe('when reconcile cannot decide', () => {
     const api = await startFakeApi((request, response) => {
       if (request.method === 'POST') {
         // The API's list gives the withdrawal without its PIX key.
-        listed = [{ id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e12', amount: 4400, withdrawalPaymentType: 'PIX', status: 'PENDING', createdAt: new Date().toISOString() }];
+        listed = [
+          { id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e12', amount: 4400, withdrawalPaymentType: 'PIX', status: 'PENDING', createdAt: new Date().toISOString() },
+        ];
         return void response.socket?.destroy();
       }
       sendJson(response, 200, { data: listed, meta: { total: listed.length }, message: 'ok' });
@@ -144,8 +161,8 @@ describe('when reconcile cannot decide', () => {
       const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) };
       const file = csvFile('partial.csv', [PIX_HEADER, '4400,7,email,partial@example.com']);
       const args = ['withdraw', 'batch', file, '--method', 'pix', '--yes'];
-      expect((await runCli(args, { env })).code).toBe(5);
-      const reconciled = await runCli([...args, '--reconcile'], { env });
+      expect((await runInProcess(args, { env })).code).toBe(5);
+      const reconciled = await runInProcess([...args, '--reconcile'], { env });
       expect(reconciled.code).toBe(5);
       expect(reconciled.stderr).toContain('may be this row');
       expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);

@@ -1,7 +1,8 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
@@ -11,7 +12,7 @@ beforeAll(async () => {
 });
 afterAll(() => session?.close());
 
-const json = (stdout: string) => JSON.parse(stdout) as any;
+const json = <T = unknown>(stdout: string) => JSON.parse(stdout) as T;
 
 describe.concurrent('payctl api', () => {
   it('GET prints the data of the answer; --query and a query in the path are sent', async () => {
@@ -22,40 +23,49 @@ describe.concurrent('payctl api', () => {
   });
 
   it('GET --envelope prints the whole body; -o ndjson one item a line', async () => {
-    const envelope = json((await session.run(['api', 'GET', '/customers', '--query', 'limit=2', '--envelope'])).stdout);
+    const envelope = json<{ meta: unknown; data: Array<{ id: string }> }>(
+      (await session.run(['api', 'GET', '/customers', '--query', 'limit=2', '--envelope'])).stdout,
+    );
     expect(envelope.meta).toMatchObject({ page: 1, limit: 2 });
     expect(envelope.data).toHaveLength(2);
     const lines = (await session.run(['api', 'GET', '/customers', '--query', 'limit=2', '-o', 'ndjson'])).stdout.trimEnd().split('\n');
-    expect(lines.map((line) => JSON.parse(line).id)).toEqual(envelope.data.map((c: { id: string }) => c.id));
+    expect(lines.map((line) => JSON.parse(line).id)).toEqual(envelope.data.map((c) => c.id));
   });
 
   it('PUT sends --data given as text', async () => {
-    const [customer] = json((await session.run(['api', 'GET', '/customers', '--query', 'limit=1'])).stdout);
+    const [customer] = json<Array<{ id: string }>>((await session.run(['api', 'GET', '/customers', '--query', 'limit=1'])).stdout);
     const email = `api-put-${Date.now()}@example.com`;
     const put = await session.run(['api', 'PUT', `/customers/${customer.id}`, '--data', JSON.stringify({ email })]);
     expect(put.code, put.stderr).toBe(0);
-    expect(json(put.stdout).email).toBe(email);
-    expect(json((await session.run(['customers', 'get', customer.id, '--json'])).stdout).email).toBe(email);
+    expect(json<{ email: string }>(put.stdout).email).toBe(email);
+    expect(json<{ email: string }>((await session.run(['customers', 'get', customer.id, '--json'])).stdout).email).toBe(email);
   });
 
   it('POST sends --data @FILE and --data @- (stdin)', async () => {
-    const before = json((await session.run(['balance', '--json'])).stdout);
+    const before = json<Record<string, number>>((await session.run(['balance', '--json'])).stdout);
     const file = path.join(tempConfigDir(), 'credit.json');
     writeFileSync(file, JSON.stringify({ card: 1234 }));
     const fromFile = await session.run(['api', 'POST', '/sandbox/balance', '--data', `@${file}`]);
     expect(fromFile.code, fromFile.stderr).toBe(0);
     const fromStdin = await session.run(['api', 'POST', '/sandbox/balance', '--data', '@-'], { input: JSON.stringify({ billet: 500 }) });
     expect(fromStdin.code, fromStdin.stderr).toBe(0);
-    const after = json(fromStdin.stdout);
+    const after = json<Record<string, number>>(fromStdin.stdout);
     expect(after.disponibleCardBalance).toBeCloseTo(before.disponibleCardBalance + 12.34, 2);
     expect(after.disponibleBilletBalance).toBeCloseTo(before.disponibleBilletBalance + 5, 2);
   });
 
   it('DELETE removes a bank account', async () => {
-    const body = { holderName: 'Ana Souza', bankCode: '341', routingNumber: '0001', accountNumber: '12345-6', document: '52998224725', accountType: 'CHECKING' };
+    const body = {
+      holderName: 'Ana Souza',
+      bankCode: '341',
+      routingNumber: '0001',
+      accountNumber: '12345-6',
+      document: '52998224725',
+      accountType: 'CHECKING',
+    };
     const created = await session.run(['api', 'POST', '/sandbox/bank_accounts', '--data', JSON.stringify(body)]);
     expect(created.code, created.stderr).toBe(0);
-    const id = json(created.stdout).id;
+    const id = json<{ id: number }>(created.stdout).id;
     const deleted = await session.run(['api', 'DELETE', `/bank_accounts/${id}`]);
     expect(deleted.code, deleted.stderr).toBe(0);
     const again = await session.run(['api', 'GET', `/bank_accounts/${id}`]);
@@ -109,13 +119,15 @@ describe.concurrent('payctl api', () => {
         { nested: { accessToken: 'eyJ.x.y' } },
       ];
       for (const body of bodies) {
-        const result = await runCli(['api', 'POST', '/cards/tokenize', '--data', JSON.stringify(body)], { env });
+        const result = await runInProcess(['api', 'POST', '/cards/tokenize', '--data', JSON.stringify(body)], { env });
         expect(result.code, result.stderr).toBe(2);
-        expect(result.stderr).toMatch(/^error: --data given inline holds secrets \((cardNumber, securityCode|securityCode|clientSecret|accessToken)\), and the command line is visible to every user of this machine \(ps\)/);
+        expect(result.stderr).toMatch(
+          /^error: --data given inline holds secrets \((cardNumber, securityCode|securityCode|clientSecret|accessToken)\), and the command line is visible to every user of this machine \(ps\)/,
+        );
         expect(result.stderr).toContain('hint: put the body in a file, or pipe it: --data @body.json, or --data @- < body.json\n');
         for (const secret of ['4111111111111111', 'acme-sandbox-secret', 'eyJ.x.y']) expect(result.stderr).not.toContain(secret);
       }
-      const query = await runCli(['api', 'GET', '/customers?limit=1', '--query', 'accessToken=abc'], { env });
+      const query = await runInProcess(['api', 'GET', '/customers?limit=1', '--query', 'accessToken=abc'], { env });
       expect(query.code).toBe(2);
       expect(query.stderr).toContain('error: the query holds secrets (accessToken)');
       expect(server.requests).toEqual([]);
@@ -134,7 +146,7 @@ describe.concurrent('payctl api', () => {
 
     const shown = await session.run(['api', 'POST', '/auth', '--data', '@-', '--show-secrets'], { input: readFileSync(file, 'utf8') });
     expect(shown.code, shown.stderr).toBe(0);
-    const token = json(shown.stdout).accessToken as string;
+    const token = json<{ accessToken: string }>(shown.stdout).accessToken;
     expect(token.split('.')).toHaveLength(3);
     const balance = await session.run(['balance', '--json'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_TOKEN: token } });
     expect(balance.code, balance.stderr).toBe(0);

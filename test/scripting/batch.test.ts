@@ -2,9 +2,10 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
-import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
 let session: SandboxSession;
 let bankAccountId: string;
@@ -18,19 +19,8 @@ beforeAll(async () => {
 });
 afterAll(() => session?.close());
 
-interface Withdrawal {
-  id: string;
-  amount: number;
-  pixKey?: string;
-  bankAccountId: number;
-  withdrawalPaymentType: string;
-}
-
-const withdrawals = async (): Promise<Withdrawal[]> => {
-  const result = await session.run(['withdrawals', 'list', '--all', '--main-account', '-o', 'ndjson'], { timeoutMs: 60_000 });
-  expect(result.code, result.stderr).toBe(0);
-  return result.stdout.trimEnd().split('\n').filter(Boolean).map((line) => JSON.parse(line) as Withdrawal);
-};
+/** The main account's withdrawals, read through the sandbox's own API: never payctl's word. */
+const withdrawals = () => sandboxWithdrawals(session);
 
 const csvFile = (name: string, lines: string[]) => {
   const file = path.join(tempConfigDir(), name);
@@ -60,7 +50,11 @@ describe('withdraw pix --from-csv', () => {
     for (const delay of delays) await runAndKill(args, delay);
     expect(existsSync(journal), `journal after kills at ${delays.join(', ')} ms`).toBe(true);
 
-    const journalLines = readFileSync(journal, 'utf8').trim().split('\n').filter((l) => l.startsWith('{') && l.endsWith('}')).map((l) => JSON.parse(l) as { type: string; key: string });
+    const journalLines = readFileSync(journal, 'utf8')
+      .trim()
+      .split('\n')
+      .filter((l) => l.startsWith('{') && l.endsWith('}'))
+      .map((l) => JSON.parse(l) as { type: string; key: string });
     const settled = new Set(journalLines.filter((r) => r.type === 'done' || r.type === 'failed').map((r) => r.key));
     const unknownCount = new Set(journalLines.filter((r) => r.type === 'intent' && !settled.has(r.key)).map((r) => r.key)).size;
 
@@ -165,7 +159,18 @@ describe('withdraw pix --from-csv', () => {
 
 describe('withdraw --from-csv with an answer that never comes', () => {
   it('records the row as unknown, refuses it on rerun, and --reconcile settles it from withdrawals list without sending again', async () => {
-    const created = { id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e10', amount: 4321, liquidAmount: 4300, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: 'lost@example.com', bankAccountId: 7, createdAt: '', updatedAt: '' };
+    const created = {
+      id: '6f1c1d7e-2a43-4d4e-9d8e-0b7a3c2f1e10',
+      amount: 4321,
+      liquidAmount: 4300,
+      status: 'PENDING',
+      withdrawalPaymentType: 'PIX',
+      pixKeyType: 'EMAIL',
+      pixKey: 'lost@example.com',
+      bankAccountId: 7,
+      createdAt: '',
+      updatedAt: '',
+    };
     let listed: unknown[] = [];
     const api = await startFakeApi((request, response) => {
       if (request.method === 'POST') {
@@ -180,14 +185,14 @@ describe('withdraw --from-csv with an answer that never comes', () => {
       const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) };
       const file = csvFile('lost.csv', ['amount,bank_account_id,pix_key_type,pix_key', '4321,7,email,lost@example.com']);
       const args = ['withdraw', 'pix', '--from-csv', file, '--yes', '-o', 'json'];
-      const first = await runCli(args, { env });
+      const first = await runInProcess(args, { env });
       expect(first.code).toBe(5);
       expect(JSON.parse(first.stdout)[0].outcome).toBe('unknown');
-      const rerun = await runCli(args, { env });
+      const rerun = await runInProcess(args, { env });
       expect(rerun.code).toBe(5);
       expect(rerun.stderr).toContain('unknown  line 2');
       expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
-      const reconciled = await runCli([...args, '--reconcile'], { env });
+      const reconciled = await runInProcess([...args, '--reconcile'], { env });
       expect(reconciled.code, reconciled.stderr).toBe(0);
       expect(JSON.parse(reconciled.stdout)[0]).toMatchObject({ outcome: 'reconciled', withdrawalId: created.id });
       expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);

@@ -3,8 +3,10 @@ import { mkdirSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { beforeAll, describe, expect, it } from 'vitest';
-import { BIN, ROOT, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { BIN, ROOT, cleanEnv, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
+import { needsTools } from '../helpers/tools.js';
 
 const exec = promisify(execFile);
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -20,13 +22,13 @@ beforeAll(async () => {
   symlinkSync(BIN, path.join(bin, 'payctl'));
   env = cleanEnv({ PATH: `${bin}:${process.env.PATH}`, PAYCTL_CONFIG_DIR: tempConfigDir() });
   for (const name of ['prod', 'staging']) {
-    const added = await runCli(['profiles', 'add', name, '--base-url', `https://${name}.example.com`], { env });
+    const added = await runInProcess(['profiles', 'add', name, '--base-url', `https://${name}.example.com`], { env });
     expect(added.code, added.stderr).toBe(0);
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'payctl-completion-'));
   scripts = {} as typeof scripts;
   for (const shell of SHELLS) {
-    const printed = await runCli(['completion', shell], { env });
+    const printed = await runInProcess(['completion', shell], { env });
     expect(printed.code, printed.stderr).toBe(0);
     scripts[shell] = path.join(dir, FILES[shell]);
     writeFileSync(scripts[shell], printed.stdout);
@@ -35,6 +37,9 @@ beforeAll(async () => {
   for (const name of ['payouts.csv', 'payroll.csv']) writeFileSync(path.join(dir, 'files', name), '');
   process.chdir(dir);
 });
+// The folder is the test process's: the next test file in it starts where this one did.
+const startedIn = process.cwd();
+afterAll(() => process.chdir(startedIn));
 
 const words = (text: string) => text.split('\n').map((line) => line.split('\t')[0]!.trim()).filter(Boolean).sort();
 
@@ -42,7 +47,8 @@ const words = (text: string) => text.split('\n').map((line) => line.split('\t')[
 const complete: Record<(typeof SHELLS)[number], (line: string) => Promise<string[]>> = {
   async bash(line) {
     const parts = line.split(' ');
-    const program = `source ${scripts.bash}; COMP_WORDS=(${parts.map((p) => `'${p}'`).join(' ')}); COMP_CWORD=${parts.length - 1}; _payctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
+    const quoted = parts.map((p) => `'${p}'`).join(' ');
+    const program = `source ${scripts.bash}; COMP_WORDS=(${quoted}); COMP_CWORD=${parts.length - 1}; _payctl; printf '%s\\n' "\${COMPREPLY[@]}"`;
     return words((await exec('bash', ['--norc', '-c', program], { env })).stdout);
   },
   async zsh(line) {
@@ -57,7 +63,11 @@ const CASES: Array<[string, (candidates: string[]) => void]> = [
   ['payctl ', (c) => expect(c).toEqual(expect.arrayContaining(['api', 'auth', 'balance', 'completion', 'customers', 'profiles', 'withdraw', 'withdrawals']))],
   ['payctl with', (c) => expect(c).toEqual(['withdraw', 'withdrawals'])],
   ['payctl withdraw ', (c) => expect(c).toEqual(['batch', 'boleto', 'card', 'pix'])],
-  ['payctl --json withdraw pix --', (c) => expect(c).toEqual(expect.arrayContaining(['--amount', '--pix-key-type', '--from-csv', '--yes', '--subaccount', '--dry-run', '--profile', '--output']))],
+  [
+    'payctl --json withdraw pix --',
+    (c) =>
+      expect(c).toEqual(expect.arrayContaining(['--amount', '--pix-key-type', '--from-csv', '--yes', '--subaccount', '--dry-run', '--profile', '--output'])),
+  ],
   ['payctl withdraw pix --amount 100 --pix-key-type ', (c) => expect(c).toEqual(['DOCUMENT_CNPJ', 'DOCUMENT_CPF', 'EMAIL', 'PHONE', 'RANDOM'])],
   ['payctl customers list -o ', (c) => expect(c).toEqual(['csv', 'json', 'ndjson', 'table', 'tsv'])],
   ['payctl subs list --status ', (c) => expect(c).toEqual(['ACTIVE', 'DELETED', 'EXPIRED', 'SUSPENDED'])],
@@ -71,7 +81,7 @@ const CASES: Array<[string, (candidates: string[]) => void]> = [
 for (const shell of SHELLS) {
   describe.concurrent(`${shell} completion`, () => {
     for (const [line, check] of CASES) {
-      it(`completes "${line}"`, async () => {
+      needsTools(shell)(`completes "${line}"`, async () => {
         const candidates = await complete[shell](line);
         // zsh lists file names without the folder typed so far.
         check(shell === 'zsh' ? candidates.map((c) => (line.includes('files/') ? `files/${c}` : c)) : candidates);

@@ -3,7 +3,9 @@ import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempConfigDir } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
@@ -28,7 +30,9 @@ describe.concurrent('customers list --all', () => {
 
   beforeAll(async () => {
     const pages = await Promise.all(
-      Array.from({ length: CUSTOMERS / 100 }, (_, i) => session.run(['customers', 'list', '--page', String(i + 1), '--limit', '100', '--fields', 'id', '-o', 'tsv'])),
+      Array.from({ length: CUSTOMERS / 100 }, (_, i) =>
+        session.run(['customers', 'list', '--page', String(i + 1), '--limit', '100', '--fields', 'id', '-o', 'tsv']),
+      ),
     );
     reference = pages.flatMap((page) => page.stdout.trimEnd().split('\n'));
     expect(new Set(reference).size).toBe(CUSTOMERS);
@@ -50,7 +54,7 @@ describe.concurrent('customers list --all', () => {
     expect(idsOf.ndjson(result.stdout)).toEqual(reference);
   });
 
-  it('shows progress on stderr at a terminal, and none in a pipe', async () => {
+  needsTools('script')('shows progress on stderr at a terminal, and none in a pipe', async () => {
     const result = await runWithStderrOnTerminal(['customers', 'list', '--all', '-o', 'ndjson', '--fields', 'id'], session.env);
     expect(result.code).toBe(0);
     expect(result.terminal).toContain(`customers: ${CUSTOMERS}/${CUSTOMERS} (100%)`);
@@ -119,7 +123,9 @@ describe.concurrent('customers find', () => {
   });
 
   it('finds every customer whose name contains the text', async () => {
-    const all = JSON.parse((await session.run(['customers', 'list', '--all', '--json', '--fields', 'id,firstName,lastName'], { timeoutMs: 60_000 })).stdout) as typeof target[];
+    const all = JSON.parse(
+      (await session.run(['customers', 'list', '--all', '--json', '--fields', 'id,firstName,lastName'], { timeoutMs: 60_000 })).stdout,
+    ) as (typeof target)[];
     const expected = all.filter((c) => `${c.firstName} ${c.lastName}`.toLowerCase().includes(target.lastName.toLowerCase())).map((c) => c.id);
     expect(expected.length).toBeGreaterThan(1);
     expect(await find('--name', target.lastName.toUpperCase())).toEqual(expected);
@@ -146,7 +152,7 @@ describe('--all failing mid-way', () => {
   afterAll(() => api?.close());
 
   const run = (format: string) =>
-    runCli(['customers', 'list', '--all', '--limit', '10', '-o', format, '--fields', 'id'], {
+    runInProcess(['customers', 'list', '--all', '--limit', '10', '-o', format, '--fields', 'id'], {
       env: { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) },
     });
 

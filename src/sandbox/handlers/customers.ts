@@ -20,7 +20,8 @@ function checkPersonalFields(fields: UpdateCustomerRequest, now: Date): void {
 function nextAddress(current: CustomerAddress | undefined, input: CustomerAddressInput): CustomerAddress {
   if (current) return { ...current, ...input };
   const missing = ADDRESS_FIELDS.filter((field) => input[field] === undefined);
-  if (missing.length) throw new ApiError('addressIncomplete', `the customer has no address yet: every address field is required (missing ${missing.join(', ')})`);
+  if (missing.length)
+    throw new ApiError('addressIncomplete', `the customer has no address yet: every address field is required (missing ${missing.join(', ')})`);
   return { statusId: 'APPROVED', ...(input as Required<CustomerAddressInput>) };
 }
 

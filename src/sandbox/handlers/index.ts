@@ -6,7 +6,15 @@ import { getCard, tokenizeCard } from './cards.js';
 import { getCustomer, listCustomers, sandboxCreateCustomer, updateCustomer } from './customers.js';
 import { sandboxReset } from './reset.js';
 import { createSubaccountPf, createSubaccountPj, sandboxApproveSubaccount, sandboxListSubaccounts } from './subaccounts.js';
-import { addSplit, cancelSubscription, getSubscription, listSubscriptions, removeSplit, sandboxCreateSubscription, updateSubscription } from './subscriptions.js';
+import {
+  addSplit,
+  cancelSubscription,
+  getSubscription,
+  listSubscriptions,
+  removeSplit,
+  sandboxCreateSubscription,
+  updateSubscription,
+} from './subscriptions.js';
 import { getBalance, getWithdrawal, listWithdrawals, sandboxCreditBalance, sandboxSettleWithdrawal, withdraw } from './withdrawals.js';
 
 /** Operations without a bearer token (`security: []`). */

@@ -25,7 +25,8 @@ const DAY_MS = 86_400_000;
 /** A subscription of the company that can still change: DELETED ones never come back. */
 function findChangeableSubscription(request: CompanyRequest, id: unknown): Subscription {
   const subscription = findSubscription(request, id);
-  if (subscription.status === 'DELETED') throw new ApiError('subscriptionCancelled', `subscription ${subscription.id} is cancelled (DELETED) and cannot change`);
+  if (subscription.status === 'DELETED')
+    throw new ApiError('subscriptionCancelled', `subscription ${subscription.id} is cancelled (DELETED) and cannot change`);
   return subscription;
 }
 
@@ -42,14 +43,16 @@ function cardOfCustomer(request: CompanyRequest, cardId: string, customerId: str
 function checkSplitAllowance(splits: ReadonlyArray<Pick<Split, 'splitType' | 'splitAmount' | 'splitPercentage'>>, amount: number): void {
   const total = splits.reduce((sum, split) => sum + splitGrossCents(split, amount), 0);
   const allowance = splitAllowanceCents(amount);
-  if (total > allowance) throw new ApiError('splitSumExceeded', `splits would total ${total} cents; at most ${allowance} of ${amount} are left after the subscription fee`);
+  if (total > allowance)
+    throw new ApiError('splitSumExceeded', `splits would total ${total} cents; at most ${allowance} of ${amount} are left after the subscription fee`);
 }
 
 function checkNotPast(date: string | undefined, field: string, now: Date): void {
   if (date && date < isoDay(now)) throw new ApiError('validation', `${field} must not be in the past`);
 }
 
-const withLiquidAmounts = (splits: Split[], amount: number) => splits.map((split) => ({ ...split, liquidAmount: splitLiquidCents(splitGrossCents(split, amount)) }));
+const withLiquidAmounts = (splits: Split[], amount: number) =>
+  splits.map((split) => ({ ...split, liquidAmount: splitLiquidCents(splitGrossCents(split, amount)) }));
 
 /** The list's shape: cardId instead of tokenizedCardId, splits without id. */
 function listItem({ tokenizedCardId, splits, ...subscription }: Subscription): SubscriptionListItem {
@@ -74,7 +77,9 @@ export function listSubscriptions({ company, query }: CompanyRequest): Reply {
   const matching = company.subscriptions.all().filter((subscription) => matchesFilters(subscription, filters, titleNeedle));
   const paging = pageQuery(query);
   const start = (paging.page - 1) * paging.limit;
-  return { body: { data: matching.slice(start, start + paging.limit).map(listItem), meta: pageMeta(matching.length, paging), message: 'Subscriptions listed' } };
+  return {
+    body: { data: matching.slice(start, start + paging.limit).map(listItem), meta: pageMeta(matching.length, paging), message: 'Subscriptions listed' },
+  };
 }
 
 export const getSubscription = (request: CompanyRequest): Reply => single(findSubscription(request, request.params.subscriptionId), 'Subscription found');
@@ -137,7 +142,8 @@ export function addSplit(request: CompanyRequest): Reply {
   const body = request.body as AddSplitRequest;
   const subscription = findChangeableSubscription(request, body.subscriptionId);
   const receiver = findSubaccount(request, body.subaccountId);
-  if (receiver.status !== 'APPROVED') throw new ApiError('subaccountNotApproved', `sub-account ${receiver.id} is ${receiver.status}: only APPROVED sub-accounts receive splits`);
+  if (receiver.status !== 'APPROVED')
+    throw new ApiError('subaccountNotApproved', `sub-account ${receiver.id} is ${receiver.status}: only APPROVED sub-accounts receive splits`);
   const terms =
     body.splitType === 'amount'
       ? { splitType: 'AMOUNT' as const, splitAmount: body.splitAmount, splitPercentage: null }

@@ -1,0 +1,50 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    /** A folder test files of every worker append their reports to (test/hardening/tally.ts, test/helpers/tools.ts). */
+    suiteReportDir: string;
+  }
+}
+
+/**
+ * Makes the folder tests report into, and prints at the end of the run the hardening
+ * suite's summary line and, when tools were missing, which tests did not run.
+ */
+export default function setup(project: TestProject) {
+  const dir = mkdtempSync(path.join(tmpdir(), 'payctl-suite-'));
+  project.provide('suiteReportDir', dir);
+  return () => {
+    const tally = path.join(dir, 'tally.ndjson');
+    if (existsSync(tally)) console.log(summaryLine(readFileSync(tally, 'utf8')));
+    const skipped = path.join(dir, 'skipped.ndjson');
+    if (existsSync(skipped)) console.log(skippedLine(readFileSync(skipped, 'utf8')));
+    rmSync(dir, { recursive: true, force: true });
+  };
+}
+
+/** "SKIPPED: 40 tests did not run (zsh not installed: 12; …)", for a developer's machine without those tools. */
+export function skippedLine(text: string): string {
+  const records = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { missing: string[] });
+  const byTool = new Map<string, number>();
+  for (const { missing } of records) for (const tool of missing) byTool.set(tool, (byTool.get(tool) ?? 0) + 1);
+  const tools = [...byTool].map(([tool, count]) => `${tool} not installed: ${count}`).join('; ');
+  return `SKIPPED: ${records.length} tests did not run (${tools}); install those tools to run them (CI requires them)`;
+}
+
+export function summaryLine(text: string): string {
+  const totals: Record<string, number> = { faults: 0, fuzz: 0, attacks: 0, secretChecks: 0, variants: 0 };
+  const failed: string[] = [];
+  for (const line of text.split('\n').filter(Boolean)) {
+    const record = JSON.parse(line) as { kind?: string; count?: number; failed?: string };
+    if (record.failed) failed.push(record.failed);
+    else if (record.kind) totals[record.kind] = (totals[record.kind] ?? 0) + (record.count ?? 0);
+  }
+  const tried = `${totals.faults} faults, ${totals.fuzz} fuzz cases, ${totals.attacks} attacks, ${totals.secretChecks} secret checks, ${totals.variants} answer variants tried`;
+  return failed.length === 0
+    ? `hardening: ${tried}; no data lost, no secret leaked`
+    : `hardening: ${tried}; ${failed.length} FAILED: ${failed.join('; ')}`;
+}

@@ -1,0 +1,33 @@
+// A payctl process that stays up: for each line of stdin ({ argv, env, input, startAt }) it runs
+// main() of the built bundle (dist/cli.cjs, the code bin/payctl.js runs) and answers one line
+// ({ code, stdout, stderr }). Races between processes cost no Node start-up per run this way.
+const { Readable, Writable } = require('node:stream');
+const readline = require('node:readline');
+
+const cli = require(process.argv[2]);
+
+const collector = () => {
+  const chunks = [];
+  return { stream: new Writable({ write: (chunk, _, done) => (chunks.push(Buffer.from(chunk)), done()) }), text: () => Buffer.concat(chunks).toString('utf8') };
+};
+
+const queue = [];
+let busy = false;
+readline.createInterface({ input: process.stdin }).on('line', (line) => {
+  queue.push(JSON.parse(line));
+  if (!busy) void next();
+});
+
+async function next() {
+  busy = true;
+  while (queue.length > 0) {
+    const { argv, env, input, startAt } = queue.shift();
+    const [stdout, stderr] = [collector(), collector()];
+    const io = { stdin: Readable.from(input ? [input] : []), stdout: stdout.stream, stderr: stderr.stream, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false };
+    // Every worker given the same startAt begins at that instant: a busy wait, as a timer would be late by milliseconds.
+    while (startAt !== undefined && Date.now() < startAt);
+    const code = await cli.main(argv, io, env);
+    process.stdout.write(`${JSON.stringify({ code, stdout: stdout.text(), stderr: stderr.text() })}\n`);
+  }
+  busy = false;
+}
