@@ -283,7 +283,9 @@ export function printHelp(words: readonly string[], io: IO): void {
   let command = buildProgram(words, io, false, () => Promise.resolve());
   for (const [i, word] of words.entries()) {
     const next = command.commands.find((candidate) => candidate.name() === word);
-    if (!next) throw usageError(`unknown command '${words.slice(0, i + 1).join(' ')}'`, `see the commands: ${['payctl', 'help', ...words.slice(0, i)].join(' ')}`);
+    if (!next) {
+      throw usageError(`unknown command '${words.slice(0, i + 1).join(' ')}'`, `see the commands: ${['payctl', 'help', ...words.slice(0, i)].join(' ')}`);
+    }
     command = next;
   }
   command.outputHelp();
@@ -319,7 +321,10 @@ export function reportError(error: unknown, io: IO, ctx: Context | undefined, ar
 
 /** Before a context exists (a parse error), the format is read off the raw arguments. */
 function wantsJson(argv: readonly string[]): boolean {
-  return argv.some((arg, i) => arg === '--json' || /^(-o|--output)=?(json|ndjson)$/.test(arg) || ((arg === '-o' || arg === '--output') && /^(json|ndjson)$/.test(argv[i + 1] ?? '')));
+  const jsonValue = /^(json|ndjson)$/;
+  return argv.some(
+    (arg, i) => arg === '--json' || /^(-o|--output)=?(json|ndjson)$/.test(arg) || ((arg === '-o' || arg === '--output') && jsonValue.test(argv[i + 1] ?? '')),
+  );
 }
 
 function writeJsonError(io: IO, message: string, returnCode: number | undefined, status: number | undefined, exitCode: number): void {

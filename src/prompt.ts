@@ -41,7 +41,8 @@ export function matchesTyped(choice: Choice<unknown>, typed: string | undefined)
 }
 
 /** inquirer's line of keys under a list, as it draws it: `↑↓ navigate • ⏎ select`. */
-const helpLine = (keys: ReadonlyArray<[string, string]>) => keys.map(([key, action]) => `${styleText('bold', key)} ${styleText('dim', action)}`).join(styleText('dim', ' • '));
+const helpLine = (keys: ReadonlyArray<[string, string]>) =>
+  keys.map(([key, action]) => `${styleText('bold', key)} ${styleText('dim', action)}`).join(styleText('dim', ' • '));
 
 /** Questions on the run's streams, given up when the run is interrupted (`io.signal`). */
 export async function createPrompter(io: IOStreams): Promise<Prompter> {

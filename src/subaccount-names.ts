@@ -85,13 +85,15 @@ async function remember(services: Services, sightings: readonly SubaccountSighti
   const before = new Map(knownSubaccounts(services.config(), profileName).map((known) => [known.id, known]));
   const news = sightings.filter((seen) => {
     const known = before.get(seen.id);
-    return !known || !known.seenAs.includes(seen.seenAs) || (seen.name !== undefined && seen.name !== known.name) || (seen.status !== undefined && seen.status !== known.status);
+    const renamed = seen.name !== undefined && seen.name !== known?.name;
+    const restated = seen.status !== undefined && seen.status !== known?.status;
+    return !known || !known.seenAs.includes(seen.seenAs) || renamed || restated;
   });
   if (news.length === 0) return;
   await changeProfile(services, profileName, (profile) => {
     const holder = profile as { knownSubaccounts?: unknown };
-    const current: Remembered =
-      holder.knownSubaccounts && typeof holder.knownSubaccounts === 'object' && !Array.isArray(holder.knownSubaccounts) ? (holder.knownSubaccounts as Remembered) : {};
+    const stored = holder.knownSubaccounts;
+    const current: Remembered = stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Remembered) : {};
     for (const seen of news) {
       const entry = current[seen.id] && typeof current[seen.id] === 'object' ? current[seen.id]! : {};
       const seenAs = Array.isArray(entry.seenAs) ? entry.seenAs : [];

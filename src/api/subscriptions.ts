@@ -21,7 +21,11 @@ export interface SubscriptionFilters {
   subaccountId?: string;
 }
 
-export const listSubscriptions = (client: ApiClient, query: PageQuery & SubscriptionFilters, options?: PageRequestOptions): Promise<Page<SubscriptionListItem>> =>
+export const listSubscriptions = (
+  client: ApiClient,
+  query: PageQuery & SubscriptionFilters,
+  options?: PageRequestOptions,
+): Promise<Page<SubscriptionListItem>> =>
   fetchPage<SubscriptionListItem>(client, 'listSubscriptions', '/subscriptions', { ...query }, false, options);
 
 const subscriptionPath = (id: string) => `/subscriptions/${encodeURIComponent(id)}`;

@@ -88,7 +88,8 @@ export function batchSummary(report: readonly ReportRow[]): string[] {
   const count = (outcomes: readonly RowOutcome[]) => report.filter((r) => outcomes.includes(r.outcome)).length;
   // Two lines, each within 80 columns.
   const lines = [
-    `batch: ${counted(report.length, 'rows')}: ${count(PAID)} done (${count(['sent'])} now, ${count(['already-done'])} before, ${count(['reconciled'])} reconciled)`,
+    `batch: ${counted(report.length, 'rows')}: ${count(PAID)} done ` +
+      `(${count(['sent'])} now, ${count(['already-done'])} before, ${count(['reconciled'])} reconciled)`,
     `       ${count(['failed'])} failed, ${count(['unknown'])} unknown, ${count(['not-sent'])} not sent`,
   ];
   for (const row of report.filter((r) => r.outcome === 'failed')) lines.push(`  failed   line ${row.line}: ${row.error}`);

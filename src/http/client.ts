@@ -215,7 +215,9 @@ function errorFromTransport(error: unknown, sent: Write): PayctlError {
   if (error instanceof TransportError && error.code === INTERRUPTED) {
     // A write that reached the server may still take effect: that is an unknown outcome, whatever stopped the wait.
     return error.reachedServer && mayHaveEffect(sent.method)
-      ? new PayctlError(`interrupted: the ${sent.method} ${sent.path} was sent and its outcome is unknown`, ExitCode.unknownOutcome, { hint: checkBeforeRetrying(sent) })
+      ? new PayctlError(`interrupted: the ${sent.method} ${sent.path} was sent and its outcome is unknown`, ExitCode.unknownOutcome, {
+          hint: checkBeforeRetrying(sent),
+        })
       : new PayctlError('interrupted', ExitCode.interrupted);
   }
   if (error instanceof TransportError) {

@@ -43,16 +43,29 @@ const prefixed = (prefix: string, names: readonly string[]) => names.map((name) 
 
 export const cardView: View = {
   noun: 'cards',
-  fields: ['id', 'customerId', 'holderName', 'first4Digits', 'last4Digits', 'expirationMonth', 'expirationYear', 'cardBrand', 'isActive', 'isVerified', 'postalCodeCheck', 'securityCodeCheck', 'addressCheck', 'createdAt'],
-  columns: [{ field: 'id' }, { field: 'holderName', header: 'holder', hide: 2 }, { field: 'cardBrand', header: 'brand', hide: 3 }, { field: 'last4Digits', header: 'last 4', hide: 1 }, { field: 'isActive', header: 'active', hide: 4 }],
+  fields: [
+    'id', 'customerId', 'holderName', 'first4Digits', 'last4Digits', 'expirationMonth', 'expirationYear', 'cardBrand',
+    'isActive', 'isVerified', 'postalCodeCheck', 'securityCodeCheck', 'addressCheck', 'createdAt',
+  ],
+  columns: [
+    { field: 'id' },
+    { field: 'holderName', header: 'holder', hide: 2 },
+    { field: 'cardBrand', header: 'brand', hide: 3 },
+    { field: 'last4Digits', header: 'last 4', hide: 1 },
+    { field: 'isActive', header: 'active', hide: 4 },
+  ],
   kinds: {
-    id: 'id', customerId: 'id', isActive: 'boolean', isVerified: 'boolean', postalCodeCheck: 'boolean', securityCodeCheck: 'boolean', addressCheck: 'boolean', createdAt: 'time',
+    id: 'id', customerId: 'id', isActive: 'boolean', isVerified: 'boolean', postalCodeCheck: 'boolean', securityCodeCheck: 'boolean', addressCheck: 'boolean',
+    createdAt: 'time',
   },
 };
 
 export const customerView: View = {
   noun: 'customers',
-  fields: ['id', 'firstName', 'lastName', 'email', 'phoneNumber', 'document', 'birthdate', 'statusId', 'createdAt', 'address', 'address.statusId', ...prefixed('address', ADDRESS_FIELDS)],
+  fields: [
+    'id', 'firstName', 'lastName', 'email', 'phoneNumber', 'document', 'birthdate', 'statusId', 'createdAt',
+    'address', 'address.statusId', ...prefixed('address', ADDRESS_FIELDS),
+  ],
   columns: [
     { field: 'id' },
     { field: 'firstName', header: 'first name' },
@@ -61,7 +74,9 @@ export const customerView: View = {
     { field: 'document', hide: 3 },
     { field: 'statusId', header: 'status', hide: 4 },
   ],
-  kinds: { id: 'id', phoneNumber: 'phone', document: 'document', statusId: 'status', createdAt: 'time', 'address.statusId': 'status', 'address.zipcode': 'cep' },
+  kinds: {
+    id: 'id', phoneNumber: 'phone', document: 'document', statusId: 'status', createdAt: 'time', 'address.statusId': 'status', 'address.zipcode': 'cep',
+  },
 };
 
 const PARTNER_FIELDS = ['name', 'lastName', 'cpf', 'email', 'birthdate', 'contactPhone', 'monthRevenue', 'jobOccupation', 'fullnameMom'];
@@ -114,7 +129,10 @@ export const splitView: View = {
 
 export const subscriptionView: View = {
   noun: 'subscriptions',
-  fields: ['id', 'customerId', 'tokenizedCardId', 'cardId', 'title', 'amount', 'setupAmount', 'frequency', 'duration', 'dueDate', 'expirationDate', 'tolerancePeriod', 'status', 'splits', 'createdAt', 'updatedAt', 'canceledAt'],
+  fields: [
+    'id', 'customerId', 'tokenizedCardId', 'cardId', 'title', 'amount', 'setupAmount', 'frequency', 'duration', 'dueDate', 'expirationDate',
+    'tolerancePeriod', 'status', 'splits', 'createdAt', 'updatedAt', 'canceledAt',
+  ],
   columns: [
     { field: 'id' },
     { field: 'title', hide: 1 },
@@ -200,4 +218,9 @@ export const balanceView: View = {
 };
 
 /** A plain message answer, such as the one a delete returns. */
-export const messageView: View = { noun: 'messages', fields: ['message', 'id', 'status'], columns: [{ field: 'message' }], kinds: { id: 'id', status: 'status' } };
+export const messageView: View = {
+  noun: 'messages',
+  fields: ['message', 'id', 'status'],
+  columns: [{ field: 'message' }],
+  kinds: { id: 'id', status: 'status' },
+};

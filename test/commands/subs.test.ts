@@ -8,7 +8,15 @@ import { cpf, createSubaccount, json, parsed, plain, splitReceivers, subaccountF
 
 /** subs and subaccounts create against a started sandbox. */
 let s: SandboxSession;
-type Sub = { id: string; title: string; amount: number; frequency: number; status: string; duration?: number; splits: Array<{ id?: string; subaccountId: string }> };
+type Sub = {
+  id: string;
+  title: string;
+  amount: number;
+  frequency: number;
+  status: string;
+  duration?: number;
+  splits: Array<{ id?: string; subaccountId: string }>;
+};
 let active: Sub[];
 let receiver: string;
 
@@ -186,7 +194,15 @@ describe('subaccounts create', () => {
       },
       juridicLegalData: { cnpj: '11222333000181', contactPhone: '+5521998765432', fantasyName: 'Loja', socialReason: 'Loja Ltda', avgAnualBilling: 1200000.5 },
       addresses: [
-        { addressType: 'COMMERCIAL', zipcode: 1310100, street: 'Av. Paulista', streetNumber: 1000, neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' },
+        {
+          addressType: 'COMMERCIAL',
+          zipcode: 1310100,
+          street: 'Av. Paulista',
+          streetNumber: 1000,
+          neighborhood: 'Bela Vista',
+          city: 'São Paulo',
+          state: 'SP',
+        },
       ],
       accountBank: {
         holderName: 'Loja Ltda',

@@ -25,14 +25,21 @@ export const cardsTokenize = defineCommand({
   examples: [
     'payctl cards tokenize      # asks customer, holder, number (masked), expiry and security code (masked)',
     'payctl cards tokenize --customer 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --holder-name "ANA SOUZA" --exp-month 08 --exp-year 2030',
-    'printf \'%s\\n%s\\n\' "$CARD_NUMBER" "$CVV" | payctl cards tokenize --card-stdin --customer 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --holder-name "ANA SOUZA" --exp-month 08 --exp-year 2030 --json',
+    'printf \'%s\\n%s\\n\' "$CARD_NUMBER" "$CVV" | payctl cards tokenize --card-stdin --customer 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f ' +
+      '--holder-name "ANA SOUZA" --exp-month 08 --exp-year 2030 --json',
   ],
 });
 
 export const cardsGet = defineCommand({
   name: 'get',
   summary: 'Show one card token: brand, first and last 4 digits, expiry, checks',
-  args: [pickedArg('id', "card token id (UUID); at a terminal, when missing, the customer is searched for and the cards their subscriptions charge listed", parseUuid)],
+  args: [
+    pickedArg(
+      'id',
+      'card token id (UUID); at a terminal, when missing, the customer is searched for and the cards their subscriptions charge listed',
+      parseUuid,
+    ),
+  ],
   view: cardView,
   examples: ['payctl cards get 0b7f8e2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b', 'payctl cards get 0b7f8e2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b --json | jq .customerId'],
 });

@@ -14,7 +14,12 @@ export const customersList = defineCommand({
   options: PAGING_OPTIONS,
   exclusive: [ALL_OR_PAGE],
   view: customerView,
-  examples: ['payctl customers list', 'payctl customers list --page 2 --limit 50', 'payctl customers list --all -o csv > customers.csv', 'payctl customers list --fields id,email,document --json'],
+  examples: [
+    'payctl customers list',
+    'payctl customers list --page 2 --limit 50',
+    'payctl customers list --all -o csv > customers.csv',
+    'payctl customers list --fields id,email,document --json',
+  ],
 });
 
 export const customersGet = defineCommand({
@@ -34,7 +39,8 @@ export const customersFind = defineCommand({
   summary: 'Find customers by e-mail, document, name or phone, scanning every page',
   description:
     'Find customers by e-mail, document, name or phone: scans every page of the list, many pages at a time (fewer when the API answers 429), ' +
-    'and prints the ones that match every flag given as soon as each is found (a table shows them at the end). --email matches the whole address, ignoring case; --document the CPF or CNPJ digits, ignoring dots, dashes and slashes; ' +
+    'and prints the ones that match every flag given as soon as each is found (a table shows them at the end). ' +
+    '--email matches the whole address, ignoring case; --document the CPF or CNPJ digits, ignoring dots, dashes and slashes; ' +
     '--name a part of the full name, ignoring case and accents; --phone the number, ignoring +55, spaces and punctuation. ' +
     'No match prints an empty list and exits 0.',
   options: {
@@ -65,7 +71,9 @@ export const customersUpdate = defineCommand({
   changesData: true,
   examples: [
     'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --email ana.souza@example.com --phone-number "+55 11 91234-5678"',
-    'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --address-zipcode 01310-100 --address-street "Av. Paulista" --address-street-number 1000 --address-neighborhood "Bela Vista" --address-city "São Paulo" --address-state SP --address-complement "ap 12" --address-reference "near the MASP"',
+    'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --address-zipcode 01310-100 --address-street "Av. Paulista" ' +
+      '--address-street-number 1000 --address-neighborhood "Bela Vista" --address-city "São Paulo" --address-state SP ' +
+      '--address-complement "ap 12" --address-reference "near the MASP"',
     'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --from-file changes.json --dry-run',
   ],
 });

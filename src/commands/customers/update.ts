@@ -12,7 +12,9 @@ export async function run(invocation: Invocation<typeof customersUpdate>): Promi
   const { io, services, opts, flag, needArg, print } = invocation;
   const base = opts.fromFile === undefined ? undefined : await readBodyFile(invocation, flag('fromFile'), opts.fromFile);
   const { body } = collectBody(CUSTOMER_FIELDS, opts, { base, source: opts.fromFile });
-  if (Object.keys(body).length === 0) throw usageError(`nothing to change: give at least one field flag or ${flag('fromFile')}`, 'see the flags: payctl customers update --help');
+  if (Object.keys(body).length === 0) {
+    throw usageError(`nothing to change: give at least one field flag or ${flag('fromFile')}`, 'see the flags: payctl customers update --help');
+  }
   const { id } = await resolveRequired(invocation, { id: needArg(0, (field) => pickCustomer(invocation, field)) });
   const api = await services.api();
   const address = getAt(body, 'address');

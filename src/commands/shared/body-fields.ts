@@ -134,4 +134,6 @@ export function fieldOptions<const F extends readonly BodyField[]>(fields: F): {
   return options as { readonly [K in F[number]['key']]: ValueOption<unknown> };
 }
 
-export const FROM_FILE_OPTION = textOption('file', "whole request body as JSON in the API's shape ('-' reads stdin); flags override its values", { complete: 'files' });
+export const FROM_FILE_OPTION = textOption('file', "whole request body as JSON in the API's shape ('-' reads stdin); flags override its values", {
+  complete: 'files',
+});

@@ -1,7 +1,17 @@
 import { listBankAccounts } from '../../api/bank-accounts.js';
 import { getCustomer, listCustomers } from '../../api/customers.js';
 import { listSubscriptions } from '../../api/subscriptions.js';
-import { SUBSCRIPTION_STATUSES, type BankAccount, type Card, type Customer, type Split, type Subscription, type SubscriptionListItem, type SubscriptionStatus, type Withdrawal } from '../../api/types.js';
+import {
+  SUBSCRIPTION_STATUSES,
+  type BankAccount,
+  type Card,
+  type Customer,
+  type Split,
+  type Subscription,
+  type SubscriptionListItem,
+  type SubscriptionStatus,
+  type Withdrawal,
+} from '../../api/types.js';
 import { listWithdrawals } from '../../api/withdrawals.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
@@ -73,7 +83,8 @@ const textOr = (value: unknown, fallback: string) => (typeof value === 'string' 
 /** `every 30 days`, `every day`. */
 export const chargedEvery = (frequency: unknown) => (frequency === 1 ? 'every day' : `every ${String(frequency)} days`);
 
-const splitsOf = (subscription: { splits?: unknown }): Array<Partial<Split>> => (Array.isArray(subscription.splits) ? (subscription.splits as Array<Partial<Split>>) : []);
+const splitsOf = (subscription: { splits?: unknown }): Array<Partial<Split>> =>
+  Array.isArray(subscription.splits) ? (subscription.splits as Array<Partial<Split>>) : [];
 
 export const describeBankAccount = (account: BankAccount) =>
   `${account.holderName} · bank ${account.bankCode} · branch ${account.routingNumber} · account ${account.accountNumber} (${account.accountType})`;
@@ -97,8 +108,10 @@ export async function customerNames({ io }: Context, api: ApiClient, ids: Readon
   const first = await listCustomers(api, { page: 1, limit: SCAN_PAGE_SIZE });
   const pages = first.totalPages ?? Math.ceil(first.total / SCAN_PAGE_SIZE);
   if (pages <= ids.size) {
-    const customers = await collectPages((query) => listCustomers(api, query, { callerHandlesRateLimit: true }), { limit: SCAN_PAGE_SIZE, signal: io.signal }, (customer) =>
-      ids.has(customer.id),
+    const customers = await collectPages(
+      (query) => listCustomers(api, query, { callerHandlesRateLimit: true }),
+      { limit: SCAN_PAGE_SIZE, signal: io.signal },
+      (customer) => ids.has(customer.id),
     );
     for (const customer of customers) names.set(customer.id, customerName(customer));
     return names;
@@ -139,7 +152,8 @@ export interface SubscriptionPick {
 }
 
 /** A subscription of the company: title, customer, amount and status. */
-export async function pickSubscription(ctx: Context, field: FieldPrompt, { statuses, withSplits, message = 'Subscription' }: SubscriptionPick = {}): Promise<string> {
+export async function pickSubscription(ctx: Context, field: FieldPrompt, pick: SubscriptionPick = {}): Promise<string> {
+  const { statuses, withSplits, message = 'Subscription' } = pick;
   const api = await ctx.services.api();
   // One status is the API's own filter; several are kept here.
   const status = statuses?.length === 1 ? statuses[0] : undefined;
@@ -164,7 +178,10 @@ export async function pickSplit(ctx: Context, field: FieldPrompt, subscription: 
   const choices = splitsOf(subscription)
     .filter((split): split is Partial<Split> & { id: string } => typeof split.id === 'string')
     .map((split) => ({
-      name: `${describeSplitValue(split)} to ${subaccountLabel(ctx.services, String(split.subaccountId))}${split.chargebackLiable ? ' · chargeback liable' : ''}`,
+      name: [
+        `${describeSplitValue(split)} to ${subaccountLabel(ctx.services, String(split.subaccountId))}`,
+        ...(split.chargebackLiable ? ['chargeback liable'] : []),
+      ].join(' · '),
       value: split.id,
       description: `split ${split.id} · net ${formatCents(split.liquidAmount ?? 0)}`,
     }));
@@ -185,7 +202,8 @@ export async function pickSubaccount(ctx: Context, field: FieldPrompt, { approve
       value: entry.id,
       description: entry.id,
     }));
-  return pickOrType(ctx, field, approvedOnly ? 'Receiving sub-account (must be APPROVED)' : 'Sub-account', choices, { noun: 'sub-accounts', typeId: 'Sub-account id' });
+  const message = approvedOnly ? 'Receiving sub-account (must be APPROVED)' : 'Sub-account';
+  return pickOrType(ctx, field, message, choices, { noun: 'sub-accounts', typeId: 'Sub-account id' });
 }
 
 /** What a typed search matches: every word in the name or e-mail, or the document's digits. */
@@ -216,7 +234,9 @@ export async function pickCustomer(ctx: Context, field: FieldPrompt): Promise<st
       await ctx.io.output.note(`no customer matches "${typed}": search again`);
       continue;
     }
-    if (matches.length > MOST_MATCHES_SHOWN) await ctx.io.output.note(`${matches.length} customers match "${typed}"; the first ${MOST_MATCHES_SHOWN} are listed: search again for fewer`);
+    if (matches.length > MOST_MATCHES_SHOWN) {
+      await ctx.io.output.note(`${matches.length} customers match "${typed}"; the first ${MOST_MATCHES_SHOWN} are listed: search again for fewer`);
+    }
     const choices: Array<Choice<string | typeof SEARCH_AGAIN>> = matches.slice(0, MOST_MATCHES_SHOWN).map((customer) => ({
       name: `${customerName(customer)} <${textOr(customer.email, 'no e-mail')}> · ${formatDocument(String(customer.document ?? ''))}`,
       value: customer.id,
@@ -228,7 +248,12 @@ export async function pickCustomer(ctx: Context, field: FieldPrompt): Promise<st
 }
 
 const cardChoice = (card: Card): Choice<string> => ({
-  name: `${textOr(card.cardBrand, 'card')} ${card.first4Digits}…${card.last4Digits} · ${textOr(card.holderName, 'no holder name')} · expires ${card.expirationMonth}/${card.expirationYear}${card.isActive === false ? ' · inactive' : ''}`,
+  name: [
+    `${textOr(card.cardBrand, 'card')} ${card.first4Digits}…${card.last4Digits}`,
+    textOr(card.holderName, 'no holder name'),
+    `expires ${card.expirationMonth}/${card.expirationYear}`,
+    ...(card.isActive === false ? ['inactive'] : []),
+  ].join(' · '),
   value: card.id,
   description: card.id,
 });

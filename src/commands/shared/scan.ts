@@ -60,7 +60,11 @@ const isRateLimited = (error: unknown): error is PayctlError => error instanceof
  * Asks for every page of a list and hands each to `onPage` in the list's order,
  * one at a time (`onPage` may write). Resolves once every page was handed over.
  */
-export async function scanPages<T>(fetch: PageFetcher<T>, onPage: (items: T[], page: number) => void | Promise<void>, options: ScanOptions): Promise<ScanResult> {
+export async function scanPages<T>(
+  fetch: PageFetcher<T>,
+  onPage: (items: T[], page: number) => void | Promise<void>,
+  options: ScanOptions,
+): Promise<ScanResult> {
   const { limit, signal } = options;
   const maxConcurrency = options.maxConcurrency ?? MAX_CONCURRENCY;
   const pace = new Pace(Math.min(options.startConcurrency ?? START_CONCURRENCY, maxConcurrency), maxConcurrency);

@@ -17,6 +17,7 @@ export async function run(invocation: Invocation<typeof subaccountsList>): Promi
   }
   const list = io.output.list(view);
   // A table reads "created, used"; json and the others keep the list.
-  await list.write(io.output.format === 'table' ? directory.subaccounts.map((known) => ({ ...known, seenAs: known.seenAs.join(', ') })) : directory.subaccounts);
+  const rows = io.output.format === 'table' ? directory.subaccounts.map((known) => ({ ...known, seenAs: known.seenAs.join(', ') })) : directory.subaccounts;
+  await list.write(rows);
   await list.end();
 }

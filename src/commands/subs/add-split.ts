@@ -35,7 +35,8 @@ export async function run(invocation: AddSplit): Promise<void> {
   await rememberSubaccounts(services, [{ id: split.subaccountId, seenAs: 'split' }]);
   await print(split);
   const shown = split.splitType === 'AMOUNT' ? formatCents(split.splitAmount ?? 0) : `${split.splitPercentage}%`;
-  await io.output.note(`split ${split.id} added: ${shown} to sub-account ${subaccountLabel(services, split.subaccountId)} (net ${formatCents(split.liquidAmount)})`);
+  const receiver = subaccountLabel(services, split.subaccountId);
+  await io.output.note(`split ${split.id} added: ${shown} to sub-account ${receiver} (net ${formatCents(split.liquidAmount)})`);
 }
 
 /** What fixes each refusal of this split, with its ids. */

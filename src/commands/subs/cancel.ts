@@ -16,7 +16,8 @@ import type { subsCancel } from './index.js';
 
 export async function run(invocation: Invocation<typeof subsCancel>): Promise<void> {
   const { services, needArg, print } = invocation;
-  const { id } = await resolveRequired(invocation, { id: needArg(0, (field) => pickSubscription(invocation, field, { statuses: CHANGEABLE, message: 'Subscription to cancel' })) });
+  const pick = { statuses: CHANGEABLE, message: 'Subscription to cancel' };
+  const { id } = await resolveRequired(invocation, { id: needArg(0, (field) => pickSubscription(invocation, field, pick)) });
   const api = await services.api();
   const subscription = await changeableSubscription(api, id, 'cancel');
   await confirmChange(
@@ -44,5 +45,6 @@ async function customerLabel(api: ApiClient, customerId: string): Promise<string
 function splitLines({ services }: Context, subscription: Subscription): string[] {
   const splits = Array.isArray(subscription.splits) ? subscription.splits : [];
   if (splits.length === 0) return ['  splits:       none'];
-  return splits.map((split, i) => `${i === 0 ? '  splits:       ' : '                '}${describeSplitValue(split)} to ${subaccountLabel(services, split.subaccountId)}`);
+  const lead = (i: number) => (i === 0 ? '  splits:       ' : '                ');
+  return splits.map((split, i) => `${lead(i)}${describeSplitValue(split)} to ${subaccountLabel(services, split.subaccountId)}`);
 }

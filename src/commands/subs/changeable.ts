@@ -15,7 +15,8 @@ export async function changeableSubscription(api: ApiClient, id: string, change:
   if (subscription.status === 'DELETED') {
     const when = typeof subscription.canceledAt === 'string' ? ` on ${formatLocalTime(subscription.canceledAt)}` : '';
     throw usageError(
-      `subscription ${subscription.id} "${subscription.title}" was cancelled${when} (DELETED) and can never change again, so payctl did not ${change} it: nothing was sent`,
+      `subscription ${subscription.id} "${subscription.title}" was cancelled${when} (DELETED) and can never change again, ` +
+        `so payctl did not ${change} it: nothing was sent`,
       `see it: payctl subs get ${subscription.id}`,
     );
   }

@@ -78,13 +78,19 @@ export const subsUpdate = defineCommand({
   exclusive: [{ options: ['duration', 'lifetime'], reason: 'a lifetime subscription has no number of cycles' }],
   view: subscriptionView,
   changesData: true,
-  examples: [`payctl subs update ${SUB} --amount 4990 --title "Plano Ouro"`, `payctl subs update ${SUB} --duration 12`, `payctl subs update ${SUB} --lifetime --dry-run`],
+  examples: [
+    `payctl subs update ${SUB} --amount 4990 --title "Plano Ouro"`,
+    `payctl subs update ${SUB} --duration 12`,
+    `payctl subs update ${SUB} --lifetime --dry-run`,
+  ],
 });
 
 export const subsCancel = defineCommand({
   name: 'cancel',
   summary: 'Cancel a subscription (cannot be undone; confirms first)',
-  description: 'Cancel a subscription. It cannot be undone: a cancelled subscription never comes back. payctl shows it and asks (default No); --yes skips the question.',
+  description:
+    'Cancel a subscription. It cannot be undone: a cancelled subscription never comes back. payctl shows it and asks (default No); ' +
+    '--yes skips the question.',
   args: [idArg],
   view: messageView,
   confirms: true,
@@ -120,8 +126,13 @@ export const subsAddSplit = defineCommand({
 export const subsRemoveSplit = defineCommand({
   name: 'remove-split',
   summary: 'Remove a split from a subscription (cannot be undone; confirms first)',
-  description: 'Remove one split. It cannot be undone. Split ids are shown by payctl subs get. payctl shows the split and asks (default No); --yes skips the question.',
-  args: [pickedArg('subscription-id', 'subscription id (UUID); picked from a list at a terminal when missing', parseUuid), pickedArg('split-id', 'split id (UUID), from payctl subs get; picked from a list at a terminal when missing', parseUuid)],
+  description:
+    'Remove one split. It cannot be undone. Split ids are shown by payctl subs get. payctl shows the split and asks (default No); ' +
+    '--yes skips the question.',
+  args: [
+    pickedArg('subscription-id', 'subscription id (UUID); picked from a list at a terminal when missing', parseUuid),
+    pickedArg('split-id', 'split id (UUID), from payctl subs get; picked from a list at a terminal when missing', parseUuid),
+  ],
   view: messageView,
   confirms: true,
   changesData: true,

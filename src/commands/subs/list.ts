@@ -18,7 +18,8 @@ export async function run(invocation: Invocation<typeof subsList>): Promise<void
   const api = await services.api();
   // The API has no customer filter: every page (narrowed by the filters it has) is read and that customer's kept.
   if (opts.customer !== undefined) {
-    await writeMatches(invocation, view, (query) => listSubscriptions(api, { ...query, ...filters }, { callerHandlesRateLimit: true }), ofCustomer(opts.customer));
+    const fetch = (query: { page: number; limit: number }) => listSubscriptions(api, { ...query, ...filters }, { callerHandlesRateLimit: true });
+    await writeMatches(invocation, view, fetch, ofCustomer(opts.customer));
     return;
   }
   await runList(invocation, (query) => listSubscriptions(api, { ...query, ...filters }));

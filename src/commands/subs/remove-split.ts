@@ -21,15 +21,19 @@ export async function run(invocation: Invocation<typeof subsRemoveSplit>): Promi
   const api = await services.api();
   let read: Promise<Subscription> | undefined;
   const subscriptionNamed = (id: string) => (read ??= changeableSubscription(api, id, 'remove a split from'));
+  const withSplits = { statuses: CHANGEABLE, withSplits: true, message: 'Subscription to remove a split from' };
   let chosen = args[0];
   const { subscriptionId, splitId } = await resolveRequired(invocation, {
-    subscriptionId: needArg(0, async (field) => (chosen = await pickSubscription(invocation, field, { statuses: CHANGEABLE, withSplits: true, message: 'Subscription to remove a split from' }))),
+    subscriptionId: needArg(0, async (field) => (chosen = await pickSubscription(invocation, field, withSplits))),
     splitId: needArg(1, async (field) => pickSplit(invocation, field, await subscriptionNamed(chosen!))),
   });
   const subscription = await subscriptionNamed(subscriptionId);
   const split = subscription.splits.find((s) => s.id === splitId);
   if (!split) {
-    throw usageError(`split ${splitId} is not one of the splits of subscription ${subscription.id} "${subscription.title}": nothing was sent`, `see its splits: payctl subs get ${subscription.id}`);
+    throw usageError(
+      `split ${splitId} is not one of the splits of subscription ${subscription.id} "${subscription.title}": nothing was sent`,
+      `see its splits: payctl subs get ${subscription.id}`,
+    );
   }
   await confirmChange(
     invocation,

@@ -23,7 +23,8 @@ export async function run(invocation: Invocation<typeof subsUpdate>): Promise<vo
     const every = (['customer', 'card', 'frequency', 'title', 'amount', 'duration', 'lifetime', 'expirationDate'] as const).map(flag);
     throw usageError(`nothing to change: give at least one of ${every.join(', ')}`);
   }
-  const { id } = await resolveRequired(invocation, { id: needArg(0, (field) => pickSubscription(invocation, field, { statuses: CHANGEABLE, message: 'Subscription to change' })) });
+  const pick = { statuses: CHANGEABLE, message: 'Subscription to change' };
+  const { id } = await resolveRequired(invocation, { id: needArg(0, (field) => pickSubscription(invocation, field, pick)) });
   const api = await services.api();
   // The API reads an omitted duration as lifetime (and an omitted expiration date as none):
   // what the user did not change is sent again as it is.

@@ -10,7 +10,11 @@ export const withdrawalsList = defineCommand({
   exclusive: [ALL_OR_PAGE],
   view: withdrawalView,
   accountContext: true,
-  examples: ['payctl withdrawals list', 'payctl withdrawals list --all -o csv > withdrawals.csv', 'payctl withdrawals list --json | jq \'.[] | select(.status == "PENDING") | .id\''],
+  examples: [
+    'payctl withdrawals list',
+    'payctl withdrawals list --all -o csv > withdrawals.csv',
+    'payctl withdrawals list --json | jq \'.[] | select(.status == "PENDING") | .id\'',
+  ],
 });
 
 export const withdrawalsGet = defineCommand({
@@ -19,7 +23,10 @@ export const withdrawalsGet = defineCommand({
   args: [pickedArg('id', 'withdrawal id (UUID); picked from a list at a terminal when missing', parseUuid)],
   view: withdrawalView,
   accountContext: true,
-  examples: ['payctl withdrawals get 7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f', 'payctl withdrawals get 7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f --json | jq -r .status'],
+  examples: [
+    'payctl withdrawals get 7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f',
+    'payctl withdrawals get 7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f --json | jq -r .status',
+  ],
 });
 
 export const withdrawalsCommands = group('withdrawals', 'List and show withdrawals and their status', [
