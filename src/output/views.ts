@@ -164,15 +164,11 @@ export const customerSubscriptionView: View = {
   kinds: subscriptionView.kinds,
 };
 
-/** Splits in a table: the receiving sub-account by name too, when payctl knows it. */
+/** Splits in a table: the receiving sub-account by name too (`-` when payctl does not know it), kept before its id. */
 export const splitTableView: View = {
   ...splitView,
   fields: [...SPLIT_FIELDS, 'subaccountName'],
-  columns: [
-    { field: 'id' },
-    { field: 'subaccountName', header: 'receiver', hide: 7 },
-    ...splitView.columns.slice(1),
-  ],
+  columns: [{ field: 'id' }, { field: 'subaccountName', header: 'receiver' }, ...splitView.columns.slice(1)],
 };
 
 export const bankAccountView: View = {

@@ -162,7 +162,7 @@ export async function writeMatches<T>({ io }: Context, view: View, fetch: PageFe
   } catch (error) {
     progress.done();
     await writer.abort();
-    await io.output.note(`the search did not finish: ${writer.count} matching ${view.noun} were found before the failure`);
+    await io.output.note(`the search did not finish; ${view.noun} matching before the failure: ${writer.count}`);
     throw error;
   }
   progress.done();
