@@ -426,7 +426,8 @@ describe('hints name the ids at hand', () => {
     const { fake, run } = await fakeApiSession();
     const id = 'abababab-abab-4bab-8bab-abababababab';
     const split = { id: 'cdcdcdcd-cdcd-4dcd-8dcd-cdcdcdcdcdcd', subaccountId: '33333333-3333-4333-8333-333333333333', splitType: 'AMOUNT' };
-    const subscription = { id, title: 'Plano', amount: 990, frequency: 30, customerId: '77777777-7777-4777-8777-777777777777', status: 'ACTIVE', splits: [split] };
+    const customerId = '77777777-7777-4777-8777-777777777777';
+    const subscription = { id, title: 'Plano', amount: 990, frequency: 30, customerId, status: 'ACTIVE', splits: [split] };
     fake.handle((request, response) =>
       request.method === 'GET'
         ? sendJson(response, 200, { data: subscription, message: 'ok' })
