@@ -1,20 +1,23 @@
 #!/usr/bin/env node
 'use strict';
-// payctl's launcher, CommonJS like dist/ (see bin/package.json). `--version`, and
-// `--help` of any command, are answered without loading the bundle (the help was
-// rendered from it at build time, bin/dist.js), and written straight to the file
-// descriptor (setting up process.stdout loads the streams stack), so that they
-// cost little more than starting Node itself. A `--debug` run loads the bundle
+// payctl's launcher, CommonJS like dist/ (see bin/package.json). `--version` (and
+// `-V`, `-v`, `version`), and `--help` of any command (and `help COMMAND...`), are
+// answered without loading the bundle (the help was rendered from it at build
+// time, bin/dist.js; words that name no command go to the bundle, which says so),
+// and written straight to the file descriptor (setting up process.stdout loads the
+// streams stack), so that they cost little more than starting Node itself. A `--debug` run loads the bundle
 // so that its stack traces name payctl's source files, and an export runs in a
 // worker thread whose heap stays small (bin/dist.js).
 const args = process.argv.slice(2);
 const last = args[args.length - 1];
 const answer =
-  args.length === 1 && (last === '--version' || last === '-V')
+  args.length === 1 && (last === '--version' || last === '-V' || last === '-v' || last === 'version')
     ? `${require('../package.json').version}\n`
     : last === '--help' || last === '-h'
       ? require('./dist.js').readHelp(args.slice(0, -1))
-      : undefined;
+      : args[0] === 'help'
+        ? require('./dist.js').readHelp(args.slice(1))
+        : undefined;
 if (answer !== undefined) writeOut(answer);
 else if (args.includes('--debug')) require('./dist.js').loadReadableBundle().run(args);
 else if (require('./dist.js').isExport(args)) require('./dist.js').runInThread(args);

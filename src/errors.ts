@@ -37,6 +37,8 @@ export interface ErrorDetails {
   hint?: string;
   returnCode?: number;
   status?: number;
+  /** A 429's `Retry-After`, in milliseconds, for a caller that waits it out itself. */
+  retryAfterMs?: number;
 }
 
 /** The one error type commands throw; main() renders it and exits with its code. */
@@ -44,6 +46,7 @@ export class PayctlError extends Error {
   readonly hint?: string;
   readonly returnCode?: number;
   readonly status?: number;
+  readonly retryAfterMs?: number;
 
   constructor(
     message: string,
@@ -55,6 +58,7 @@ export class PayctlError extends Error {
     this.hint = details.hint;
     this.returnCode = details.returnCode;
     this.status = details.status;
+    this.retryAfterMs = details.retryAfterMs;
   }
 }
 

@@ -117,11 +117,14 @@ export class IOStreams implements IO {
     return this.stdoutIsTTY && this.stdinIsTTY && this.flags.input && this.env.PAYCTL_NO_INPUT !== '1' && this.env.CI !== 'true';
   }
 
-  /** Says why prompting is off, so the refusal tells the user what to change. */
-  promptRefusalHint(): string {
-    if (!this.flags.input) return 'give the flags (--no-input is set)';
-    if (this.env.PAYCTL_NO_INPUT === '1') return 'give the flags (PAYCTL_NO_INPUT=1 is set)';
-    if (this.env.CI === 'true') return 'give the flags (CI=true is set)';
-    return 'give the flags, or run at a terminal to be asked';
+  /**
+   * Says why prompting is off, so the refusal tells the user what to change: `what`
+   * is what to give instead, `how` what a terminal would do about it.
+   */
+  promptRefusalHint(what = 'the flags', how = 'to be asked'): string {
+    if (!this.flags.input) return `give ${what} (--no-input is set)`;
+    if (this.env.PAYCTL_NO_INPUT === '1') return `give ${what} (PAYCTL_NO_INPUT=1 is set)`;
+    if (this.env.CI === 'true') return `give ${what} (CI=true is set)`;
+    return `give ${what}, or run at a terminal ${how}`;
   }
 }

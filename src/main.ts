@@ -1,7 +1,9 @@
+import { EventEmitter } from 'node:events';
+import type { Writable } from 'node:stream';
 import { Command, CommanderError, Option } from 'commander';
 import type { Context, IO } from './context.js';
 import { processIO } from './process-io.js';
-import { EXIT_CODE_TABLE, ExitCode, PayctlError } from './errors.js';
+import { EXIT_CODE_TABLE, ExitCode, PayctlError, usageError } from './errors.js';
 import { COMMAND_TREE } from './commands/tree.js';
 import { flagOf, type CommandSpec, type OptionSpec } from './commands/spec.js';
 import { GLOBAL_OPTIONS, optionsOf, parseFlags } from './commands/options.js';
@@ -37,15 +39,30 @@ export function main(argv: readonly string[], io?: IO, env: NodeJS.ProcessEnv = 
  * Runs one command line on these streams. Ctrl-C (through `interrupts`) stops
  * the wait for the command at once: the run ends with 130, saying which write,
  * if any, was on the wire. The command's own code is loaded only when it runs.
+ *
+ * In json and ndjson modes a failure's JSON line is all that goes to stderr, so
+ * that `2>err.json` holds one JSON document: what the run writes there on its way
+ * (notes, a confirmation's summary) is held back and written only if it
+ * succeeds. Not when stderr is a terminal (a person reads it, and prompts are
+ * drawn there), nor with --debug, whose lines are asked for.
  */
 export async function runPayctl(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, interrupts: Interrupts): Promise<number> {
+  const asJson = wantsJson(argv);
+  const held = asJson && !io.stderrIsTTY && !argv.includes('--debug') ? new HeldText() : undefined;
+  const code = await runHeld(argv, held ? withStderr(io, held.stream) : io, io, env, interrupts, asJson);
+  if (held && code === ExitCode.ok && held.text !== '') io.stderr.write(held.text);
+  return code;
+}
+
+/** A run whose stderr is `runIO`'s; its failure is reported on `io`'s own stderr. */
+async function runHeld(argv: readonly string[], runIO: IO, io: IO, env: NodeJS.ProcessEnv, interrupts: Interrupts, asJson: boolean): Promise<number> {
   let context: Context | undefined;
   // Registered before any request, so it sees the writes on the wire before their own abort handlers settle them.
   const stopped = new Promise<Write[]>((resolve) => interrupts.signal.addEventListener('abort', () => resolve(writesOnTheWire()), { once: true }));
   const words = respelled(argv);
-  const program = buildProgram(words, io, (load, raw) => {
+  const program = buildProgram(words, runIO, asJson, (load, raw) => {
     const flags = parseFlags(raw.globals);
-    const streams: IOStreams = new IOStreams(io, env, flags, interrupts, () => services.profileCsvSeparator(), argv);
+    const streams: IOStreams = new IOStreams(runIO, env, flags, interrupts, () => services.profileCsvSeparator(), argv);
     const services: Services = new Services(streams, env, flags);
     context = { io: streams, services };
     return runCommand(load, context, raw);
@@ -53,13 +70,31 @@ export async function runPayctl(argv: readonly string[], io: IO, env: NodeJS.Pro
   const ran = program.parseAsync([...words], { from: 'user' }).then(
     () => ExitCode.ok,
     // Once the run is cut short, what the command says as it gives up is not reported: main has answered.
-    (error: unknown) => (interrupts.stopped ? ExitCode.interrupted : failure(error, io, context, argv)),
+    (error: unknown) => (interrupts.stopped ? ExitCode.interrupted : failure(error, io, context, words, asJson)),
   );
   const outcome = await Promise.race([ran, stopped]);
   if (typeof outcome === 'number') return outcome;
   if (interrupts.stopped === 'output-closed') return ExitCode.ok;
-  return outcome.length === 0 ? ExitCode.interrupted : reportError(interruptedWrites(outcome), io, context, argv);
+  return outcome.length === 0 ? ExitCode.interrupted : reportError(interruptedWrites(outcome), io, context, argv, asJson);
 }
+
+/** Text written to a stream, kept until the run ends. */
+class HeldText {
+  text = '';
+  readonly stream: Writable = asWritable(
+    Object.assign(new EventEmitter(), {
+      write: (chunk: string | Uint8Array) => {
+        this.text += typeof chunk === 'string' ? chunk : Buffer.from(chunk).toString('utf8');
+        return true;
+      },
+    }),
+  );
+}
+
+const asWritable = (writer: EventEmitter): Writable => writer as Writable;
+
+/** The same streams with another stderr (the others, read on first use, stay so). */
+const withStderr = (io: IO, stderr: Writable): IO => Object.create(io, { stderr: { value: stderr } }) as IO;
 
 interface CommanderInput {
   args: readonly unknown[];
@@ -111,14 +146,28 @@ function interruptedWrites(writes: readonly Write[]): PayctlError {
   });
 }
 
-function failure(error: unknown, io: IO, context: Context | undefined, argv: readonly string[]): number {
+function failure(error: unknown, io: IO, context: Context | undefined, words: readonly string[], asJson: boolean): number {
   if (error instanceof CommanderError) {
     if (error.exitCode === 0) return ExitCode.ok;
-    // commander has already printed its one-line message.
-    if (wantsJson(argv)) writeJsonError(io, error.message.replace(/^error: /, ''), undefined, undefined, ExitCode.usage);
+    // commander has already printed its message, but in json modes, where only the JSON line is written.
+    if (asJson) writeJsonError(io, commanderMessage(error, words), undefined, undefined, ExitCode.usage);
     return ExitCode.usage;
   }
-  return reportError(error, io, context, argv);
+  return reportError(error, io, context, words, asJson);
+}
+
+/** commander's message as one line; a group run without its subcommand (commander shows the group's help) says which it takes. */
+function commanderMessage(error: CommanderError, words: readonly string[]): string {
+  if (error.code !== 'commander.help') return error.message.replace(/^error: /, '');
+  let specs: readonly CommandSpec[] = COMMAND_TREE;
+  const path: string[] = [];
+  for (const word of commandPath(words)) {
+    const spec = specs.find((candidate) => candidate.name === word);
+    if (!spec?.subcommands) break;
+    path.push(word);
+    specs = spec.subcommands;
+  }
+  return `payctl ${path.join(' ')} needs a command: ${specs.map((spec) => spec.name).join(', ')}`;
 }
 
 /** Global options that take a value: their value is not a command name. */
@@ -144,6 +193,7 @@ function commandPath(argv: readonly string[]): string[] {
  * `withdraw batch FILE … --method pix` (see `Respelling`). Other lines are left alone.
  */
 function respelled(argv: readonly string[]): readonly string[] {
+  if (argv.length === 1 && argv[0] === '-v') return ['--version'];
   let specs: readonly CommandSpec[] = COMMAND_TREE;
   let spec: CommandSpec | undefined;
   for (const word of commandPath(argv)) {
@@ -167,7 +217,7 @@ function respelled(argv: readonly string[]): readonly string[] {
 type CommandLoader = NonNullable<CommandSpec['load']>;
 type Runner = (load: CommandLoader, raw: CommanderInput) => Promise<void>;
 
-function buildProgram(argv: readonly string[], io: IO, run: Runner): Command {
+function buildProgram(argv: readonly string[], io: IO, asJson: boolean, run: Runner): Command {
   const program = new Command('payctl')
     .description('Manage cards, customers, sub-accounts, subscriptions, bank accounts, withdrawals and balances of the payment platform.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -179,7 +229,8 @@ function buildProgram(argv: readonly string[], io: IO, run: Runner): Command {
     .configureOutput({
       writeOut: (text) => io.stdout.write(text),
       // commander's messages quote the arguments, which may hold text copied from an answer.
-      writeErr: (text) => io.stderr.write(visibleLines(text)),
+      // In json modes the run's JSON error line stands in for them.
+      writeErr: (text) => (asJson ? undefined : io.stderr.write(visibleLines(text))),
       // Help is laid out for 80 columns everywhere, as gh's and git's is: the
       // same text at a terminal and in a pipe, so the build can pre-render it
       // (scripts/prerender.cjs) and `--help` need not load the bundle.
@@ -198,7 +249,8 @@ function buildProgram(argv: readonly string[], io: IO, run: Runner): Command {
 function addCommand(parent: Command, spec: CommandSpec, path: readonly string[], run: Runner): void {
   const command = parent.command(spec.name).summary(spec.summary).description(spec.description ?? spec.summary);
   for (const arg of spec.args ?? []) {
-    const argument = command.createArgument(arg.optional ? `[${arg.name}]` : `<${arg.name}>`, arg.description);
+    const name = `${arg.name}${arg.variadic ? '...' : ''}`;
+    const argument = command.createArgument(arg.optional ? `[${name}]` : `<${name}>`, arg.description);
     if (arg.choices) argument.choices(arg.choices);
     command.addArgument(argument);
   }
@@ -226,18 +278,36 @@ function toOption(spec: OptionSpec): Option {
   return option;
 }
 
+/** What `payctl WORDS… --help` prints, for `payctl help WORDS…`; words that name no command are a usage error. */
+export function printHelp(words: readonly string[], io: IO): void {
+  let command = buildProgram(words, io, false, () => Promise.resolve());
+  for (const [i, word] of words.entries()) {
+    const next = command.commands.find((candidate) => candidate.name() === word);
+    if (!next) {
+      throw usageError(`unknown command '${words.slice(0, i + 1).join(' ')}'`, `see the commands: ${['payctl', 'help', ...words.slice(0, i)].join(' ')}`);
+    }
+    command = next;
+  }
+  command.outputHelp();
+}
+
 /**
- * One line plus a hint for people; the same as JSON on stderr in JSON modes. No stack
- * trace without --debug. Messages often carry the server's text: it is made visible,
- * so an error line is one line and cannot retitle or recolour the terminal (and JSON
- * escapes it).
+ * One line plus a hint for people; in json modes only the same as a JSON line.
+ * No stack trace without --debug. Messages often carry the server's text: it is
+ * made visible, so an error line is one line and cannot retitle or recolour the
+ * terminal (and JSON escapes it).
  */
-export function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: readonly string[]): number {
+export function reportError(error: unknown, io: IO, ctx: Context | undefined, argv: readonly string[], asJson = wantsJson(argv)): number {
   const scrub = (text: string) => (ctx ? ctx.services.secrets.scrub(text) : text);
   const shown = (text: string) => visible(scrub(text));
   const known = error instanceof PayctlError ? error : undefined;
   const exitCode = known?.exitCode ?? ExitCode.internalError;
   const message = known?.message ?? `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
+  if (asJson) {
+    writeJsonError(io, scrub(message), known?.returnCode, known?.status, exitCode);
+    if (argv.includes('--debug') && error instanceof Error && !known) io.stderr.write(`${visibleLines(scrub(error.stack ?? ''))}\n`);
+    return exitCode;
+  }
   const detail = [known?.returnCode !== undefined ? `returnCode ${known.returnCode}` : '', known?.status ? `HTTP ${known.status}` : '']
     .filter(Boolean)
     .join(', ');
@@ -246,13 +316,15 @@ export function reportError(error: unknown, io: IO, ctx: Context | undefined, ar
   if (hint) text += `hint: ${shown(hint)}\n`;
   if (argv.includes('--debug') && error instanceof Error && !known) text += `${visibleLines(scrub(error.stack ?? ''))}\n`;
   io.stderr.write(text);
-  if (ctx?.io.output.isJson ?? wantsJson(argv)) writeJsonError(io, scrub(message), known?.returnCode, known?.status, exitCode);
   return exitCode;
 }
 
 /** Before a context exists (a parse error), the format is read off the raw arguments. */
 function wantsJson(argv: readonly string[]): boolean {
-  return argv.some((arg, i) => arg === '--json' || /^(-o|--output)=?(json|ndjson)$/.test(arg) || ((arg === '-o' || arg === '--output') && /^(json|ndjson)$/.test(argv[i + 1] ?? '')));
+  const jsonValue = /^(json|ndjson)$/;
+  return argv.some(
+    (arg, i) => arg === '--json' || /^(-o|--output)=?(json|ndjson)$/.test(arg) || ((arg === '-o' || arg === '--output') && jsonValue.test(argv[i + 1] ?? '')),
+  );
 }
 
 function writeJsonError(io: IO, message: string, returnCode: number | undefined, status: number | undefined, exitCode: number): void {

@@ -1,13 +1,17 @@
+import { styleText } from 'node:util';
 import { ExitCode, PayctlError, usageError } from './errors.js';
 import type { Context } from './context.js';
 import type { IOStreams } from './iostreams.js';
 import { visible } from './output/sanitize.js';
 import { asPromptCheck, type Parser } from './validate.js';
+import { foldForSearch } from './rules.js';
 
 export interface Choice<T> {
   name: string;
   value: T;
   description?: string;
+  /** Shown whatever is typed in a searchable list ("type an id", "search again"). */
+  always?: boolean;
 }
 
 export type Validator = (value: string) => string | undefined;
@@ -20,14 +24,32 @@ export type Validator = (value: string) => string | undefined;
 export interface Prompter {
   text(message: string, options?: { validate?: Validator }): Promise<string>;
   secret(message: string, options?: { validate?: Validator }): Promise<string>;
+  /** A pick list, each entry one line fitted to the terminal; searchable by typing when longer than a screenful. */
   select<T>(message: string, choices: ReadonlyArray<Choice<T>>): Promise<T>;
   confirm(message: string): Promise<boolean>;
 }
 
+/** Entries shown at once; a longer list is searchable. */
+const PAGE_SIZE = 12;
+
+/** Whether a choice matches what was typed: every word, in its name or description, ignoring case and accents. */
+export function matchesTyped(choice: Choice<unknown>, typed: string | undefined): boolean {
+  const words = foldForSearch(typed ?? '').split(/\s+/).filter(Boolean);
+  if (choice.always || words.length === 0) return true;
+  const text = foldForSearch(`${choice.name} ${choice.description ?? ''}`);
+  return words.every((word) => text.includes(word));
+}
+
+/** inquirer's line of keys under a list, as it draws it: `↑↓ navigate • ⏎ select`. */
+const helpLine = (keys: ReadonlyArray<[string, string]>) =>
+  keys.map(([key, action]) => `${styleText('bold', key)} ${styleText('dim', action)}`).join(styleText('dim', ' • '));
+
 /** Questions on the run's streams, given up when the run is interrupted (`io.signal`). */
 export async function createPrompter(io: IOStreams): Promise<Prompter> {
-  const inquirer = await import('@inquirer/prompts');
+  const [inquirer, { fitLine }] = await Promise.all([import('@inquirer/prompts'), import('./output/table.js')]);
   const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal: io.signal };
+  // inquirer draws "❯ " before an entry, and some terminals wrap a line that reaches the last column.
+  const entryWidth = Math.max(10, io.output.options.width - 3);
   const toInquirer = (validate?: Validator) =>
     validate
       ? (value: string) => {
@@ -45,6 +67,11 @@ export async function createPrompter(io: IOStreams): Promise<Prompter> {
       throw error;
     }
   };
+  const shown = <T>(choice: Choice<T>) => ({
+    value: choice.value,
+    name: fitLine(visible(choice.name), entryWidth),
+    description: choice.description === undefined ? undefined : fitLine(visible(choice.description), entryWidth),
+  });
   // `transformer` below changes only how what was typed is echoed; the value returned is untouched.
   return {
     text: (message, options = {}) =>
@@ -53,26 +80,29 @@ export async function createPrompter(io: IOStreams): Promise<Prompter> {
       interruptible(inquirer.password({ message: visible(message), mask: '*', validate: toInquirer(options.validate) }, context)),
     select: <T>(message: string, choices: ReadonlyArray<Choice<T>>) =>
       interruptible(
-        inquirer.select<T>(
-          {
-            message: visible(message),
-            choices: choices.map((choice) => ({
-              ...choice,
-              name: visible(choice.name),
-              description: choice.description === undefined ? undefined : visible(choice.description),
-            })),
-            pageSize: 12,
-          },
-          context,
-        ),
+        choices.length > PAGE_SIZE
+          ? inquirer.search<T>(
+              {
+                message: visible(message),
+                source: (typed) => choices.filter((choice) => matchesTyped(choice, typed)).map(shown),
+                pageSize: PAGE_SIZE,
+                // The line under the list says that typing narrows it.
+                theme: { style: { keysHelpTip: (keys: Array<[string, string]>) => helpLine([...keys, ['type', 'to search']]) } },
+              },
+              context,
+            )
+          : inquirer.select<T>({ message: visible(message), choices: choices.map(shown), pageSize: PAGE_SIZE }, context),
       ),
     confirm: (message) => interruptible(inquirer.confirm({ message: visible(message), default: false }, context)),
   };
 }
 
-/** A required value: given by its flag, or asked for when prompting is allowed. */
+/** A required value: given by its flag (or argument), or asked for when prompting is allowed. */
 export interface Requirement<T> {
+  /** The flag as typed (`--amount`), or the argument as messages name it (`ID`). */
   flag: string;
+  /** An argument of the command line, not a flag: picked from a list when missing. */
+  argument?: boolean;
   value: T | undefined;
   ask: (prompter: Prompter) => Promise<T>;
 }
@@ -109,21 +139,27 @@ type Resolved<R> = { [K in keyof R]: R[K] extends Requirement<infer T> ? T : nev
 
 /**
  * Refuses missing values when prompting is not allowed (no terminal, --no-input,
- * PAYCTL_NO_INPUT=1 or CI=true): nothing is sent and every missing flag is named.
+ * PAYCTL_NO_INPUT=1 or CI=true): nothing is sent and every missing argument and flag is named.
  */
-export function refuseMissingUnlessAsking(io: IOStreams, flags: readonly string[], reason?: string): void {
-  if (flags.length === 0 || io.canPrompt) return;
-  const list = `missing required ${flags.length > 1 ? 'flags' : 'flag'}: ${[...new Set(flags)].join(', ')}`;
-  throw usageError(reason ? `${reason}: ${list}` : list, io.promptRefusalHint());
+export function refuseMissingUnlessAsking(io: IOStreams, flags: readonly string[], reason?: string, args: readonly string[] = []): void {
+  if ((flags.length === 0 && args.length === 0) || io.canPrompt) return;
+  const unique = (names: readonly string[]) => [...new Set(names)];
+  const missing = [
+    ...(args.length > 0 ? [`missing required ${args.length > 1 ? 'arguments' : 'argument'} ${unique(args).join(', ')}`] : []),
+    ...(flags.length > 0 ? [`missing required ${flags.length > 1 ? 'flags' : 'flag'}: ${unique(flags).join(', ')}`] : []),
+  ].join('; ');
+  const what = args.length === 0 ? 'the flags' : `the ${unique(args).join(' and ')}${flags.length > 0 ? ' and the flags' : ''}`;
+  throw usageError(reason ? `${reason}: ${missing}` : missing, io.promptRefusalHint(what, args.length > 0 ? 'to pick from a list' : 'to be asked'));
 }
 
 /** Fills in missing required values, in order (so an answer can shape the next question). */
 export async function resolveRequired<R extends Record<string, Requirement<unknown>>>({ io, services }: Context, requirements: R): Promise<Resolved<R>> {
+  const missing = Object.values(requirements).filter((r) => r.value === undefined);
   refuseMissingUnlessAsking(
     io,
-    Object.values(requirements)
-      .filter((r) => r.value === undefined)
-      .map((r) => r.flag),
+    missing.filter((r) => !r.argument).map((r) => r.flag),
+    undefined,
+    missing.filter((r) => r.argument).map((r) => r.flag),
   );
   const result: Record<string, unknown> = {};
   for (const [key, requirement] of Object.entries(requirements)) {

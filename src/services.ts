@@ -7,6 +7,7 @@ import { parseCsvSeparator } from './output/format.js';
 import { visible } from './output/sanitize.js';
 import { SecretScrubber } from './redact.js';
 import type { Prompter } from './prompt.js';
+import { subaccountLabel } from './subaccount-names.js';
 
 /**
  * What a run may need beyond its streams, each made on first use: the config
@@ -59,10 +60,10 @@ export class Services {
       : parseCsvSeparator(`the csvSeparator setting of profile "${profileName}"`, value, `fix it in ${configFile(this.configDir)}, or give --csv-separator`);
   }
 
-  /** The account a command runs in, as a person reads it. */
+  /** The account a command runs in, as a person reads it: a sub-account by its name (when known) and id. */
   accountLabel(): string {
     const { subaccount } = this.settings();
-    return subaccount ? `sub-account ${subaccount}` : 'main account';
+    return subaccount ? `sub-account ${subaccountLabel(this, subaccount)}` : 'main account';
   }
 
   /** The API client with the profile's token; refuses before sending when there is none or it has expired. */

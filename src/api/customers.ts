@@ -1,9 +1,9 @@
 import type { ApiClient } from '../http/client.js';
-import { fetchPage, type Page, type PageQuery } from './pages.js';
+import { fetchPage, type Page, type PageQuery, type PageRequestOptions } from './pages.js';
 import type { Customer, UpdateCustomerRequest } from './types.js';
 
-export const listCustomers = (client: ApiClient, query: PageQuery): Promise<Page<Customer>> =>
-  fetchPage<Customer>(client, 'listCustomers', '/customers', { ...query });
+export const listCustomers = (client: ApiClient, query: PageQuery, options?: PageRequestOptions): Promise<Page<Customer>> =>
+  fetchPage<Customer>(client, 'listCustomers', '/customers', { ...query }, false, options);
 
 export async function getCustomer(client: ApiClient, id: string): Promise<Customer> {
   return (await client.request<Customer>({ method: 'GET', path: `/customers/${encodeURIComponent(id)}`, operation: 'getCustomer' })).data;

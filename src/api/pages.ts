@@ -14,6 +14,12 @@ export interface Page<T> {
   totalPages?: number;
 }
 
+/** How a page is asked for. */
+export interface PageRequestOptions {
+  /** A page scan waits out a 429 itself, at its own pace (ApiRequest's `callerHandlesRateLimit`). */
+  callerHandlesRateLimit?: boolean;
+}
+
 /** A count from `meta`, or undefined when the answer gave none that can be one. */
 const countOf = (value: unknown): number | undefined => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined);
 
@@ -29,8 +35,9 @@ export async function fetchPage<T>(
   path: string,
   query: Record<string, string | number | boolean | undefined>,
   accountContext = false,
+  { callerHandlesRateLimit }: PageRequestOptions = {},
 ): Promise<Page<T>> {
-  const envelope: ApiEnvelope<T[]> = await client.request<T[]>({ method: 'GET', path, query, accountContext, operation });
+  const envelope: ApiEnvelope<T[]> = await client.request<T[]>({ method: 'GET', path, query, accountContext, operation, callerHandlesRateLimit });
   const items = envelope.data;
   const meta: Record<string, unknown> | undefined = typeof envelope.meta === 'object' && envelope.meta !== null ? envelope.meta : undefined;
   const page = typeof query.page === 'number' ? query.page : 1;

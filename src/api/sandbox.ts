@@ -1,9 +1,11 @@
 import type { ApiClient } from '../http/client.js';
+import { fetchPage, type Page, type PageQuery } from './pages.js';
 import type { Balances, CreditBalanceRequest, SettlementStatus, Subaccount, Withdrawal } from './types.js';
 
 /** Routes only the sandbox serves: they play the platform's back office. */
 export async function approveSubaccount(client: ApiClient, id: string): Promise<Subaccount | undefined> {
-  return (await client.request<Subaccount>({ method: 'POST', path: `/sandbox/subaccounts/${encodeURIComponent(id)}/approve`, operation: 'sandboxApproveSubaccount' }))?.data;
+  const path = `/sandbox/subaccounts/${encodeURIComponent(id)}/approve`;
+  return (await client.request<Subaccount>({ method: 'POST', path, operation: 'sandboxApproveSubaccount' }))?.data;
 }
 
 export async function settleWithdrawal(client: ApiClient, id: string, status: SettlementStatus): Promise<Withdrawal | undefined> {
@@ -12,5 +14,10 @@ export async function settleWithdrawal(client: ApiClient, id: string, status: Se
 }
 
 export async function creditBalance(client: ApiClient, credit: CreditBalanceRequest): Promise<Balances | undefined> {
-  return (await client.request<Balances>({ method: 'POST', path: '/sandbox/balance', body: credit, accountContext: true, operation: 'sandboxCreditBalance' }))?.data;
+  const request = { method: 'POST', path: '/sandbox/balance', body: credit, accountContext: true, operation: 'sandboxCreditBalance' } as const;
+  return (await client.request<Balances>(request))?.data;
 }
+
+/** The sandbox's own list of the company's sub-accounts (the API has none); a platform without it answers 404. */
+export const listSandboxSubaccounts = (client: ApiClient, query: PageQuery): Promise<Page<Subaccount>> =>
+  fetchPage<Subaccount>(client, 'sandboxListSubaccounts', '/sandbox/subaccounts', { ...query });

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../http/client.js';
-import { fetchPage, type Page, type PageQuery } from './pages.js';
+import { fetchPage, type Page, type PageQuery, type PageRequestOptions } from './pages.js';
 import type {
   AddSplitRequest,
   CancelledSubscription,
@@ -21,8 +21,12 @@ export interface SubscriptionFilters {
   subaccountId?: string;
 }
 
-export const listSubscriptions = (client: ApiClient, query: PageQuery & SubscriptionFilters): Promise<Page<SubscriptionListItem>> =>
-  fetchPage<SubscriptionListItem>(client, 'listSubscriptions', '/subscriptions', { ...query });
+export const listSubscriptions = (
+  client: ApiClient,
+  query: PageQuery & SubscriptionFilters,
+  options?: PageRequestOptions,
+): Promise<Page<SubscriptionListItem>> =>
+  fetchPage<SubscriptionListItem>(client, 'listSubscriptions', '/subscriptions', { ...query }, false, options);
 
 const subscriptionPath = (id: string) => `/subscriptions/${encodeURIComponent(id)}`;
 

@@ -1,4 +1,5 @@
 import type { View } from '../output/views.js';
+import { counted } from '../output/footer.js';
 import { formatCentsExact } from '../output/money.js';
 import type { BatchRow } from './rows.js';
 
@@ -87,7 +88,8 @@ export function batchSummary(report: readonly ReportRow[]): string[] {
   const count = (outcomes: readonly RowOutcome[]) => report.filter((r) => outcomes.includes(r.outcome)).length;
   // Two lines, each within 80 columns.
   const lines = [
-    `batch: ${report.length} rows: ${count(PAID)} done (${count(['sent'])} now, ${count(['already-done'])} before, ${count(['reconciled'])} reconciled)`,
+    `batch: ${counted(report.length, 'rows')}: ${count(PAID)} done ` +
+      `(${count(['sent'])} now, ${count(['already-done'])} before, ${count(['reconciled'])} reconciled)`,
     `       ${count(['failed'])} failed, ${count(['unknown'])} unknown, ${count(['not-sent'])} not sent`,
   ];
   for (const row of report.filter((r) => r.outcome === 'failed')) lines.push(`  failed   line ${row.line}: ${row.error}`);

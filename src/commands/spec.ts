@@ -86,12 +86,21 @@ export interface ArgDef<T = unknown, Optional extends boolean = boolean> {
   readonly description: string;
   readonly parse: Parser<T>;
   readonly optional: Optional;
+  /**
+   * Required, but picked from a list at a terminal when missing (the command asks,
+   * through `needArg`); without one, a missing value is exit 2 naming the argument.
+   */
+  readonly picked?: boolean;
+  /** Takes every remaining word (`help subs list`); the value is the list of them, each parsed. */
+  readonly variadic?: boolean;
   /** Values offered by completion and checked by the parser. */
   readonly choices?: readonly string[];
+  /** Values offered by completion only, where the parser accepts more (any case). */
+  readonly values?: readonly string[];
   readonly complete?: Completion;
 }
 
-type ArgExtras = Pick<ArgDef, 'choices' | 'complete'>;
+type ArgExtras = Pick<ArgDef, 'choices' | 'values' | 'complete'>;
 
 export const arg = <T>(name: string, description: string, parse: Parser<T>, extras: ArgExtras = {}): ArgDef<T, false> => ({
   name,
@@ -107,6 +116,25 @@ export const optionalArg = <T>(name: string, description: string, parse: Parser<
   parse,
   optional: true,
   ...extras,
+});
+
+/** An id the command picks from a list at a terminal when it is missing (`subs cancel` with no id). */
+export const pickedArg = <T>(name: string, description: string, parse: Parser<T>, extras: ArgExtras = {}): ArgDef<T, true> => ({
+  name,
+  description,
+  parse,
+  optional: true,
+  picked: true,
+  ...extras,
+});
+
+/** Every remaining word of the command line, each parsed (`payctl help subs list`). */
+export const restArgs = <T>(name: string, description: string, parse: Parser<T>): ArgDef<T[], true> => ({
+  name,
+  description,
+  parse: (label, raw) => [parse(label, raw)],
+  optional: true,
+  variadic: true,
 });
 
 /** What a command declares. */
@@ -179,6 +207,12 @@ export interface Invocation<S extends CommandDefinition> extends Context {
    * parser, as the flag's value would.
    */
   need<K extends ValueKeys<OptionsOf<S>>>(key: K, ask: (field: FieldPrompt) => Promise<string>): Requirement<Parsed<OptionsOf<S>[K]>>;
+  /**
+   * A picked argument (`pickedArg`): as given, or asked for when prompting is allowed
+   * (see resolveRequired), usually from a pick list; what `ask` returns goes through
+   * the argument's parser. Without a terminal a missing one is exit 2 naming it.
+   */
+  needArg<I extends number>(index: I, ask: (field: FieldPrompt) => Promise<string>): Requirement<NonNullable<ArgValues<ArgsOf<S>>[I]>>;
   /** Writes one resource with the command's view. */
   print(item: unknown): Promise<void>;
 }
@@ -258,6 +292,7 @@ function textOf(flag: string, raw: unknown): string {
 function parseArgs<A extends readonly ArgDef[]>(defs: A, raw: readonly unknown[]): ArgValues<A> {
   const parsed: unknown[] = defs.map((def, i) => {
     const value = raw[i];
+    if (def.variadic) return (Array.isArray(value) ? value : []).flatMap((word) => def.parse(argLabel(def), textOf(argLabel(def), word)) as unknown[]);
     if (value === undefined) {
       if (def.optional) return undefined;
       throw usageError(`missing argument ${argLabel(def)}`);
@@ -301,6 +336,18 @@ function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, 
         flag: name,
         value: opts[key] as Parsed<OptionsOf<S>[typeof key]> | undefined,
         ask: async (prompter) => option.parse(name, await ask(fieldPrompt(prompter, name, option.parse))) as Parsed<OptionsOf<S>[typeof key]>,
+      };
+    },
+    needArg: (index, ask) => {
+      const def = (definition.args ?? [])[index];
+      if (!def?.picked) throw new PayctlError(`argument ${index} of ${definition.name} is not picked when missing`, ExitCode.internalError);
+      const label = argLabel(def);
+      type Value = NonNullable<ArgValues<ArgsOf<S>>[typeof index]>;
+      return {
+        flag: label,
+        argument: true,
+        value: (args as readonly unknown[])[index] as Value | undefined,
+        ask: async (prompter) => def.parse(label, await ask(fieldPrompt(prompter, label, def.parse))) as Value,
       };
     },
     print: (item) => ctx.io.output.item(view, item),

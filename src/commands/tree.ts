@@ -12,6 +12,7 @@ import { withdrawalsCommands } from './withdrawals/index.js';
 import { sandboxCommands } from './sandbox/index.js';
 import { apiCommand } from './api/index.js';
 import { completionCommand } from './completion/index.js';
+import { helpCommand, versionCommand } from './help/index.js';
 
 /** Every command of payctl, in the order `--help` lists them. */
 export const COMMAND_TREE: readonly CommandSpec[] = [
@@ -28,4 +29,6 @@ export const COMMAND_TREE: readonly CommandSpec[] = [
   sandboxCommands,
   apiCommand,
   completionCommand,
+  helpCommand,
+  versionCommand,
 ];

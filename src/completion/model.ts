@@ -56,7 +56,7 @@ export function toFlag(option: OptionSpec): CompletionFlag {
   };
 }
 
-const toArg = (arg: ArgDef) => (arg.choices || arg.complete ? valueKind(arg) : undefined);
+const toArg = (arg: ArgDef) => (arg.choices || arg.values || arg.complete ? valueKind(arg) : undefined);
 
 export function buildModel(source: TreeSource): CompletionModel {
   const nodes: CompletionNode[] = [

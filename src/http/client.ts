@@ -19,6 +19,11 @@ export interface ApiRequest {
   accountContext?: boolean;
   /** The API operation called: its answer is read for the fields payctl needs (src/api/answers.ts). */
   operation?: OperationId;
+  /**
+   * A GET whose caller waits out a 429 itself (a page scan that sets its own pace):
+   * the client does not retry it, and the error carries the `Retry-After` asked for.
+   */
+  callerHandlesRateLimit?: boolean;
 }
 
 export interface ApiEnvelope<T = unknown> {
@@ -144,7 +149,7 @@ class HttpApiClient implements ApiClient {
         headers,
         searchParams,
         json: request.body,
-        retry: retryPolicy(deadline),
+        retry: retryPolicy(deadline, !request.callerHandlesRateLimit),
         ...perRequest,
       } as KyOptions);
     } catch (error) {
@@ -173,18 +178,20 @@ function registerSecretsOf(value: unknown, secrets: ApiClientOptions['secrets'])
  * (429, 503) is reported instead of a timeout; an unreadable `Retry-After`
  * falls back to the backoff instead of waiting the maximum.
  */
-function retryPolicy(deadline: number): RetryOptions {
+function retryPolicy(deadline: number, retryRateLimited: boolean): RetryOptions {
+  const statusCodes = retryRateLimited ? RETRY_STATUS_CODES : RETRY_STATUS_CODES.filter((status) => status !== 429);
   return {
     limit: 2,
     methods: ['get'],
-    statusCodes: RETRY_STATUS_CODES,
+    statusCodes,
     afterStatusCodes: [429, 503],
     maxRetryAfter: MAX_RETRY_AFTER_MS,
     backoffLimit: 4_000,
     jitter: true,
     shouldRetry: ({ error }) => {
       if (error instanceof TransportError && error.code === INTERRUPTED) return false;
-      if (!isHttpError(error) || !RETRY_STATUS_CODES.includes(error.response.status)) return undefined;
+      if (isHttpError(error) && !statusCodes.includes(error.response.status)) return false;
+      if (!isHttpError(error)) return undefined;
       const header = error.response.headers.get('retry-after');
       if (header === null) return undefined;
       const wait = retryAfterMs(header);
@@ -208,7 +215,9 @@ function errorFromTransport(error: unknown, sent: Write): PayctlError {
   if (error instanceof TransportError && error.code === INTERRUPTED) {
     // A write that reached the server may still take effect: that is an unknown outcome, whatever stopped the wait.
     return error.reachedServer && mayHaveEffect(sent.method)
-      ? new PayctlError(`interrupted: the ${sent.method} ${sent.path} was sent and its outcome is unknown`, ExitCode.unknownOutcome, { hint: checkBeforeRetrying(sent) })
+      ? new PayctlError(`interrupted: the ${sent.method} ${sent.path} was sent and its outcome is unknown`, ExitCode.unknownOutcome, {
+          hint: checkBeforeRetrying(sent),
+        })
       : new PayctlError('interrupted', ExitCode.interrupted);
   }
   if (error instanceof TransportError) {
@@ -298,7 +307,8 @@ async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<Pa
     // Not JSON: handled below by status.
   }
   const returnCode = typeof apiError?.returnCode === 'number' ? apiError.returnCode : undefined;
-  const details = { status, returnCode, hint: hintFor(status, returnCode) };
+  const retryAfter = status === 429 ? response.headers.get('retry-after') : null;
+  const details = { status, returnCode, hint: hintFor(status, returnCode), retryAfterMs: retryAfter === null ? undefined : retryAfterMs(retryAfter) };
   if (status === 401 || status === 403) {
     return new PayctlError(String(apiError?.message ?? (status === 401 ? 'not authenticated' : 'forbidden')), ExitCode.auth, details);
   }
@@ -314,7 +324,7 @@ async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<Pa
       hint: 'set the profile\'s base URL to the final address: payctl profiles add NAME --base-url URL',
     });
   }
-  if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.network, { status, hint: 'wait and retry' });
+  if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.network, { ...details, hint: 'wait and retry' });
   // 408: the server gave up waiting for the request, so it did not act on it.
   if (status === 408)
     return new PayctlError('the server timed out waiting for the request (HTTP 408)', ExitCode.network, {

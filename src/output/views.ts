@@ -43,16 +43,29 @@ const prefixed = (prefix: string, names: readonly string[]) => names.map((name) 
 
 export const cardView: View = {
   noun: 'cards',
-  fields: ['id', 'customerId', 'holderName', 'first4Digits', 'last4Digits', 'expirationMonth', 'expirationYear', 'cardBrand', 'isActive', 'isVerified', 'postalCodeCheck', 'securityCodeCheck', 'addressCheck', 'createdAt'],
-  columns: [{ field: 'id' }, { field: 'holderName', header: 'holder', hide: 2 }, { field: 'cardBrand', header: 'brand', hide: 3 }, { field: 'last4Digits', header: 'last 4', hide: 1 }, { field: 'isActive', header: 'active', hide: 4 }],
+  fields: [
+    'id', 'customerId', 'holderName', 'first4Digits', 'last4Digits', 'expirationMonth', 'expirationYear', 'cardBrand',
+    'isActive', 'isVerified', 'postalCodeCheck', 'securityCodeCheck', 'addressCheck', 'createdAt',
+  ],
+  columns: [
+    { field: 'id' },
+    { field: 'holderName', header: 'holder', hide: 2 },
+    { field: 'cardBrand', header: 'brand', hide: 3 },
+    { field: 'last4Digits', header: 'last 4', hide: 1 },
+    { field: 'isActive', header: 'active', hide: 4 },
+  ],
   kinds: {
-    id: 'id', customerId: 'id', isActive: 'boolean', isVerified: 'boolean', postalCodeCheck: 'boolean', securityCodeCheck: 'boolean', addressCheck: 'boolean', createdAt: 'time',
+    id: 'id', customerId: 'id', isActive: 'boolean', isVerified: 'boolean', postalCodeCheck: 'boolean', securityCodeCheck: 'boolean', addressCheck: 'boolean',
+    createdAt: 'time',
   },
 };
 
 export const customerView: View = {
   noun: 'customers',
-  fields: ['id', 'firstName', 'lastName', 'email', 'phoneNumber', 'document', 'birthdate', 'statusId', 'createdAt', 'address', 'address.statusId', ...prefixed('address', ADDRESS_FIELDS)],
+  fields: [
+    'id', 'firstName', 'lastName', 'email', 'phoneNumber', 'document', 'birthdate', 'statusId', 'createdAt',
+    'address', 'address.statusId', ...prefixed('address', ADDRESS_FIELDS),
+  ],
   columns: [
     { field: 'id' },
     { field: 'firstName', header: 'first name' },
@@ -61,7 +74,9 @@ export const customerView: View = {
     { field: 'document', hide: 3 },
     { field: 'statusId', header: 'status', hide: 4 },
   ],
-  kinds: { id: 'id', phoneNumber: 'phone', document: 'document', statusId: 'status', createdAt: 'time', 'address.statusId': 'status', 'address.zipcode': 'cep' },
+  kinds: {
+    id: 'id', phoneNumber: 'phone', document: 'document', statusId: 'status', createdAt: 'time', 'address.statusId': 'status', 'address.zipcode': 'cep',
+  },
 };
 
 const PARTNER_FIELDS = ['name', 'lastName', 'cpf', 'email', 'birthdate', 'contactPhone', 'monthRevenue', 'jobOccupation', 'fullnameMom'];
@@ -84,6 +99,17 @@ export const subaccountView: View = {
   },
 };
 
+/**
+ * `subaccounts list` where the platform has no list of them: the sub-accounts this
+ * profile knows, with the name and status last seen and how payctl came to know each.
+ */
+export const knownSubaccountView: View = {
+  noun: 'sub-accounts',
+  fields: [...subaccountView.fields, 'seenAs'],
+  columns: [{ field: 'id' }, { field: 'name', hide: 1 }, { field: 'status', hide: 2 }, { field: 'seenAs', header: 'known from', hide: 3 }],
+  kinds: subaccountView.kinds,
+};
+
 const SPLIT_FIELDS = ['id', 'subaccountId', 'splitType', 'splitPercentage', 'splitAmount', 'liquidAmount', 'chargebackLiable'];
 
 export const splitView: View = {
@@ -103,7 +129,10 @@ export const splitView: View = {
 
 export const subscriptionView: View = {
   noun: 'subscriptions',
-  fields: ['id', 'customerId', 'tokenizedCardId', 'cardId', 'title', 'amount', 'setupAmount', 'frequency', 'duration', 'dueDate', 'expirationDate', 'tolerancePeriod', 'status', 'splits', 'createdAt', 'updatedAt', 'canceledAt'],
+  fields: [
+    'id', 'customerId', 'tokenizedCardId', 'cardId', 'title', 'amount', 'setupAmount', 'frequency', 'duration', 'dueDate', 'expirationDate',
+    'tolerancePeriod', 'status', 'splits', 'createdAt', 'updatedAt', 'canceledAt',
+  ],
   columns: [
     { field: 'id' },
     { field: 'title', hide: 1 },
@@ -117,6 +146,29 @@ export const subscriptionView: View = {
     id: 'id', customerId: 'id', tokenizedCardId: 'id', cardId: 'id', amount: 'cents', setupAmount: 'cents', frequency: 'days', status: 'status', splits: 'list',
     createdAt: 'time', updatedAt: 'time', canceledAt: 'time',
   },
+};
+
+/** A customer's subscriptions under `customers get`: the card each charges by its brand and last digits. */
+export const customerSubscriptionView: View = {
+  noun: 'subscriptions',
+  fields: [...subscriptionView.fields, 'card'],
+  columns: [
+    { field: 'id' },
+    { field: 'title', hide: 1 },
+    { field: 'amount', hide: 2 },
+    { field: 'frequency', header: 'every', hide: 5 },
+    { field: 'status', hide: 3 },
+    { field: 'card', hide: 4 },
+    { field: 'splits', hide: 6 },
+  ],
+  kinds: subscriptionView.kinds,
+};
+
+/** Splits in a table: the receiving sub-account by name too (`-` when payctl does not know it), kept before its id. */
+export const splitTableView: View = {
+  ...splitView,
+  fields: [...SPLIT_FIELDS, 'subaccountName'],
+  columns: [{ field: 'id' }, { field: 'subaccountName', header: 'receiver' }, ...splitView.columns.slice(1)],
 };
 
 export const bankAccountView: View = {
@@ -162,4 +214,9 @@ export const balanceView: View = {
 };
 
 /** A plain message answer, such as the one a delete returns. */
-export const messageView: View = { noun: 'messages', fields: ['message', 'id', 'status'], columns: [{ field: 'message' }], kinds: { id: 'id', status: 'status' } };
+export const messageView: View = {
+  noun: 'messages',
+  fields: ['message', 'id', 'status'],
+  columns: [{ field: 'message' }],
+  kinds: { id: 'id', status: 'status' },
+};

@@ -56,3 +56,38 @@ export function subaccountFlags(name: string, base9 = '529982247'): string[] {
 export async function createSubaccount(session: SandboxSession, name: string): Promise<string> {
   return (await json<{ id: string }>(session, ['subaccounts', 'create', 'pf', ...subaccountFlags(name)])).id;
 }
+
+/**
+ * Reads the sandbox through its own API with the session's company token, not
+ * through payctl: what a test checks payctl's work against. Answers the `data`
+ * of the envelope (every page of a list with `all`).
+ */
+export interface SandboxReader {
+  get<T>(path: string): Promise<T>;
+  all<T>(path: string): Promise<T[]>;
+}
+
+export async function sandboxReader(session: SandboxSession): Promise<SandboxReader> {
+  const clientSecret = session.sandbox.credentials.find((c) => c.clientId === session.company)!.clientSecret;
+  const auth = await fetch(`${session.sandbox.url}/auth`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ clientId: session.company, clientSecret }),
+  });
+  const token = ((await auth.json()) as { data: { accessToken: string } }).data.accessToken;
+  const read = async (path: string) => {
+    const response = await fetch(`${session.sandbox.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    return (await response.json()) as { data: unknown; meta?: { totalPages?: number } };
+  };
+  return {
+    get: async <T>(path: string) => (await read(path)).data as T,
+    all: async <T>(path: string) => {
+      const items: T[] = [];
+      for (let page = 1; ; page++) {
+        const body = await read(`${path}${path.includes('?') ? '&' : '?'}limit=100&page=${page}`);
+        items.push(...(body.data as T[]));
+        if (page >= (body.meta?.totalPages ?? 1)) return items;
+      }
+    },
+  };
+}

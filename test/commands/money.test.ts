@@ -114,10 +114,13 @@ describe('withdraw', () => {
   });
 
   it('API refusal: an unknown bank account is -7100 with a hint to bank-accounts list', async () => {
-    const result = await s.run(['withdraw', 'card', '--amount', '1000', '--bank-account', '999999', '--yes', '--json']);
+    const result = await s.run(['withdraw', 'card', '--amount', '1000', '--bank-account', '999999', '--yes']);
     expect(result.code).toBe(1);
-    expect(result.stderr).toContain('payctl bank-accounts list');
-    expect(JSON.parse(result.stderr.trim().split('\n').pop()!)).toMatchObject({ error: { returnCode: -7100, status: 404, exitCode: 1 } });
+    expect(result.stderr).toContain('hint: list the bank accounts of this account: payctl bank-accounts list');
+    // With --json the JSON error is all that goes to stderr.
+    const asJson = await s.run(['withdraw', 'card', '--amount', '1000', '--bank-account', '999999', '--yes', '--json']);
+    expect(asJson.code).toBe(1);
+    expect(JSON.parse(asJson.stderr)).toMatchObject({ error: { returnCode: -7100, status: 404, exitCode: 1 } });
   });
 
   it('in a sub-account: the withdrawal lands there, the summary says so, and the main account does not see it', async () => {
@@ -212,7 +215,7 @@ describe('bank-accounts', () => {
     expect(dry.stdout).toContain(`DELETE ${s.sandbox.url}/bank_accounts/${target}`);
     expect(dry.stdout).toContain(`x-subaccount-id: ${fresh}`);
     expect(dry.stderr).toContain('cannot be undone');
-    expect(dry.stderr).toMatch(new RegExp(`account: +sub-account ${fresh}`));
+    expect(dry.stderr).toMatch(new RegExp(`account: +sub-account Loja Delete \\(${fresh}\\)`));
     parsed(await run(['bank-accounts', 'get', String(target), '--json']));
     const deleted = await run(['bank-accounts', 'delete', String(target), '--yes', '--json']);
     expect(parsed(deleted)).toHaveProperty('message');

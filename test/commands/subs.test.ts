@@ -8,7 +8,15 @@ import { cpf, createSubaccount, json, parsed, plain, splitReceivers, subaccountF
 
 /** subs and subaccounts create against a started sandbox. */
 let s: SandboxSession;
-type Sub = { id: string; title: string; amount: number; frequency: number; status: string; duration?: number; splits: Array<{ id?: string; subaccountId: string }> };
+type Sub = {
+  id: string;
+  title: string;
+  amount: number;
+  frequency: number;
+  status: string;
+  duration?: number;
+  splits: Array<{ id?: string; subaccountId: string }>;
+};
 let active: Sub[];
 let receiver: string;
 
@@ -109,9 +117,10 @@ describe('subs cancel', () => {
     expect((await json<Sub>(s, ['subs', 'get', sub.id])).status).toBe('ACTIVE');
     const cancelled = await json(s, ['subs', 'cancel', sub.id, '--yes']);
     expect(cancelled).toMatchObject({ id: sub.id, status: 'DELETED' });
+    // Cancelled for good: payctl refuses before sending (exit 2), as the API would (-7602).
     const again = await s.run(['subs', 'update', sub.id, '--title', 'back']);
-    expect(again.code).toBe(1);
-    expect(again.stderr).toContain('returnCode -7602');
+    expect(again.code).toBe(2);
+    expect(again.stderr).toContain('can never change again, so payctl did not update it: nothing was sent');
   });
 });
 
@@ -148,13 +157,15 @@ describe('splits', () => {
     const dry = await s.run(['subs', 'remove-split', sub.id, splitId, '--dry-run']);
     expect(dry.code).toBe(0);
     expect(dry.stderr).toContain('This cannot be undone');
-    expect(dry.stderr).toContain(`receiver:     sub-account ${splits[0]!.subaccountId}`);
+    expect(dry.stderr).toMatch(new RegExp(`receiver: +sub-account .*${splits[0]!.subaccountId}`));
     expect((await json<Sub>(s, ['subs', 'get', sub.id])).splits).toHaveLength(splits.length);
     parsed(await s.run(['subs', 'remove-split', sub.id, splitId, '--yes', '--json']));
     expect((await json<Sub>(s, ['subs', 'get', sub.id])).splits.map((split) => split.id)).not.toContain(splitId);
+    // A split that is not the subscription's is refused before asking (exit 2, nothing sent).
     const unknown = await s.run(['subs', 'remove-split', sub.id, splitId, '--yes']);
-    expect(unknown.code).toBe(1);
-    expect(unknown.stderr).toContain('returnCode -7603');
+    expect(unknown.code).toBe(2);
+    expect(unknown.stderr).toContain(`split ${splitId} is not one of the splits of subscription ${sub.id}`);
+    expect(unknown.stderr).toContain(`hint: see its splits: payctl subs get ${sub.id}`);
   });
 });
 
@@ -183,7 +194,15 @@ describe('subaccounts create', () => {
       },
       juridicLegalData: { cnpj: '11222333000181', contactPhone: '+5521998765432', fantasyName: 'Loja', socialReason: 'Loja Ltda', avgAnualBilling: 1200000.5 },
       addresses: [
-        { addressType: 'COMMERCIAL', zipcode: 1310100, street: 'Av. Paulista', streetNumber: 1000, neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' },
+        {
+          addressType: 'COMMERCIAL',
+          zipcode: 1310100,
+          street: 'Av. Paulista',
+          streetNumber: 1000,
+          neighborhood: 'Bela Vista',
+          city: 'São Paulo',
+          state: 'SP',
+        },
       ],
       accountBank: {
         holderName: 'Loja Ltda',

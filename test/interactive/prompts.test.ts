@@ -60,11 +60,14 @@ describe.concurrent('interactive', () => {
   needsTools('script')('cards tokenize with masked input: the typed digits never reach the screen', async () => {
     const number = '5555555555554444';
     const code = '987';
+    const [customer] = await json<Array<{ id: string; email: string }>>(s, ['customers', 'list', '--limit', '1']);
     const screen = await runCliInTerminal(['cards', 'tokenize'], {
       env: s.env,
       stderrOnTerminal: true,
       steps: [
-        { after: bold('Customer'), send: '\r' },
+        // The customer is searched for (here by e-mail), then picked among the matches.
+        { after: bold('Customer: part of the name, the e-mail or the document (or the id)'), send: `${customer!.email}\r` },
+        { after: bold(`Customer matching "${customer!.email}"`), send: '\r' },
         { after: 'Holder name', send: 'ANA SOUZA\r' },
         { after: bold('Card number'), send: `${number}\r` },
         { after: 'Expiration month', send: '08\r' },
@@ -81,5 +84,6 @@ describe.concurrent('interactive', () => {
     expect(text).not.toMatch(/Security code[^\n]*987/);
     expect(text).toMatch(/brand\s+Mastercard/);
     expect(text).toMatch(/last 4\s+4444/);
+    expect(text).toContain(`for customer ${customer!.id}`);
   });
 });

@@ -66,23 +66,24 @@ describe('interactive wizards', () => {
     'subs add-split with no flags: pick the subscription and the offered receiver, a fixed amount',
     async () => {
       const [subscription] = await activeSubscriptions();
-      // The receiver the picker offers first: the first sub-account found in the subscriptions' splits.
-      const [receiver] = await splitReceivers(s);
+      // The receiver the picker offers first: the first APPROVED one of the sandbox's list of sub-accounts.
+      const receiver = (await subaccounts()).find((sub) => sub.status === 'APPROVED')?.id;
       expect(subscription && receiver).toBeTruthy();
-      await ensureApproved(receiver!);
 
       const screen = await runWizard(
         ['subs', 'add-split'],
         [
-          { after: bold('Subscription (ACTIVE)'), send: KEY.enter }, // the first ACTIVE one
+          { after: bold('Subscription to add a split to'), send: KEY.enter }, // the first ACTIVE one
           { after: bold('Receiving sub-account (must be APPROVED)'), send: KEY.enter }, // the first offered
           { after: bold('Split type'), send: KEY.enter }, // fixed amount (cents)
           { after: bold('Amount in cents (R$ 12,34 is 1234)'), send: '150\r' },
         ],
       );
-      expect(screen).toContain(`Subscription (ACTIVE) ${subscription!.title}`);
+      expect(screen).toContain(`Subscription to add a split to ${subscription!.title} · `);
       expect(screen).toContain('Split type fixed amount (cents)');
-      expect(screen).toMatch(new RegExp(`split [0-9a-f-]{36} added: R\\$ 1,50 to sub-account ${receiver}`));
+      // The receiver by its name, from the sandbox's list.
+      const name = (await subaccounts()).find((sub) => sub.id === receiver)!.name;
+      expect(screen).toMatch(new RegExp(`split [0-9a-f-]{36} added: R\\$ 1,50 to sub-account ${name} \\(${receiver}\\)`));
 
       const after = await json<SubscriptionRecord>(s, ['subs', 'get', subscription!.id]);
       const added = after.splits.filter((split) => split.subaccountId === receiver && split.splitType === 'AMOUNT' && split.splitAmount === 150);
@@ -105,17 +106,17 @@ describe('interactive wizards', () => {
       const screen = await runWizard(
         ['subs', 'add-split'],
         [
-          { after: bold('Subscription (ACTIVE)'), send: pick(KEY.down, 1) }, // the second ACTIVE one
+          { after: bold('Subscription to add a split to'), send: pick(KEY.down, 1) }, // the second ACTIVE one
           { after: bold('Receiving sub-account (must be APPROVED)'), send: pick(KEY.up, 1) }, // wraps to the last entry: type an id
           { after: bold('Sub-account id'), send: `${pending!.id}\r` },
           { after: bold('Split type'), send: pick(KEY.down, 1) }, // percentage
           { after: bold('Percentage (up to 2 decimals)'), send: '2.5\r' },
         ],
       );
-      expect(screen).toContain(`Subscription (ACTIVE) ${subscription!.title}`);
+      expect(screen).toContain(`Subscription to add a split to ${subscription!.title} · `);
       expect(screen).toContain('Receiving sub-account (must be APPROVED) … type an id');
       expect(screen).toContain('Split type percentage of the subscription amount');
-      expect(screen).toMatch(new RegExp(`split [0-9a-f-]{36} added: 2\\.5% to sub-account ${pending!.id}`));
+      expect(screen).toMatch(new RegExp(`split [0-9a-f-]{36} added: 2\\.5% to sub-account ${pending!.name} \\(${pending!.id}\\)`));
 
       const after = await json<SubscriptionRecord>(s, ['subs', 'get', subscription!.id]);
       const added = after.splits.filter((split) => split.subaccountId === pending!.id);
@@ -145,7 +146,8 @@ describe('interactive wizards', () => {
           { after: bold('Number'), send: '1000\r' },
           { after: bold('Neighbourhood (bairro)'), send: 'Bela Vista\r' },
           { after: bold('City'), send: 'São Paulo\r' },
-          { after: bold('State (UF)'), send: pick(KEY.up, 3) }, // AC … SP, SE, TO: three up from the top wraps to SP
+          { after: bold('State (UF)'), send: 'SP' }, // a list longer than a screen is searched by typing
+          { after: /❯ SP/, send: KEY.enter },
           { after: bold('Account holder name'), send: 'Ana Souza\r' },
           { after: bold("Holder's CPF or CNPJ"), send: `${document}\r` },
           { after: bold('Bank code (3 digits)'), send: '341\r' },

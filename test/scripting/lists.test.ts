@@ -160,8 +160,13 @@ describe('--all failing mid-way', () => {
     const ndjson = await run('ndjson');
     expect(ndjson.code).toBe(1);
     expect(idsOf.ndjson(ndjson.stdout)).toEqual(Array.from({ length: 20 }, (_, i) => `c-${Math.floor(i / 10) + 1}-${i % 10}`));
-    expect(ndjson.stderr).toContain('the list is incomplete: 20 of 50 customers');
-    expect(ndjson.stderr).toContain('returnCode -7404');
+    // In json modes the JSON error is all that goes to stderr; the note is for people.
+    expect(JSON.parse(ndjson.stderr)).toMatchObject({ error: { returnCode: -7404, exitCode: 1 } });
+    const tsv = await run('tsv');
+    expect(tsv.code).toBe(1);
+    expect(tsv.stdout.trim().split('\n')).toHaveLength(20);
+    expect(tsv.stderr).toContain('the list is incomplete: 20 of 50 customers');
+    expect(tsv.stderr).toContain('returnCode -7404');
   });
 
   it('leaves a json array unclosed so no reader takes it for the whole list', async () => {

@@ -9,12 +9,21 @@ export interface ApiPath {
   query: Record<string, string>;
 }
 
-/** A path on the API's base URL, with its query: an absolute URL would send the token elsewhere. */
-const parseApiPath: Parser<ApiPath> = (label, raw) => {
-  if (!raw.startsWith('/')) throw usageError(`${label} ${JSON.stringify(raw)} is invalid: give a route relative to the base URL, starting with /, e.g. /customers`);
-  const url = new URL(raw, 'http://base.invalid');
+/**
+ * A path on the API's base URL, with its query; the leading `/` may be left out
+ * (`customers`). An absolute URL (`https://…`, `//host/…`) is refused: it would
+ * send the token elsewhere.
+ */
+export const parseApiPath: Parser<ApiPath> = (label, raw) => {
+  if (/^[a-z][a-z0-9+.-]*:/i.test(raw) || raw.startsWith('//') || raw.trim() === '') {
+    throw usageError(`${label} ${JSON.stringify(raw)} is invalid: give a route relative to the base URL, e.g. /customers or customers`);
+  }
+  const url = new URL(raw.startsWith('/') ? raw : `/${raw}`, 'http://base.invalid');
   return { path: url.pathname, query: Object.fromEntries(url.searchParams) };
 };
+
+/** The HTTP method, in any case (`get` is GET). */
+export const parseApiMethod: Parser<(typeof API_METHODS)[number]> = (label, raw) => parseChoice(label, raw, API_METHODS);
 
 const parseQueryPair: Parser<[string, string]> = (flag, raw) => {
   const at = raw.indexOf('=');
@@ -32,8 +41,8 @@ export const apiCall = defineCommand({
     'A body with secrets (cardNumber, securityCode, clientSecret, accessToken) is refused inline: give it as @FILE or @-.\n' +
     'Secret fields of the answer, and any secret sent, are masked in what it prints, unless --show-secrets.',
   args: [
-    arg('method', `HTTP method: ${API_METHODS.join(', ')}`, (label, raw) => parseChoice(label, raw, API_METHODS), { choices: API_METHODS }),
-    arg('path', 'route relative to the base URL, e.g. /customers or /withdrawals?page=2', parseApiPath),
+    arg('method', `HTTP method: ${API_METHODS.join(', ')} (any case)`, parseApiMethod, { values: API_METHODS }),
+    arg('path', 'route relative to the base URL, e.g. /customers, customers or /withdrawals?page=2', parseApiPath),
   ],
   options: {
     data: textOption('json', 'request body: JSON text, @FILE to read a file, or @- to read stdin', { short: '-d', complete: 'files' }),
@@ -43,6 +52,7 @@ export const apiCall = defineCommand({
   },
   examples: [
     'payctl api GET /customers --query limit=5',
+    'payctl api get customers/3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c',
     'payctl api GET /withdrawals --envelope | jq .meta.total',
     "payctl api PUT /customers/3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c --data '{\"email\":\"ana@example.com\"}'",
     'payctl api POST /subscriptions/add_split --data @split.json --dry-run',

@@ -1,11 +1,13 @@
 import { deleteBankAccount, getBankAccount } from '../../api/bank-accounts.js';
 import { confirmChange } from '../shared/confirm.js';
-import { describeBankAccount } from '../shared/pickers.js';
+import { describeBankAccount, pickBankAccount } from '../shared/pickers.js';
+import { resolveRequired } from '../../prompt.js';
 import type { Invocation } from '../spec.js';
 import type { bankAccountsDelete } from './index.js';
 
 export async function run(invocation: Invocation<typeof bankAccountsDelete>): Promise<void> {
-  const { services, args: [id], print } = invocation;
+  const { services, needArg, print } = invocation;
+  const { id } = await resolveRequired(invocation, { id: needArg(0, (field) => pickBankAccount(invocation, field)) });
   const api = await services.api();
   const account = await getBankAccount(api, id);
   await confirmChange(

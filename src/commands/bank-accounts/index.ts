@@ -1,9 +1,9 @@
 import { bankAccountView, messageView } from '../../output/views.js';
 import { parseBankAccountId } from '../../validate.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
-import { arg, command, defineCommand, group } from '../spec.js';
+import { command, defineCommand, group, pickedArg } from '../spec.js';
 
-const idArg = arg('id', 'bank account id (a whole number)', parseBankAccountId);
+const idArg = pickedArg('id', 'bank account id (a whole number); picked from a list at a terminal when missing', parseBankAccountId);
 
 export const bankAccountsList = defineCommand({
   name: 'list',
@@ -12,7 +12,11 @@ export const bankAccountsList = defineCommand({
   exclusive: [ALL_OR_PAGE],
   view: bankAccountView,
   accountContext: true,
-  examples: ['payctl bank-accounts list', 'payctl bank-accounts list --main-account', 'payctl bank-accounts list --subaccount 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c --json'],
+  examples: [
+    'payctl bank-accounts list',
+    'payctl bank-accounts list --main-account',
+    'payctl bank-accounts list --subaccount 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c --json',
+  ],
 });
 
 export const bankAccountsGet = defineCommand({
@@ -33,7 +37,11 @@ export const bankAccountsDelete = defineCommand({
   accountContext: true,
   confirms: true,
   changesData: true,
-  examples: ['payctl bank-accounts delete 12', 'payctl bank-accounts delete 12 --yes', 'payctl bank-accounts delete 12 --subaccount 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c --dry-run'],
+  examples: [
+    'payctl bank-accounts delete 12',
+    'payctl bank-accounts delete 12 --yes',
+    'payctl bank-accounts delete 12 --subaccount 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c --dry-run',
+  ],
 });
 
 export const bankAccountsCommands = group('bank-accounts', 'List, show and delete the bank accounts withdrawals go to', [

@@ -1,6 +1,6 @@
 import { listCustomers } from '../../api/customers.js';
 import { usageError } from '../../errors.js';
-import { writeAllPages } from '../shared/list.js';
+import { writeMatches } from '../shared/list.js';
 import type { Invocation } from '../spec.js';
 import type { customersFind } from './index.js';
 import { matchesSearch } from './search.js';
@@ -11,5 +11,5 @@ export async function run(invocation: Invocation<typeof customersFind>): Promise
     throw usageError(`give at least one of ${(['email', 'document', 'name', 'phone'] as const).map(flag).join(', ')}`);
   }
   const client = await services.api();
-  await writeAllPages(invocation, view, (query) => listCustomers(client, query), 100, (customer) => matchesSearch(customer, opts));
+  await writeMatches(invocation, view, (query) => listCustomers(client, query, { callerHandlesRateLimit: true }), (customer) => matchesSearch(customer, opts));
 }

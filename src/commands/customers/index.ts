@@ -2,11 +2,11 @@ import { customerView } from '../../output/views.js';
 import { parseUuid } from '../../validate.js';
 import { fieldOptions, FROM_FILE_OPTION } from '../shared/body-fields.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
-import { arg, command, defineCommand, group, valueOption } from '../spec.js';
+import { command, defineCommand, group, pickedArg, valueOption } from '../spec.js';
 import { CUSTOMER_FIELDS } from './fields.js';
 import { parseDocumentSearch, parseEmailSearch, parseNameSearch, parsePhoneSearch } from './search.js';
 
-const idArg = arg('id', 'customer id (UUID)', parseUuid);
+const idArg = pickedArg('id', 'customer id (UUID); at a terminal, searched for by name, e-mail or document when missing', parseUuid);
 
 export const customersList = defineCommand({
   name: 'list',
@@ -14,12 +14,21 @@ export const customersList = defineCommand({
   options: PAGING_OPTIONS,
   exclusive: [ALL_OR_PAGE],
   view: customerView,
-  examples: ['payctl customers list', 'payctl customers list --page 2 --limit 50', 'payctl customers list --all -o csv > customers.csv', 'payctl customers list --fields id,email,document --json'],
+  examples: [
+    'payctl customers list',
+    'payctl customers list --page 2 --limit 50',
+    'payctl customers list --all -o csv > customers.csv',
+    'payctl customers list --fields id,email,document --json',
+  ],
 });
 
 export const customersGet = defineCommand({
   name: 'get',
-  summary: 'Show one customer with its address',
+  summary: 'Show one customer with its address; as a table, with their subscriptions and cards',
+  description:
+    'Show one customer. As a table (at a terminal, or -o table) their subscriptions and the cards those charge follow, read from every page ' +
+    "of subscriptions (the API has no customer filter); json, ndjson, csv and tsv keep the API's customer record alone " +
+    '(payctl subs list --customer ID --json gives the subscriptions). Without an id, at a terminal, the customer is searched for.',
   args: [idArg],
   view: customerView,
   examples: ['payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f', 'payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --json | jq .address'],
@@ -29,8 +38,9 @@ export const customersFind = defineCommand({
   name: 'find',
   summary: 'Find customers by e-mail, document, name or phone, scanning every page',
   description:
-    'Find customers by e-mail, document, name or phone: scans every page of the list (a few pages at a time) and prints the ones that match ' +
-    'every flag given. --email matches the whole address, ignoring case; --document the CPF or CNPJ digits, ignoring dots, dashes and slashes; ' +
+    'Find customers by e-mail, document, name or phone: scans every page of the list, many pages at a time (fewer when the API answers 429), ' +
+    'and prints the ones that match every flag given as soon as each is found (a table shows them at the end). ' +
+    '--email matches the whole address, ignoring case; --document the CPF or CNPJ digits, ignoring dots, dashes and slashes; ' +
     '--name a part of the full name, ignoring case and accents; --phone the number, ignoring +55, spaces and punctuation. ' +
     'No match prints an empty list and exits 0.',
   options: {
@@ -61,7 +71,9 @@ export const customersUpdate = defineCommand({
   changesData: true,
   examples: [
     'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --email ana.souza@example.com --phone-number "+55 11 91234-5678"',
-    'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --address-zipcode 01310-100 --address-street "Av. Paulista" --address-street-number 1000 --address-neighborhood "Bela Vista" --address-city "São Paulo" --address-state SP --address-complement "ap 12" --address-reference "near the MASP"',
+    'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --address-zipcode 01310-100 --address-street "Av. Paulista" ' +
+      '--address-street-number 1000 --address-neighborhood "Bela Vista" --address-city "São Paulo" --address-state SP ' +
+      '--address-complement "ap 12" --address-reference "near the MASP"',
     'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --from-file changes.json --dry-run',
   ],
 });

@@ -1,16 +1,21 @@
 import { getCustomer, updateCustomer } from '../../api/customers.js';
 import type { UpdateCustomerRequest } from '../../api/types.js';
 import { usageError } from '../../errors.js';
+import { resolveRequired } from '../../prompt.js';
 import { collectBody, getAt, readBodyFile, resolveMissingFields } from '../shared/body-input.js';
+import { pickCustomer } from '../shared/pickers.js';
 import type { Invocation } from '../spec.js';
 import { CUSTOMER_ADDRESS_FIELDS, CUSTOMER_FIELDS } from './fields.js';
 import type { customersUpdate } from './index.js';
 
 export async function run(invocation: Invocation<typeof customersUpdate>): Promise<void> {
-  const { io, services, args: [id], opts, flag, print } = invocation;
+  const { io, services, opts, flag, needArg, print } = invocation;
   const base = opts.fromFile === undefined ? undefined : await readBodyFile(invocation, flag('fromFile'), opts.fromFile);
   const { body } = collectBody(CUSTOMER_FIELDS, opts, { base, source: opts.fromFile });
-  if (Object.keys(body).length === 0) throw usageError(`nothing to change: give at least one field flag or ${flag('fromFile')}`, 'see the flags: payctl customers update --help');
+  if (Object.keys(body).length === 0) {
+    throw usageError(`nothing to change: give at least one field flag or ${flag('fromFile')}`, 'see the flags: payctl customers update --help');
+  }
+  const { id } = await resolveRequired(invocation, { id: needArg(0, (field) => pickCustomer(invocation, field)) });
   const api = await services.api();
   const address = getAt(body, 'address');
   if (address && typeof address === 'object' && Object.keys(address).length > 0) {

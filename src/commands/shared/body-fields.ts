@@ -114,15 +114,26 @@ export function parserOf(field: BodyField): Parser<unknown> {
 
 export const fieldFlag = (field: BodyField): string => longFlag(field.key);
 
+/** The parts of a field's rule its label does not already say: `E-mail` needs no "(e-mail)", `CEP` only "(8 digits)". */
+function ruleBeyondLabel(field: BodyField): string {
+  if (field.choices) return field.choices.join('|');
+  const label = field.label.toLowerCase();
+  return RULES[field.kind]
+    .split(', ')
+    .filter((part) => part !== '' && !label.includes(part.toLowerCase()))
+    .join(', ');
+}
+
 /** The options of body fields, by key. */
 export function fieldOptions<const F extends readonly BodyField[]>(fields: F): { readonly [K in F[number]['key']]: ValueOption<unknown> } {
   const options: Record<string, ValueOption<unknown>> = {};
   for (const field of fields) {
-    const rule = field.choices ? field.choices.join('|') : RULES[field.kind];
-    const notes = [rule, field.required ? 'required' : '', field.default ? `default ${field.default}` : ''].filter(Boolean).join('; ');
+    const notes = [ruleBeyondLabel(field), field.required ? 'required' : '', field.default ? `default ${field.default}` : ''].filter(Boolean).join('; ');
     options[field.key] = valueOption('value', `${field.label}${notes ? ` (${notes})` : ''}`, parserOf(field), { values: field.choices });
   }
   return options as { readonly [K in F[number]['key']]: ValueOption<unknown> };
 }
 
-export const FROM_FILE_OPTION = textOption('file', "whole request body as JSON in the API's shape ('-' reads stdin); flags override its values", { complete: 'files' });
+export const FROM_FILE_OPTION = textOption('file', "whole request body as JSON in the API's shape ('-' reads stdin); flags override its values", {
+  complete: 'files',
+});

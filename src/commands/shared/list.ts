@@ -4,6 +4,12 @@ import { switchOption, valueOption, type OptionDefs, type OptionValues } from '.
 import { parseLimit, parsePage } from '../../validate.js';
 import type { View } from '../../output/views.js';
 import { statusLine } from '../../output/status-line.js';
+import { scanPages, type PageFetcher, type ScanResult } from './scan.js';
+
+export type { PageFetcher };
+
+/** Items a page when payctl reads a whole list (the API's largest page). */
+export const SCAN_PAGE_SIZE = 100;
 
 /** The paging flags every list command takes. */
 export const PAGING_OPTIONS = {
@@ -20,8 +26,6 @@ export interface ListInvocation extends Context {
   readonly view: View;
   readonly opts: OptionValues<typeof PAGING_OPTIONS>;
 }
-
-export type PageFetcher<T> = (query: { page: number; limit: number }) => Promise<Page<T>>;
 
 /** Pages requested at once by `--all`: enough to keep the connection busy, few enough to stay polite and flat in memory. */
 export const PAGE_CONCURRENCY = 4;
@@ -84,7 +88,7 @@ export async function* allPages<T>(
 }
 
 /** How far a list has come, on stderr at a terminal. */
-function progressLine(io: Context['io'], noun: string): { update: (progress: PageProgress) => void; done: () => void } {
+export function progressLine(io: Context['io'], noun: string): { update: (progress: PageProgress) => void; done: () => void } {
   const line = statusLine(io);
   return {
     update: ({ items, total }) =>
@@ -93,7 +97,6 @@ function progressLine(io: Context['io'], noun: string): { update: (progress: Pag
   };
 }
 
-/**
 /**
  * Runs a list command: one page, or with --all every page, written in order as it
  * arrives. `--fields` is checked against the view before the first request.
@@ -113,35 +116,57 @@ export async function runList<T>(invocation: ListInvocation, fetch: PageFetcher<
 }
 
 /**
- * Writes every page of a list, in order, keeping only the items `keep` accepts
- * (`customers find`). On a failure mid-way the output is ended as cut short (a
- * json array is left unclosed), stderr says how much was written, and the
- * error's exit code stands.
+ * Writes every page of a list, in order. On a failure mid-way the output is
+ * ended as cut short (a json array is left unclosed), stderr says how much was
+ * written, and the error's exit code stands.
  */
-export async function writeAllPages<T>({ io }: Context, view: View, fetch: PageFetcher<T>, limit: number, keep?: (item: T) => boolean): Promise<void> {
+export async function writeAllPages<T>({ io }: Context, view: View, fetch: PageFetcher<T>, limit: number): Promise<void> {
   const writer = io.output.list(view);
-  const progress = progressLine(io, keep ? `${view.noun} scanned` : view.noun);
+  const progress = progressLine(io, view.noun);
   let total = 0;
   try {
     for await (const items of allPages(fetch, limit, (p) => {
       total = p.total;
       progress.update(p);
     })) {
-      await writer.write(keep ? items.filter(keep) : items);
+      await writer.write(items);
     }
   } catch (error) {
     progress.done();
     await writer.abort();
-    await io.output.note(
-      keep
-        ? `the search did not finish: ${writer.count} matching ${view.noun} were written before the failure`
-        : `the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`,
-    );
+    await io.output.note(`the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`);
     throw error;
   }
   progress.done();
-  // A search says how many of those looked at matched; a whole list, how many of how many the API counted.
-  await writer.end(keep ? { scanned: total } : { total: Math.max(total, writer.count) });
+  await writer.end({ total: Math.max(total, writer.count) });
+}
+
+/**
+ * Writes the items of a list that `keep` accepts, scanning every page many at a
+ * time (scan.ts): json, ndjson, csv and tsv get each match as soon as its page
+ * (and every page before it) is in, so the first shows long before the scan
+ * ends; a table, which needs every row to align, shows them at the end. The
+ * footer says how many of those looked at matched. A failure mid-way is
+ * reported as for writeAllPages.
+ */
+export async function writeMatches<T>({ io }: Context, view: View, fetch: PageFetcher<T>, keep: (item: T) => boolean): Promise<void> {
+  const writer = io.output.list(view);
+  const progress = progressLine(io, `${view.noun} scanned`);
+  let result: ScanResult;
+  try {
+    result = await scanPages(fetch, (items) => writer.write(items.filter(keep)), {
+      limit: SCAN_PAGE_SIZE,
+      onProgress: (p) => progress.update(p),
+      signal: io.signal,
+    });
+  } catch (error) {
+    progress.done();
+    await writer.abort();
+    await io.output.note(`the search did not finish; ${view.noun} matching before the failure: ${writer.count}`);
+    throw error;
+  }
+  progress.done();
+  await writer.end({ scanned: result.total });
 }
 
 /** What to type for another page: the command as it was typed, its `--page` replaced. */

@@ -3,6 +3,7 @@ import type { CreateSubaccountPfRequest, CreateSubaccountPjRequest } from '../..
 import { ExitCode, PayctlError } from '../../errors.js';
 import type { BodyField } from '../shared/body-fields.js';
 import { collectBody, getAt, readBodyFile, resolveMissingFields, type Body } from '../shared/body-input.js';
+import { rememberSubaccounts } from '../../subaccount-names.js';
 import type { Invocation } from '../spec.js';
 import { PF_FIELDS, PJ_FIELDS } from './create-fields.js';
 import type { createPf, createPj } from './index.js';
@@ -20,6 +21,7 @@ export async function run(invocation: Invocation<typeof createPf> | Invocation<t
   if (!isComplete(body, fields)) throw new PayctlError('a required field of the sub-account is still missing', ExitCode.internalError);
   const created = await createSubaccount(await services.api(), invocation.name, body);
   if (!created) return;
+  await rememberSubaccounts(services, [{ id: created.id, name: created.name, status: created.status, seenAs: 'created' }]);
   await print(created);
   await io.output.note(
     `created ${invocation.name.toUpperCase()} sub-account ${created.id} (${created.status}); it must be APPROVED to receive splits` +

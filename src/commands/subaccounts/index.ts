@@ -1,7 +1,7 @@
-import { subaccountView } from '../../output/views.js';
+import { knownSubaccountView, subaccountView } from '../../output/views.js';
 import { parseUuid } from '../../validate.js';
 import { fieldOptions, FROM_FILE_OPTION } from '../shared/body-fields.js';
-import { arg, command, defineCommand, group } from '../spec.js';
+import { command, defineCommand, group, pickedArg } from '../spec.js';
 import { PF_FIELDS, PJ_FIELDS } from './create-fields.js';
 
 const CREATE_DESCRIPTION = (kind: string) =>
@@ -9,10 +9,21 @@ const CREATE_DESCRIPTION = (kind: string) =>
   "in the API's shape and flags override its values (address flags fill the first address). At a terminal a wizard asks " +
   'the required values still missing, section by section; without one the command names every missing flag and sends nothing.';
 
+export const subaccountsList = defineCommand({
+  name: 'list',
+  summary: 'List the sub-accounts: the sandbox\'s, or those this profile has created, used or seen in splits',
+  description:
+    'List the sub-accounts by name and status. The API has no list of them: against a sandbox its own list (GET /sandbox/subaccounts) is shown; ' +
+    'elsewhere, the sub-accounts this profile has created, used or seen receiving splits (every page of subscriptions is read for them), ' +
+    'with the name and status last seen, remembered in the profile. The names then label sub-accounts in confirmations, pick lists and tables.',
+  view: knownSubaccountView,
+  examples: ['payctl subaccounts list', 'payctl subaccounts list --json | jq -r \'.[] | select(.status == "APPROVED") | .id\''],
+});
+
 export const subaccountsUse = defineCommand({
   name: 'use',
   summary: "Set the profile's active sub-account: bank accounts, withdrawals and balance then run in it",
-  args: [arg('id', 'sub-account id (UUID)', parseUuid)],
+  args: [pickedArg('id', 'sub-account id (UUID); picked from a list at a terminal when missing', parseUuid)],
   examples: ['payctl subaccounts use 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c', 'payctl balance --main-account   # once, in the main account'],
 });
 
@@ -51,7 +62,8 @@ export const createPj = defineCommand({
   ],
 });
 
-export const subaccountsCommands = group('subaccounts', 'Create sub-accounts, and choose the sub-account commands run in', [
+export const subaccountsCommands = group('subaccounts', 'List and create sub-accounts, and choose the sub-account commands run in', [
+  command(subaccountsList, () => import('./list.js')),
   command(subaccountsUse, () => import('./use.js')),
   command(subaccountsClear, () => import('./clear.js')),
   group('create', 'Create a sub-account: pf (natural person) or pj (legal entity)', [

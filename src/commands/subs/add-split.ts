@@ -2,8 +2,11 @@ import { addSplit } from '../../api/subscriptions.js';
 import type { AddSplitRequest } from '../../api/types.js';
 import { formatCents } from '../../output/money.js';
 import { resolveRequired, type Prompter } from '../../prompt.js';
-import { pickSplitReceiver, pickSubscription } from '../shared/pickers.js';
+import { pickSubaccount, pickSubscription } from '../shared/pickers.js';
+import { rememberSubaccounts, subaccountLabel } from '../../subaccount-names.js';
+import { SPLITS_EXCEED_AMOUNT, SUBACCOUNT_NOT_APPROVED, withHints } from '../shared/hints.js';
 import type { Invocation } from '../spec.js';
+import { cancelledHint } from './changeable.js';
 import type { subsAddSplit } from './index.js';
 
 type SplitValue = { type: 'amount'; cents: number } | { type: 'percentage'; percent: number };
@@ -18,8 +21,8 @@ export async function run(invocation: AddSplit): Promise<void> {
         ? { type: 'percentage', percent: opts.percentage }
         : undefined;
   const resolved = await resolveRequired(invocation, {
-    subscriptionId: need('subscription', (field) => pickSubscription(invocation, field, 'ACTIVE')),
-    subaccountId: need('receiver', (field) => pickSplitReceiver(invocation, field)),
+    subscriptionId: need('subscription', (field) => pickSubscription(invocation, field, { statuses: ['ACTIVE'], message: 'Subscription to add a split to' })),
+    subaccountId: need('receiver', (field) => pickSubaccount(invocation, field, { approvedOnly: true })),
     value: { flag: `${flag('amount')} or ${flag('percentage')}`, value: given, ask: (prompter) => askSplitValue(invocation, prompter) },
   });
   const base = { subscriptionId: resolved.subscriptionId, subaccountId: resolved.subaccountId, chargebackLiable: opts.chargebackLiable };
@@ -27,11 +30,23 @@ export async function run(invocation: AddSplit): Promise<void> {
     resolved.value.type === 'amount'
       ? { ...base, splitType: 'amount', splitAmount: resolved.value.cents }
       : { ...base, splitType: 'percentage', splitPercentage: resolved.value.percent };
-  const split = await addSplit(await services.api(), body);
+  const split = await withHints(addSplit(await services.api(), body), splitHints(invocation, body));
   if (!split) return;
+  await rememberSubaccounts(services, [{ id: split.subaccountId, seenAs: 'split' }]);
   await print(split);
   const shown = split.splitType === 'AMOUNT' ? formatCents(split.splitAmount ?? 0) : `${split.splitPercentage}%`;
-  await io.output.note(`split ${split.id} added: ${shown} to sub-account ${split.subaccountId} (net ${formatCents(split.liquidAmount)})`);
+  const receiver = subaccountLabel(services, split.subaccountId);
+  await io.output.note(`split ${split.id} added: ${shown} to sub-account ${receiver} (net ${formatCents(split.liquidAmount)})`);
+}
+
+/** What fixes each refusal of this split, with its ids. */
+function splitHints({ services }: AddSplit, body: AddSplitRequest): Record<number, string> {
+  const approve = services.settings().env === 'production' ? 'it must be APPROVED first' : `on a sandbox: payctl sandbox approve ${body.subaccountId}`;
+  return {
+    ...cancelledHint(body.subscriptionId),
+    [SPLITS_EXCEED_AMOUNT]: `see the splits it already has: payctl subs get ${body.subscriptionId}`,
+    [SUBACCOUNT_NOT_APPROVED]: `sub-account ${subaccountLabel(services, body.subaccountId)} must be APPROVED to receive splits (${approve})`,
+  };
 }
 
 /** The kind of split, then its value, asked as --amount or --percentage would be. */

@@ -13,9 +13,9 @@ import {
   type Parser,
 } from '../../validate.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
-import { arg, command, defineCommand, group, switchOption, valueOption } from '../spec.js';
+import { command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';
 
-const idArg = arg('id', 'subscription id (UUID)', parseUuid);
+const idArg = pickedArg('id', 'subscription id (UUID); picked from a list at a terminal when missing', parseUuid);
 const SUB = '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9';
 const SUBACCOUNT = '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c';
 
@@ -34,14 +34,20 @@ export const subsList = defineCommand({
     frequency: valueOption('days', 'days between charges equals this', parseFrequency),
     startDate: valueOption('yyyy-mm-dd', 'created on or after this date', parseDate),
     splitSubaccount: valueOption('id', 'has a split to this sub-account', parseUuid),
+    customer: valueOption('id', "only this customer's; reads every page (the API has no such filter)", parseUuid),
     ...PAGING_OPTIONS,
   },
-  exclusive: [ALL_OR_PAGE],
+  exclusive: [
+    ALL_OR_PAGE,
+    { options: ['customer', 'page'], reason: "--customer reads every page and shows all of the customer's" },
+    { options: ['customer', 'limit'], reason: "--customer reads every page and shows all of the customer's" },
+  ],
   view: subscriptionView,
   examples: [
     'payctl subs list',
     'payctl subs list --status ACTIVE --title gold --limit 50',
     `payctl subs list --split-subaccount ${SUBACCOUNT} --all --json | jq length`,
+    'payctl subs list --customer 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --status ACTIVE',
     'payctl subs list --start-date 2025-01-01 --fields id,title,amount,status -o csv',
   ],
 });
@@ -72,13 +78,19 @@ export const subsUpdate = defineCommand({
   exclusive: [{ options: ['duration', 'lifetime'], reason: 'a lifetime subscription has no number of cycles' }],
   view: subscriptionView,
   changesData: true,
-  examples: [`payctl subs update ${SUB} --amount 4990 --title "Plano Ouro"`, `payctl subs update ${SUB} --duration 12`, `payctl subs update ${SUB} --lifetime --dry-run`],
+  examples: [
+    `payctl subs update ${SUB} --amount 4990 --title "Plano Ouro"`,
+    `payctl subs update ${SUB} --duration 12`,
+    `payctl subs update ${SUB} --lifetime --dry-run`,
+  ],
 });
 
 export const subsCancel = defineCommand({
   name: 'cancel',
   summary: 'Cancel a subscription (cannot be undone; confirms first)',
-  description: 'Cancel a subscription. It cannot be undone: a cancelled subscription never comes back. payctl shows it and asks (default No); --yes skips the question.',
+  description:
+    'Cancel a subscription. It cannot be undone: a cancelled subscription never comes back. payctl shows it and asks (default No); ' +
+    '--yes skips the question.',
   args: [idArg],
   view: messageView,
   confirms: true,
@@ -114,8 +126,13 @@ export const subsAddSplit = defineCommand({
 export const subsRemoveSplit = defineCommand({
   name: 'remove-split',
   summary: 'Remove a split from a subscription (cannot be undone; confirms first)',
-  description: 'Remove one split. It cannot be undone. Split ids are shown by payctl subs get. payctl shows the split and asks (default No); --yes skips the question.',
-  args: [arg('subscription-id', 'subscription id (UUID)', parseUuid), arg('split-id', 'split id (UUID), from payctl subs get', parseUuid)],
+  description:
+    'Remove one split. It cannot be undone. Split ids are shown by payctl subs get. payctl shows the split and asks (default No); ' +
+    '--yes skips the question.',
+  args: [
+    pickedArg('subscription-id', 'subscription id (UUID); picked from a list at a terminal when missing', parseUuid),
+    pickedArg('split-id', 'split id (UUID), from payctl subs get; picked from a list at a terminal when missing', parseUuid),
+  ],
   view: messageView,
   confirms: true,
   changesData: true,

@@ -1,10 +1,11 @@
 import { listSubscriptions } from '../../api/subscriptions.js';
-import { runList } from '../shared/list.js';
+import { ofCustomer } from '../shared/customer-picture.js';
+import { runList, writeMatches } from '../shared/list.js';
 import type { Invocation } from '../spec.js';
 import type { subsList } from './index.js';
 
 export async function run(invocation: Invocation<typeof subsList>): Promise<void> {
-  const { services, opts } = invocation;
+  const { services, opts, view } = invocation;
   const filters = {
     status: opts.status,
     title: opts.title,
@@ -15,5 +16,11 @@ export async function run(invocation: Invocation<typeof subsList>): Promise<void
     subaccountId: opts.splitSubaccount,
   };
   const api = await services.api();
+  // The API has no customer filter: every page (narrowed by the filters it has) is read and that customer's kept.
+  if (opts.customer !== undefined) {
+    const fetch = (query: { page: number; limit: number }) => listSubscriptions(api, { ...query, ...filters }, { callerHandlesRateLimit: true });
+    await writeMatches(invocation, view, fetch, ofCustomer(opts.customer));
+    return;
+  }
   await runList(invocation, (query) => listSubscriptions(api, { ...query, ...filters }));
 }

@@ -1,0 +1,53 @@
+import { getCard } from '../../api/cards.js';
+import { listSubscriptions, type SubscriptionFilters } from '../../api/subscriptions.js';
+import type { Card, Customer, SubscriptionListItem } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { PayctlError } from '../../errors.js';
+import type { ApiClient } from '../../http/client.js';
+import { SCAN_PAGE_SIZE } from './list.js';
+import { collectPages } from './scan.js';
+
+/**
+ * A customer's whole picture, which the API gives only in pieces: subscriptions
+ * have no customer filter (every page is read and that customer's kept), and
+ * cards have no list (those the customer's subscriptions charge are read one by one).
+ */
+
+/** A customer's name as people read it; a customer without one is named by id. */
+export const customerName = (customer: Pick<Customer, 'id' | 'firstName' | 'lastName'>): string =>
+  `${customer.firstName ?? ''} ${customer.lastName ?? ''}`.trim() || `customer ${customer.id}`;
+
+/** Whether a subscription is this customer's. */
+export const ofCustomer =
+  (customerId: string) =>
+  (subscription: Pick<SubscriptionListItem, 'customerId'>): boolean =>
+    subscription.customerId === customerId;
+
+/** The customer's subscriptions, in the list's order, read from every page (filters the API has narrow the pages). */
+export function subscriptionsOf({ io }: Context, api: ApiClient, customerId: string, filters: SubscriptionFilters = {}): Promise<SubscriptionListItem[]> {
+  return collectPages(
+    (query) => listSubscriptions(api, { ...query, ...filters }, { callerHandlesRateLimit: true }),
+    { limit: SCAN_PAGE_SIZE, signal: io.signal },
+    ofCustomer(customerId),
+  );
+}
+
+/** The card id a subscription charges: `cardId` in the list, `tokenizedCardId` in a single read. */
+const cardIdOf = (subscription: Partial<SubscriptionListItem> & { tokenizedCardId?: string }) => subscription.cardId ?? subscription.tokenizedCardId;
+
+/**
+ * The cards these subscriptions charge, each read once, in the order first charged.
+ * A card the API no longer finds (-7508) is left out; any other failure stands.
+ */
+export async function cardsCharged(api: ApiClient, subscriptions: readonly SubscriptionListItem[]): Promise<Card[]> {
+  const ids = [...new Set(subscriptions.map(cardIdOf).filter((id): id is string => typeof id === 'string' && id !== ''))];
+  const cards = await Promise.all(
+    ids.map((id) =>
+      getCard(api, id).catch((error: unknown) => {
+        if (error instanceof PayctlError && error.returnCode === -7508) return undefined;
+        throw error;
+      }),
+    ),
+  );
+  return cards.filter((card): card is Card => card !== undefined);
+}

@@ -1,0 +1,53 @@
+import { listSandboxSubaccounts } from '../../api/sandbox.js';
+import { listSubscriptions } from '../../api/subscriptions.js';
+import type { Subaccount } from '../../api/types.js';
+import type { Context } from '../../context.js';
+import { PayctlError } from '../../errors.js';
+import { knownSubaccounts, rememberSubaccounts, type KnownSubaccount } from '../../subaccount-names.js';
+import { SCAN_PAGE_SIZE } from './list.js';
+import { collectPages } from './scan.js';
+
+/**
+ * The sub-accounts a person can pick or list. The API has no list of them: the
+ * sandbox's own `GET /sandbox/subaccounts` is read where it exists; elsewhere
+ * (a 404) they are those this profile remembers (created, used, seen in splits)
+ * and the receivers of this company's splits, found by reading every page of
+ * subscriptions. Names and statuses learnt either way are remembered in the
+ * profile, so that confirmations and tables name them later.
+ */
+export type SubaccountDirectory =
+  | { source: 'sandbox'; subaccounts: Subaccount[] }
+  | { source: 'remembered'; subaccounts: KnownSubaccount[] };
+
+/** A route the server does not have: 404, or 405 from a gateway that knows the path for other methods. */
+const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
+
+const isMissingRoute = (error: unknown) => error instanceof PayctlError && (error.status === 404 || error.status === 405);
+
+export async function subaccountDirectory(ctx: Context): Promise<SubaccountDirectory> {
+  const { io, services } = ctx;
+  const api = await services.api();
+  const scan = { limit: SCAN_PAGE_SIZE, signal: io.signal };
+  try {
+    const subaccounts = await collectPages((query) => listSandboxSubaccounts(api, query), scan);
+    await rememberSubaccounts(
+      services,
+      subaccounts.map((subaccount) => ({ id: subaccount.id, name: subaccount.name, status: subaccount.status, seenAs: 'sandbox' as const })),
+    );
+    return { source: 'sandbox', subaccounts };
+  } catch (error) {
+    if (!isMissingRoute(error)) throw error;
+  }
+  const subscriptions = await collectPages((query) => listSubscriptions(api, query, { callerHandlesRateLimit: true }), scan);
+  const receivers = new Set(
+    subscriptions.flatMap((subscription) => (Array.isArray(subscription.splits) ? subscription.splits : []).map((split) => split.subaccountId)).filter(isText),
+  );
+  await rememberSubaccounts(
+    services,
+    [...receivers].map((id) => ({ id, seenAs: 'split' as const })),
+  );
+  // Also when the config could not be written: what was just seen is listed all the same.
+  const known = new Map(knownSubaccounts(services.config(), services.settings().profileName).map((subaccount) => [subaccount.id, subaccount]));
+  for (const id of receivers) if (!known.has(id)) known.set(id, { id, seenAs: ['split'] });
+  return { source: 'remembered', subaccounts: [...known.values()] };
+}
