@@ -17,6 +17,7 @@ import { parseChoice } from '../../validate.js';
 import { apiClockOffset, describeClockOffset } from '../../withdrawal/api-clock.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
 import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdrawal/lock.js';
+import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
 import { confirmChange } from '../shared/confirm.js';
 import { flagOf, type Invocation } from '../spec.js';
@@ -65,6 +66,7 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
   const separator = given === undefined ? undefined : parseChoice<CsvSeparator>(flagOf('csvSeparator', GLOBAL_FLAGS.csvSeparator), given, CSV_SEPARATORS);
 
   const rows = readRows(invocation, plan, separator, opts.allowDuplicateRows);
+  refuseAboveBatchLimits(services.settings(), rows.map((row) => ({ line: row.line, amount: row.request.amount })), csvFile);
   assertPrivate(journalFile, 'journal', 'file');
   const lock = await lockJournal(journalFile);
   try {

@@ -5,6 +5,7 @@ import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../../
 import { resolveRequired, type FieldPrompt } from '../../prompt.js';
 import { parsePixKey } from '../../validate.js';
 import { identityOf } from '../../withdrawal/identity.js';
+import { refuseAboveWithdrawalLimit } from '../../withdrawal/limits.js';
 import { confirmChange } from '../shared/confirm.js';
 import { describeBankAccount, pickBankAccount } from '../shared/pickers.js';
 import type { Invocation } from '../spec.js';
@@ -33,6 +34,7 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
   const { io, services, opts, print } = invocation;
   const request = invocation.name === 'pix' ? await pixRequest(invocation) : await bankRequest(invocation);
   const method = request.withdrawalMethod;
+  refuseAboveWithdrawalLimit(services.settings(), request.amount);
   const api = await services.api();
   const [balances, account] = await Promise.all([getBalance(api), getBankAccount(api, request.bankAccountId)]);
   const available = balances[BALANCE_OF[method]];
