@@ -1,4 +1,4 @@
-import type { ApiClient, RecordedRequest } from './http/client.js';
+import type { ApiClient, AuditHooks, RecordedRequest } from './http/client.js';
 import type { Flags } from './commands/options.js';
 import type { IOStreams } from './iostreams.js';
 import { configDir, configFile, readConfig, type ConfigData } from './config/store.js';
@@ -124,7 +124,19 @@ export class Services {
       record: this.flags.dryRun ? (request) => this.recorded.push(request) : undefined,
       secrets: this.secrets,
       signal: this.io.signal,
+      audit: this.flags.dryRun ? undefined : this.auditHooks(account ? (account.subaccount ?? null) : (settings.subaccount ?? null)),
     });
+  }
+
+  /** The audit trail of a client in this account; its module is loaded by the first write. */
+  private auditHooks(account: string | null): AuditHooks {
+    let hooks: Promise<AuditHooks> | undefined;
+    return {
+      before: async (write) => {
+        hooks ??= import('./audit/trail.js').then(({ auditHooks }) => auditHooks(this, account));
+        return (await hooks).before(write);
+      },
+    };
   }
 
   debug(line: string): void {

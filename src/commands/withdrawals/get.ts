@@ -3,5 +3,11 @@ import type { Invocation } from '../spec.js';
 import type { withdrawalsGet } from './index.js';
 
 export async function run({ services, args: [id], print }: Invocation<typeof withdrawalsGet>): Promise<void> {
-  await print(await getWithdrawal(await services.api(), id));
+  const api = await services.api();
+  const withdrawal = await getWithdrawal(api, id);
+  await print(withdrawal);
+  // A withdrawal sent without an answer is shown in the audit log as unknown until a read like this one finds it.
+  const { findingOf, settleWithdrawals } = await import('../../audit/trail.js');
+  const finding = findingOf(withdrawal, api.subaccount ?? null);
+  if (finding) await settleWithdrawals(services, [finding], 'withdrawals get');
 }
