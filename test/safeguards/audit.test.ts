@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, type RunResult } from '../helpers/cli.js';
 import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import { csvFile, sandboxWithdrawals } from '../money/helpers.js';
+import { csvFile, fundedMainAccount, PIX_HEADER, pixRows, sandboxWithdrawals, startProxy } from '../money/helpers.js';
 import { createSubaccount, json, parsed, splitReceivers, subaccountFlags } from '../commands/helpers.js';
 import { normalAnswer } from '../hardening/commands.js';
 
@@ -264,6 +264,33 @@ describe('a write cut short is of unknown outcome until a read settles it', () =
       expect(recordsIn(state).map((r) => r.type)).toEqual(['intent', 'settled']);
     } finally {
       await api.close();
+    }
+  });
+});
+
+describe('withdraw batch --reconcile settles a row whose answer was a 500', () => {
+  it('the audit shows it unknown, then settled: paid by the reconcile', async () => {
+    const bank = await fundedMainAccount(s);
+    const proxy = await startProxy(s.sandbox.url);
+    try {
+      const state = stateDir();
+      const file = csvFile('recon.csv', [PIX_HEADER, ...pixRows('auditrecon', 3, bank)]);
+      const first = proxy.posts.length;
+      proxy.setRule((_, index) => (index - first === 1 ? 'answer-500' : 'forward'));
+      const run = (extra: string[]) =>
+        s.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--concurrency', '1', ...extra], { env: { PAYCTL_BASE_URL: proxy.url, XDG_STATE_HOME: state } });
+      expect((await run([])).code).toBe(5);
+      proxy.setRule(() => 'forward');
+      const audit = async () => JSON.parse((await inState(state, ['audit', '--json'])).stdout) as Array<{ outcome: string; status: number | null; settledBy: string | null; resourceId: string | null }>;
+      expect((await audit()).map((entry) => entry.outcome)).toEqual(['done', 'unknown', 'done']);
+      expect((await audit())[1]).toMatchObject({ status: 500 });
+      const settled = await run(['--reconcile']);
+      expect(settled.code, settled.stderr).toBe(0);
+      const after = await audit();
+      expect(after.map((entry) => entry.outcome)).toEqual(['done', 'settled: paid', 'done']);
+      expect(after[1]).toMatchObject({ settledBy: 'withdraw batch --reconcile', resourceId: expect.stringMatching(/^[0-9a-f-]{36}$/) });
+    } finally {
+      await proxy.close();
     }
   });
 });

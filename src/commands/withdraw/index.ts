@@ -49,7 +49,8 @@ const BATCH_DESCRIPTION =
   'records each row before and after sending, flushed to disk; one batch at a time per journal (a second run refuses at once, naming the ' +
   'process that holds it). A rerun skips rows paid, retries rows refused, and refuses rows whose outcome is unknown until --reconcile finds ' +
   'them in withdrawals list, on the API\'s clock. A report per row goes to stdout (-o json|ndjson|csv|tsv), a summary to stderr. Exit 0 when ' +
-  'every row is paid, 5 if any outcome is unknown, 3 after an authentication failure, 130 after Ctrl-C, else 1.';
+  'every row is paid, 5 if any outcome is unknown, 3 after an authentication failure, 130 after Ctrl-C, else 1. A file with a row above the ' +
+  "profile's --max-withdrawal, or whose total is above its --max-batch-total, is refused before anything is sent (exit 2).";
 
 const balanceName = (name: WithdrawalMethod) => (name === 'boleto' ? 'boleto (billet)' : name.toUpperCase());
 
