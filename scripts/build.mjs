@@ -12,6 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { writeValidators } from './gen-validators.mjs';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -21,8 +22,13 @@ const VENDOR = {
   conf: 'conf',
   inquirer: '@inquirer/prompts',
   'proper-lockfile': 'proper-lockfile',
+  // Only when a proxy variable is set (src/http/proxy.ts).
+  'proxy-from-env': 'proxy-from-env',
+  'https-proxy-agent': 'https-proxy-agent',
+  'http-proxy-agent': 'http-proxy-agent',
 };
 const BUNDLE_OF = Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [pkg, `./vendor/${bundle}.cjs`]));
+const APART = new RegExp(`^(${Object.values(VENDOR).map((pkg) => pkg.replace(/[/.-]/g, '\\$&')).join('|')})$`);
 
 const common = {
   bundle: true,
@@ -42,7 +48,7 @@ const common = {
 const requireApart = {
   name: 'require-apart',
   setup(builder) {
-    builder.onResolve({ filter: /^(chalk|conf|@inquirer\/prompts|proper-lockfile)$/ }, (args) => ({ path: BUNDLE_OF[args.path], namespace: 'apart' }));
+    builder.onResolve({ filter: APART }, (args) => ({ path: BUNDLE_OF[args.path], namespace: 'apart' }));
     builder.onResolve({ filter: /\/sandbox\/server\.js$/ }, () => ({ path: './sandbox.cjs', namespace: 'apart' }));
     builder.onResolve({ filter: /\.cjs$/, namespace: 'apart' }, (args) => ({ path: args.path, external: true }));
     // An ES module re-exporting the bundle, so its `default` is the library's own default export.
@@ -97,6 +103,9 @@ const kyWithoutUndici = {
  * files' dates (npm pack resets them).
  */
 const buildLine = `// payctl build ${randomBytes(8).toString('hex')}`;
+
+// The answer checks are code generated from the OpenAPI document, never a schema compiled at run time.
+writeValidators();
 
 const dist = 'dist';
 const staging = mkdtempSync('dist-build-');

@@ -3,12 +3,12 @@ import { fetchPage, type Page, type PageQuery } from './pages.js';
 import type { Customer, UpdateCustomerRequest } from './types.js';
 
 export const listCustomers = (client: ApiClient, query: PageQuery): Promise<Page<Customer>> =>
-  fetchPage<Customer>(client, '/customers', { ...query });
+  fetchPage<Customer>(client, 'listCustomers', '/customers', { ...query });
 
 export async function getCustomer(client: ApiClient, id: string): Promise<Customer> {
-  return (await client.request<Customer>({ method: 'GET', path: `/customers/${encodeURIComponent(id)}` })).data;
+  return (await client.request<Customer>({ method: 'GET', path: `/customers/${encodeURIComponent(id)}`, operation: 'getCustomer' })).data;
 }
 
 export async function updateCustomer(client: ApiClient, id: string, body: UpdateCustomerRequest): Promise<Customer | undefined> {
-  return (await client.request<Customer>({ method: 'PUT', path: `/customers/${encodeURIComponent(id)}`, body }))?.data;
+  return (await client.request<Customer>({ method: 'PUT', path: `/customers/${encodeURIComponent(id)}`, operation: 'updateCustomer', body }))?.data;
 }

@@ -1,4 +1,5 @@
 import type { ApiClient, ApiEnvelope } from '../http/client.js';
+import type { OperationId } from './answers.js';
 
 export interface PageQuery {
   page?: number;
@@ -13,14 +14,27 @@ export interface Page<T> {
   totalPages?: number;
 }
 
-/** Fetches one page of a list route and normalises its `meta`. */
+/** A count from `meta`, or undefined when the answer gave none that can be one. */
+const countOf = (value: unknown): number | undefined => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined);
+
+/**
+ * Fetches one page of a list route and normalises its `meta`. The answer's check
+ * has made `data` an array; `meta` is not needed, and counts that are not counts
+ * are ignored. Without a total, a full page says there is at least one more item,
+ * so `--all` goes on until a page comes back short.
+ */
 export async function fetchPage<T>(
   client: ApiClient,
+  operation: OperationId,
   path: string,
   query: Record<string, string | number | boolean | undefined>,
   accountContext = false,
 ): Promise<Page<T>> {
-  const envelope: ApiEnvelope<T[]> = await client.request<T[]>({ method: 'GET', path, query, accountContext });
-  const items = Array.isArray(envelope.data) ? envelope.data : [];
-  return { items, total: envelope.meta?.total ?? items.length, totalPages: envelope.meta?.totalPages };
+  const envelope: ApiEnvelope<T[]> = await client.request<T[]>({ method: 'GET', path, query, accountContext, operation });
+  const items = envelope.data;
+  const meta: Record<string, unknown> | undefined = typeof envelope.meta === 'object' && envelope.meta !== null ? envelope.meta : undefined;
+  const page = typeof query.page === 'number' ? query.page : 1;
+  const limit = typeof query.limit === 'number' ? query.limit : undefined;
+  const atLeast = (page - 1) * (limit ?? 0) + items.length + (limit !== undefined && items.length >= limit ? 1 : 0);
+  return { items, total: Math.max(countOf(meta?.total) ?? atLeast, items.length), totalPages: countOf(meta?.totalPages) };
 }

@@ -8,5 +8,5 @@ export async function createSubaccount(
   kind: SubaccountKind,
   body: CreateSubaccountPfRequest | CreateSubaccountPjRequest,
 ): Promise<Subaccount | undefined> {
-  return (await client.request<Subaccount>({ method: 'POST', path: `/subaccounts/${kind}`, body }))?.data;
+  return (await client.request<Subaccount>({ method: 'POST', path: `/subaccounts/${kind}`, operation: kind === 'pf' ? 'createSubaccountPf' : 'createSubaccountPj', body }))?.data;
 }

@@ -1,6 +1,7 @@
 import type { HTTPError, KyInstance, Options as KyOptions, RetryOptions } from 'ky';
 import { ExitCode, PayctlError } from '../errors.js';
 import { maskSecrets, redactHeaders, secretFieldsIn } from '../redact.js';
+import { answerFault, type OperationId } from '../api/answers.js';
 import { VERSION } from '../version.js';
 import type { LiteResponse } from './fetch-classes.js';
 import { INTERRUPTED, nodeFetch, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
@@ -16,6 +17,8 @@ export interface ApiRequest {
   body?: unknown;
   /** The route accepts `x-subaccount-id`: send the resolved sub-account, if any. */
   accountContext?: boolean;
+  /** The API operation called: its answer is read for the fields payctl needs (src/api/answers.ts). */
+  operation?: OperationId;
 }
 
 export interface ApiEnvelope<T = unknown> {
@@ -191,7 +194,7 @@ class HttpApiClient implements ApiClient {
       throw await errorFromResponse(error.response, sent);
     }
     this.latestAnswerDate = response.headers.get('date') ?? undefined;
-    const envelope = parseEnvelope<T>(await readBody(response, sent), response.status, sent);
+    const envelope = parseEnvelope<T>(await readBody(response, sent), response.status, sent, request.operation);
     // Pages of a list hold no secrets in the API's schema, and walking each would cost an export as much as parsing it.
     if (!Array.isArray(envelope.data)) registerSecretsOf(envelope, options.secrets);
     return { envelope, status: response.status };
@@ -290,13 +293,24 @@ function describeText(text: string, response: FetchAnswer): string {
  * may have been carried out, so the outcome is unknown.
  */
 function notAnApiAnswer(status: number, sent: Write, what: string): PayctlError {
-  const message = `the server's answer is not an API answer: ${what} (HTTP ${status})`;
+  return answerNotTheApis(`the server's answer is not an API answer: ${what} (HTTP ${status})`, status, sent);
+}
+
+/** For a GET nothing happened (exit 4, retrying is safe); a POST, PUT or DELETE may have been carried out (exit 5). */
+function answerNotTheApis(message: string, status: number, sent: Write): PayctlError {
   return mayHaveEffect(sent.method)
     ? new PayctlError(`${message}; the ${sent.method}'s outcome is unknown`, ExitCode.unknownOutcome, { status, hint: checkBeforeRetrying(sent) })
     : new PayctlError(message, ExitCode.network, { status, hint: 'check --base-url and the profile; retrying is safe' });
 }
 
-function parseEnvelope<T>(body: unknown, status: number, sent: Write): ApiEnvelope<T> {
+function parseEnvelope<T>(body: unknown, status: number, sent: Write, operation: OperationId | undefined): ApiEnvelope<T> {
+  if (operation) {
+    // "No content" is an answer with nothing to show: enough where payctl needs no field.
+    const envelope = status === 204 && body === undefined ? { data: {} } : body;
+    const fault = answerFault(operation, envelope);
+    if (fault) throw answerNotTheApis(`${fault}: the answer is not the API's`, status, sent);
+    return envelope as ApiEnvelope<T>;
+  }
   if (status === 204 && body === undefined) return { data: undefined as T };
   // Every API answer's `data` is an object or a list; `null` or a bare value is not the API speaking.
   if (!body || typeof body !== 'object' || !('data' in body) || !body.data || typeof body.data !== 'object') {

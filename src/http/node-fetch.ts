@@ -2,6 +2,7 @@ import http from 'node:http';
 import type https from 'node:https';
 import { loadBuiltin } from '../builtin.js';
 import { LiteHeaders, LiteResponse } from './fetch-classes.js';
+import { proxyConfigured, proxyRoute, ProxySettingError, type ProxyRoute } from './proxy.js';
 import { writeSent, writeSettled, type Write } from './writes.js';
 
 /**
@@ -66,9 +67,12 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
   if (init.interrupt?.aborted) throw new TransportError('interrupted', INTERRUPTED, false);
   const secure = url.protocol === 'https:' ? loadHttps() : undefined;
   const transport = secure?.module ?? http;
+  const proxy = proxyConfigured() ? await routeOf(url) : undefined;
 
   return new Promise<LiteResponse>((resolve, reject) => {
     let connected = false;
+    /** Through a proxy: its tunnel is open (or, for http, the proxy connected), so failures from here on are the server's. */
+    let tunnelOpen = false;
     let settled = false;
     const onConnected = () => {
       connected = true;
@@ -79,16 +83,20 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       clearTimeout(timer);
       if (init.write) writeSettled(init.write);
     };
-    const fail = (message: string, code: string, hint?: string) => {
+    const fail = (message: string, code: string, hint?: string, reachedServer = connected) => {
       if (settled) return;
       settle();
       request.destroy();
-      reject(new TransportError(message, code, connected, hint));
+      reject(new TransportError(message, code, reachedServer, hint));
     };
+    const proxyRefused = (status: number | undefined, text: string | undefined) =>
+      fail(`the proxy ${proxy!.shown} (${proxy!.variable}) refused to connect to ${url.host}: HTTP ${status} ${text ?? ''}`.trimEnd(), 'EPROXYREFUSED', proxyHint(proxy!, url), false);
     const request = transport.request(
       url,
-      { method: input.method, headers, agent: secure?.agent ?? httpAgent },
+      { method: input.method, headers, agent: proxy?.agent ?? secure?.agent ?? httpAgent },
       (response) => {
+        // An http request goes to the proxy itself: a 407 is the proxy asking for credentials, and it forwarded nothing.
+        if (proxy && !secure && response.statusCode === 407) return proxyRefused(response.statusCode, response.statusMessage);
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => {
@@ -121,12 +129,23 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     );
     request.on('socket', (socket) => {
       // A kept-alive socket is already connected; a new one reports it. Over TLS the
-      // request is written only after the handshake: a certificate refused before
-      // then means nothing was sent.
-      if (!socket.connecting) onConnected();
+      // request is written only after the handshake (through a proxy's tunnel too, whose
+      // socket is handed over before it): a certificate refused before then means nothing was sent.
+      if (request.reusedSocket || (!secure && !socket.connecting)) onConnected();
       else socket.once(secure ? 'secureConnect' : 'connect', onConnected);
     });
-    request.on('error', (error: NodeJS.ErrnoException) => fail(describeSocketError(error, url), error.code ?? 'ENETWORK', certificateHint(error)));
+    if (proxy) {
+      // https-proxy-agent reports the proxy's answer to CONNECT (anything but 200: the server was never reached);
+      // http-proxy-agent, without a status, that the proxy is connected.
+      request.on('proxyConnect', (answer: { statusCode?: number; statusText?: string }) => {
+        if (answer.statusCode === undefined || answer.statusCode === 200) tunnelOpen = true;
+        else proxyRefused(answer.statusCode, answer.statusText);
+      });
+    }
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      if (proxy && !tunnelOpen && !connected) fail(describeProxyError(error, proxy), error.code ?? 'EPROXY', proxyHint(proxy, url));
+      else fail(describeSocketError(error, url), error.code ?? 'ENETWORK', certificateHint(error));
+    });
     const remaining = init.deadline === undefined ? undefined : init.deadline - Date.now();
     const timer = setTimeout(
       () => fail(`no answer from ${url.host} within the timeout`, 'ETIMEDOUT'),
@@ -137,6 +156,36 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     request.on('close', () => init.interrupt?.removeEventListener('abort', onInterrupt));
     request.end(body);
   });
+}
+
+/** The proxy for `url`, or a TransportError (nothing sent) when a proxy variable cannot be used. */
+async function routeOf(url: URL): Promise<ProxyRoute | undefined> {
+  try {
+    return await proxyRoute(url);
+  } catch (error) {
+    if (error instanceof ProxySettingError) throw new TransportError(error.message, 'EPROXYSETTING', false, `nothing was sent; ${error.hint}`);
+    throw error;
+  }
+}
+
+const proxyHint = (proxy: ProxyRoute, url: URL) =>
+  `nothing was sent; check the proxy in ${proxy.variable}, or add ${url.hostname} to NO_PROXY to connect directly`;
+
+/** A failure on the way to the proxy. Its own message is not quoted: a library's may name the proxy with its password. */
+function describeProxyError(error: NodeJS.ErrnoException, proxy: ProxyRoute): string {
+  const where = `the proxy ${proxy.shown} (${proxy.variable})`;
+  switch (error.code) {
+    case 'ECONNREFUSED':
+      return `could not connect to ${where}: connection refused`;
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+      return `could not resolve ${where}`;
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return `${where} closed the connection`;
+    default:
+      return `could not go through ${where}${error.code ? ` (${error.code})` : ''}`;
+  }
 }
 
 function describeSocketError(error: NodeJS.ErrnoException, url: URL): string {

@@ -64,7 +64,7 @@ export interface ConnectionLimits {
  * is closed after idleTimeoutMs, and one whose answer stops moving (its client no
  * longer reads) after stalledAnswerMs.
  */
-export function guardConnections(server: Server, limits: ConnectionLimits): void {
+export function guardConnections(server: Server, limits: ConnectionLimits, connectionEvent: 'connection' | 'secureConnection' = 'connection'): void {
   const open = new Set<Socket>();
   /** idle connections, longest idle first (a Map keeps insertion order) */
   const idle = new Map<Socket, NodeJS.Timeout | undefined>();
@@ -81,7 +81,8 @@ export function guardConnections(server: Server, limits: ConnectionLimits): void
     socket.destroy();
   };
 
-  server.on('connection', (socket: Socket) => {
+  // Over TLS the socket a request arrives on is the one of 'secureConnection'.
+  server.on(connectionEvent, (socket: Socket) => {
     open.add(socket);
     const silent = setTimeout(() => close(socket), limits.idleTimeoutMs);
     silent.unref();

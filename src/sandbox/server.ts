@@ -5,6 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createServer as createSecureServer } from 'node:https';
 import type { AddressInfo } from 'node:net';
 import type { CompanyRequest, PublicRequest, Reply, SandboxServices } from './context.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, defaultMaxConnections, guardConnections, SERVER_TIMEOUTS } from './connections.js';
@@ -22,6 +23,7 @@ import { AutoSettlement } from './settlement.js';
 import { isUuid } from '../rules.js';
 import { reseedCompany, restoreCompany, SEEDED_COMPANIES, seedCompanies, type SeedConfig } from './seed.js';
 import { SandboxStore, type Account, type Company } from './store.js';
+import { makeCertificate, type SandboxCertificate } from './tls.js';
 
 export { SEEDED_COMPANIES } from './seed.js';
 
@@ -60,6 +62,8 @@ export interface SandboxOptions extends FaultOptions {
   settleAfterMs?: number;
   /** with settleAfterMs: the share, 0 to 1, of settlements that are FAILED (default 0.1) */
   settleFailedShare?: number;
+  /** serve https with a certificate made at start, signed by an authority made with it (RunningSandbox.caFile) */
+  tls?: boolean;
 }
 
 export interface RunningSandbox {
@@ -67,6 +71,8 @@ export interface RunningSandbox {
   port: number;
   host: string;
   credentials: Array<{ company: string; clientId: string; clientSecret: string }>;
+  /** With tls: the certificate of the authority that signed the sandbox's, to trust (NODE_EXTRA_CA_CERTS); removed by close(). */
+  caFile?: string;
   /** With checkAnswers: every answer that did not match the document, as `METHOD URL → STATUS: why`. */
   answerViolations: readonly string[];
   /** Stops listening, drops pending postbacks and flushes the data file; rejects when an answer violated the document. */
@@ -169,9 +175,16 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     if (options.log) log(`${method} ${req.url} ${status} ${(performance.now() - started).toFixed(1)}ms`);
   };
 
-  const server = createServer({ maxHeaderSize: 16 * 1024, ...SERVER_TIMEOUTS }, (req, res) => void handle(req, res));
   const idleTimeoutMs = options.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
-  guardConnections(server, { maxConnections: options.maxConnections ?? defaultMaxConnections(), idleTimeoutMs, stalledAnswerMs: idleTimeoutMs + latencyMs });
+  const certificate: SandboxCertificate | undefined = options.tls ? await makeCertificate(host) : undefined;
+  const serverOptions = { maxHeaderSize: 16 * 1024, ...SERVER_TIMEOUTS };
+  const listener = (req: IncomingMessage, res: ServerResponse) => void handle(req, res);
+  // Over TLS, a client that never finishes its handshake is dropped as one that never sends a request is.
+  const server = certificate
+    ? createSecureServer({ ...serverOptions, key: certificate.key, cert: certificate.cert, handshakeTimeout: idleTimeoutMs }, listener)
+    : createServer(serverOptions, listener);
+  const limits = { maxConnections: options.maxConnections ?? defaultMaxConnections(), idleTimeoutMs, stalledAnswerMs: idleTimeoutMs + latencyMs };
+  guardConnections(server, limits, certificate ? 'secureConnection' : 'connection');
   // Requests node cannot even parse also get the error shape.
   server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
     if (!socket.writable) return socket.destroy();
@@ -179,9 +192,13 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     socket.end(`HTTP/1.1 400 Bad Request\r\ncontent-type: application/json; charset=utf-8\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`);
   });
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (error: Error) => {
+      certificate?.remove();
+      reject(error);
+    };
+    server.once('error', failed);
     server.listen(port, host, () => {
-      server.off('error', reject);
+      server.off('error', failed);
       resolve();
     });
   });
@@ -189,7 +206,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
   const urlHost = address.family === 'IPv6' ? `[${address.address}]` : address.address;
 
   return {
-    url: `http://${urlHost}:${address.port}`,
+    url: `${certificate ? 'https' : 'http'}://${urlHost}:${address.port}`,
+    caFile: certificate?.caFile,
     port: address.port,
     host: address.address,
     credentials: SEEDED_COMPANIES.map((company) => ({ company: company.name, clientId: company.clientId, clientSecret: company.clientSecret })),
@@ -202,6 +220,7 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
         server.closeAllConnections();
       });
       await dataFile?.close();
+      certificate?.remove();
       if (answerViolations.length) throw new Error(`${answerViolations.length} sandbox answers violated the OpenAPI document:\n  ${answerViolations.join('\n  ')}`);
     },
   };

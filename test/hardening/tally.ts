@@ -7,7 +7,7 @@ import { beforeEach, inject } from 'vitest';
  * check that passed appends a line to a file in a folder made by the global
  * setup, which prints one summary line at the end of the run.
  */
-export type TallyKind = 'faults' | 'fuzz' | 'attacks' | 'secretChecks';
+export type TallyKind = 'faults' | 'fuzz' | 'attacks' | 'secretChecks' | 'variants';
 
 declare module 'vitest' {
   export interface ProvidedContext {

@@ -45,12 +45,15 @@ export interface CustomerSearch {
   phone?: string;
 }
 
+/** A field as text to match: the API's text, or a number written where text was; anything else matches nothing. */
+const textOf = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
+
 /** Whether a customer matches every part of the search given. */
 export function matchesSearch(customer: Customer, search: CustomerSearch): boolean {
   return (
-    (search.email === undefined || fold(customer.email ?? '') === search.email) &&
-    (search.document === undefined || digitsOnly(customer.document ?? '') === search.document) &&
-    (search.name === undefined || fold(`${customer.firstName ?? ''} ${customer.lastName ?? ''}`).includes(search.name)) &&
-    (search.phone === undefined || nationalPhone(customer.phoneNumber ?? '').endsWith(search.phone))
+    (search.email === undefined || fold(textOf(customer.email)) === search.email) &&
+    (search.document === undefined || digitsOnly(textOf(customer.document)) === search.document) &&
+    (search.name === undefined || fold(`${textOf(customer.firstName)} ${textOf(customer.lastName)}`).includes(search.name)) &&
+    (search.phone === undefined || nationalPhone(textOf(customer.phoneNumber)).endsWith(search.phone))
   );
 }

@@ -26,6 +26,7 @@ export const sandboxStart = defineCommand({
     settleAfter: valueOption('ms', 'PENDING withdrawals settle on their own MS milliseconds after their creation', integerFrom(0, 86_400_000)),
     settleFailedShare: valueOption('share', 'with --settle-after: the share of withdrawals (0 to 1) that end FAILED (default 0.1)', parseShare),
     maxConnections: valueOption('n', 'connections kept open at most; past it the longest-idle are closed (default: from the open-file limit)', integerFrom(1, 1_000_000)),
+    tls: switchOption('serve https with a certificate made at start; prints the file of the authority to trust (NODE_EXTRA_CA_CERTS)'),
   },
   examples: [
     'payctl sandbox start',
@@ -34,6 +35,7 @@ export const sandboxStart = defineCommand({
     'payctl sandbox start --latency 50            # try timeouts and --all as against a remote platform',
     'payctl sandbox start --rate-limit 5 --fail-rate 0.1 --fail-after-write   # see how a script copes',
     'payctl sandbox start --settle-after 2000     # withdrawals complete (or fail) by themselves',
+    'payctl sandbox start --tls                   # https; run payctl with the NODE_EXTRA_CA_CERTS=… line it prints',
   ],
 });
 

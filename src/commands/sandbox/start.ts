@@ -21,13 +21,17 @@ export async function run({ io, opts, flag }: Invocation<typeof sandboxStart>): 
     settleAfterMs: opts.settleAfter,
     settleFailedShare: opts.settleFailedShare,
     maxConnections: opts.maxConnections,
+    tls: opts.tls,
     log: (line) => io.stderr.write(`${line}\n`),
   });
   const credentials = sandbox.credentials.map((c) => `  ${c.company}: client id ${c.clientId}, client secret ${c.clientSecret}`);
   // The URL goes to stdout first, on its own line, so scripts can read it.
   await writeOut(io.stdout, `listening on ${sandbox.url}\n`);
+  // With --tls, the authority to trust: its file, and the line that trusts it.
+  const trust = sandbox.caFile ? `NODE_EXTRA_CA_CERTS=${sandbox.caFile}` : undefined;
+  if (trust) await writeOut(io.stdout, `ca file: ${sandbox.caFile}\n${trust}\n`);
   await writeOut(io.stdout, `credentials (sandbox only):\n${credentials.join('\n')}\n`);
-  await io.output.note(`try: PAYCTL_BASE_URL=${sandbox.url} payctl auth login --client-id acme; stop with Ctrl-C`);
+  await io.output.note(`try: ${trust ? `${trust} ` : ''}PAYCTL_BASE_URL=${sandbox.url} payctl auth login --client-id acme; stop with Ctrl-C`);
   await new Promise<void>((resolve) => {
     const release = io.interrupts.takeOver(() => {
       release();
