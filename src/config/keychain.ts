@@ -11,7 +11,7 @@ import { loadBuiltin } from '../builtin.js';
  * the event loop nor a worker thread (which holds the process at exit) can
  * abandon such a call. The child is given the secret on stdin, never in argv.
  * The library is loaded only there, so only profiles that keep their token in
- * the keychain pay for it (about 40 ms a call).
+ * the keychain pay for it (about 90 ms a run on Linux, with the D-Bus round trip).
  */
 
 export const KEYCHAIN_TIMEOUT_MS = 3000;
