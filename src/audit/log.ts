@@ -83,9 +83,10 @@ function maxBytesOf(env: NodeJS.ProcessEnv): number {
   return Number.isSafeInteger(given) && given >= 1024 ? given : DEFAULT_MAX_BYTES;
 }
 
-/** The audit file could not be written: the write it was to record is not sent (exit 2). */
+/** The audit file could not be written: the write it was to record is not sent (exit 2). A file payctl does not trust says so itself. */
 export function auditWriteError(file: string, error: unknown): PayctlError {
-  const reason = error instanceof PayctlError ? error.message : ((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+  if (error instanceof PayctlError) return error;
+  const reason = (error as NodeJS.ErrnoException).code ?? (error as Error).message;
   return new PayctlError(`cannot write the audit log ${file} (${reason}): nothing was sent`, ExitCode.usage, {
     hint: `payctl records every change before sending it; make ${path.dirname(file)} yours and writable, or set XDG_STATE_HOME to another folder`,
   });
