@@ -38,7 +38,8 @@ export const auditView: View = {
     { field: 'exitCode', header: 'exit', hide: 2 },
     { field: 'outcome' },
   ],
-  kinds: { at: 'time', account: 'id', resourceId: 'id', settledAt: 'time' },
+  // A path cut short names no route: kept whole, as ids are.
+  kinds: { at: 'time', path: 'id', account: 'id', resourceId: 'id', settledAt: 'time' },
 };
 
 export const auditList = defineCommand({
