@@ -116,6 +116,8 @@ await Promise.all([
     outdir: staging,
     outExtension: { '.js': '.cjs' },
     plugins: [requireApart, lazyChildProcess],
+    // Native: resolved from node_modules at run time, and loaded only in the keychain's child process (src/config/keychain.ts).
+    external: ['@napi-rs/keyring'],
     banner: { js: buildLine },
     inject: kyWithoutUndici.inject,
     define: { ...common.define, ...kyWithoutUndici.define },

@@ -13,12 +13,16 @@ export const ExitCode = {
   localFailure: 1,
   /** A batch ended with rows refused or not sent. */
   rowsNotPaid: 1,
+  /** `withdraw … --wait`: the withdrawal was made and then FAILED (its amount went back to the balance). */
+  withdrawalFailed: 1,
   /** A bug in payctl: an error it did not expect. */
   internalError: 1,
   usage: 2,
   auth: 3,
   network: 4,
   unknownOutcome: 5,
+  /** `withdraw … --wait`: the withdrawal was made but not settled in time; check it before doing anything again. */
+  stillPending: 5,
   interrupted: 130,
 } as const;
 export type ExitCodeValue = (typeof ExitCode)[keyof typeof ExitCode];

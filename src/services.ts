@@ -1,8 +1,8 @@
-import type { ApiClient, RecordedRequest } from './http/client.js';
+import type { ApiClient, AuditHooks, RecordedRequest } from './http/client.js';
 import type { Flags } from './commands/options.js';
 import type { IOStreams } from './iostreams.js';
 import { configDir, configFile, readConfig, type ConfigData } from './config/store.js';
-import { assertSecureTransport, profileSetting, resolveSettings, tokenRefusal, type Settings } from './config/settings.js';
+import { assertSecureTransport, profileSetting, readTokenExpiry, resolveSettings, tokenRefusal, type Settings } from './config/settings.js';
 import { parseCsvSeparator } from './output/format.js';
 import { visible } from './output/sanitize.js';
 import { SecretScrubber } from './redact.js';
@@ -22,6 +22,7 @@ export class Services {
   private cachedConfig?: ConfigData;
   private cachedSettings?: Settings;
   private cachedApi?: Promise<ApiClient>;
+  private tokenRead?: Promise<Settings>;
   private cachedPrompter?: Promise<Prompter>;
 
   constructor(
@@ -43,6 +44,7 @@ export class Services {
   reloadConfig(): void {
     this.cachedConfig = undefined;
     this.cachedSettings = undefined;
+    this.tokenRead = undefined;
   }
 
   /** Flags, environment, then profile; the token is registered as a secret as soon as it is known. */
@@ -50,6 +52,30 @@ export class Services {
     this.cachedSettings ??= resolveSettings(this.config(), this.flags, this.env);
     if (this.cachedSettings.token) this.secrets.add(this.cachedSettings.token);
     return this.cachedSettings;
+  }
+
+  /**
+   * The settings with the token in effect: when the profile keeps it in the
+   * keychain, it is read from there (once a run); a keychain that cannot be read
+   * leaves no token and says why (`keychainProblem`).
+   */
+  settingsWithToken(): Promise<Settings> {
+    const settings = this.settings();
+    if (settings.token || settings.tokenLocation !== 'keychain') return Promise.resolve(settings);
+    this.tokenRead ??= import('./config/token-store.js').then(async ({ readKeychainToken }) => {
+      const { token, problem } = await readKeychainToken(this, settings.profileName);
+      if (token) {
+        this.secrets.add(token);
+        Object.assign(settings, { token, tokenSource: 'profile', ...readTokenExpiry(token) });
+      } else settings.keychainProblem = problem;
+      return settings;
+    });
+    return this.tokenRead;
+  }
+
+  /** A one-line warning on stderr. */
+  warn(text: string): void {
+    this.io.stderr.write(`warning: ${visible(this.secrets.scrub(text))}\n`);
   }
 
   /** The profile's `csvSeparator` setting (pt-BR spreadsheets want `;`), else a comma. */
@@ -83,7 +109,7 @@ export class Services {
   }
 
   private async buildApi(withToken: boolean, account?: { subaccount?: string }): Promise<ApiClient> {
-    const settings = this.settings();
+    const settings = withToken ? await this.settingsWithToken() : this.settings();
     assertSecureTransport(settings);
     if (withToken && !this.flags.dryRun) {
       const refusal = tokenRefusal(settings);
@@ -99,7 +125,19 @@ export class Services {
       record: this.flags.dryRun ? (request) => this.recorded.push(request) : undefined,
       secrets: this.secrets,
       signal: this.io.signal,
+      audit: this.flags.dryRun ? undefined : this.auditHooks(account ? (account.subaccount ?? null) : (settings.subaccount ?? null)),
     });
+  }
+
+  /** The audit trail of a client in this account; its module is loaded by the first write. */
+  private auditHooks(account: string | null): AuditHooks {
+    let hooks: Promise<AuditHooks> | undefined;
+    return {
+      before: async (write) => {
+        hooks ??= import('./audit/trail.js').then(({ auditHooks }) => auditHooks(this, account));
+        return (await hooks).before(write);
+      },
+    };
   }
 
   debug(line: string): void {

@@ -12,10 +12,13 @@ import { withdrawalsCommands } from './withdrawals/index.js';
 import { sandboxCommands } from './sandbox/index.js';
 import { apiCommand } from './api/index.js';
 import { completionCommand } from './completion/index.js';
+import { auditCommand } from './audit/index.js';
+import { statusCommand } from './status/index.js';
 import { helpCommand, versionCommand } from './help/index.js';
 
 /** Every command of payctl, in the order `--help` lists them. */
 export const COMMAND_TREE: readonly CommandSpec[] = [
+  statusCommand,
   authCommands,
   profilesCommands,
   subaccountsCommands,
@@ -27,6 +30,7 @@ export const COMMAND_TREE: readonly CommandSpec[] = [
   withdrawalsCommands,
   balanceCommand,
   sandboxCommands,
+  auditCommand,
   apiCommand,
   completionCommand,
   helpCommand,

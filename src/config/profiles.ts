@@ -1,6 +1,5 @@
 import type { Services } from '../services.js';
 import { usageError } from '../errors.js';
-import { jwtExpiry } from '../jwt.js';
 import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, updateConfig, type ConfigData, type Profile } from './store.js';
 
 /**
@@ -25,32 +24,25 @@ export function missingProfile(name: string, config: ConfigData) {
   return usageError(`profile "${name}" does not exist`, `profiles: ${[...new Set([DEFAULT_PROFILE, ...Object.keys(config.profiles)])].join(', ')}`);
 }
 
-/** Ten years: an `expiresIn` beyond it is no lifetime a server means. */
-const LONGEST_EXPIRES_IN_SECONDS = 10 * 365 * 24 * 3600;
-
-/**
- * Stores a token and, when it is a JWT (or the server said), its expiry. A
- * malformed JWT throws MalformedToken before anything changes; an `expiresIn`
- * that is not a sensible number of seconds is ignored (the JWT's `exp` rules).
- */
-export function setToken(profile: Profile, token: string, expiresInSeconds?: unknown): void {
-  const sensible = typeof expiresInSeconds === 'number' && expiresInSeconds > 0 && expiresInSeconds <= LONGEST_EXPIRES_IN_SECONDS;
-  const expiry = jwtExpiry(token) ?? (sensible ? new Date(Date.now() + expiresInSeconds * 1000) : undefined);
-  profile.token = token;
-  if (expiry) profile.tokenExpiresAt = expiry.toISOString();
-  else delete profile.tokenExpiresAt;
+/** A profile as stored, or the built-in default's settings; undefined when there is no such profile. */
+export function profileOrDefault(services: Services, name: string): Profile | undefined {
+  return services.config().profiles[name] ?? (name === DEFAULT_PROFILE ? DEFAULT_PROFILE_SETTINGS : undefined);
 }
 
-/** What a profile shows: everything but the token itself. */
+/** What a profile shows: everything but the token itself; `tokenStore` is where the token is (or, without one, where it will go). */
 export function describeProfile(name: string, profile: Profile, current: boolean) {
   return {
     name,
     current,
     env: profile.env,
     baseUrl: profile.baseUrl,
-    loggedIn: Boolean(profile.token),
+    loggedIn: Boolean(profile.token || profile.tokenInKeychain),
+    tokenStore: profile.tokenInKeychain ? 'keychain' : profile.token ? 'file' : (profile.tokenStore ?? 'file'),
     tokenExpiresAt: profile.tokenExpiresAt ?? null,
     clientId: profile.clientId ?? null,
     subaccount: profile.subaccount ?? null,
+    maxWithdrawal: profile.maxWithdrawal ?? null,
+    maxBatchTotal: profile.maxBatchTotal ?? null,
+    csvSeparator: profile.csvSeparator ?? null,
   };
 }

@@ -1,7 +1,7 @@
 import { authError, ExitCode, PayctlError, usageError } from '../errors.js';
 import { jwtExpiry, MalformedToken } from '../jwt.js';
 import { parseUuid } from '../validate.js';
-import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, type ConfigData, type Environment, type Profile } from './store.js';
+import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, type ConfigData, type Environment, type Profile, type TokenStore } from './store.js';
 
 /** The command that logs this profile in, for hints. */
 export const loginCommand = (profileName: string): string =>
@@ -9,6 +9,9 @@ export const loginCommand = (profileName: string): string =>
 
 /** Where a resolved value came from, shown by `auth status` and `profiles show`. */
 export type Source = 'flag' | 'env' | 'profile' | 'default';
+
+/** Where the token in effect is kept: PAYCTL_TOKEN, the config file, or the keychain. */
+export type TokenLocation = 'env' | 'file' | 'keychain';
 
 export interface SettingsFlags {
   profile?: string;
@@ -28,9 +31,15 @@ export interface Settings {
   env: Environment;
   token?: string;
   tokenSource?: Source;
+  /** Where the token in effect is kept; `keychain` before it is read from there (Services.settingsWithToken). */
+  tokenLocation?: TokenLocation;
+  /** Where the profile wants its token kept. */
+  tokenStore: TokenStore;
   tokenExpiresAt?: Date;
   /** Why the token cannot be used as it is (a malformed JWT); found on reading, refused before sending. */
   tokenProblem?: string;
+  /** Why the keychain gave no token, when the profile keeps it there. */
+  keychainProblem?: string;
   subaccount?: string;
   subaccountSource?: Source;
   timeoutMs: number;
@@ -77,7 +86,9 @@ export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: N
     env: stored.env,
     token,
     tokenSource: token ? tokenSource : undefined,
-    ...(token ? readExpiry(token) : {}),
+    tokenLocation: token ? (tokenSource === 'env' ? 'env' : 'file') : stored.tokenInKeychain ? 'keychain' : undefined,
+    tokenStore: stored.tokenStore ?? 'file',
+    ...(token ? readTokenExpiry(token) : {}),
     subaccount: subaccount === undefined ? undefined : parseSubaccount(subaccount, subaccountSource),
     subaccountSource: subaccount || flags.mainAccount ? subaccountSource : undefined,
     timeoutMs: parseTimeout(timeout, timeoutFlag),
@@ -98,7 +109,8 @@ export function profileSetting(config: ConfigData, flags: SettingsFlags, env: No
   return { profileName, value: profile === undefined ? undefined : Reflect.get(profile, key) };
 }
 
-function readExpiry(token: string): { tokenExpiresAt?: Date; tokenProblem?: string } {
+/** A token's expiry, or why it is no token the API issued. */
+export function readTokenExpiry(token: string): { tokenExpiresAt?: Date; tokenProblem?: string } {
   try {
     return { tokenExpiresAt: jwtExpiry(token) };
   } catch (error) {
@@ -113,6 +125,11 @@ function readExpiry(token: string): { tokenExpiresAt?: Date; tokenProblem?: stri
  */
 export function tokenRefusal(settings: Settings): PayctlError | undefined {
   const login = loginCommand(settings.profileName);
+  if (!settings.token && settings.keychainProblem) {
+    return authError(`cannot read the token of profile "${settings.profileName}": ${settings.keychainProblem}`, {
+      hint: `check that the keychain is unlocked and try again; or log in again: ${login} (or set PAYCTL_TOKEN)`,
+    });
+  }
   if (!settings.token) return authError(`no token for profile "${settings.profileName}"`, { hint: `log in: ${login} (or set PAYCTL_TOKEN)` });
   const fromEnv = settings.tokenSource === 'env';
   const which = fromEnv ? 'the token in PAYCTL_TOKEN' : `the token of profile "${settings.profileName}"`;

@@ -8,14 +8,28 @@ import { withLock } from './lock.js';
 export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const;
 export type Environment = (typeof ENVIRONMENTS)[number];
 
+export const TOKEN_STORES = ['file', 'keychain'] as const;
+export type TokenStore = (typeof TOKEN_STORES)[number];
+
 export interface Profile {
   baseUrl: string;
   env: Environment;
+  /** The token, when it is kept in this file. */
   token?: string;
   /** ISO date-time from the token's `exp`, when it is a JWT. */
   tokenExpiresAt?: string;
+  /** Where the token is to be kept (default: this file). */
+  tokenStore?: TokenStore;
+  /** The token is in the keychain (and so not in this file). */
+  tokenInKeychain?: boolean;
   clientId?: string;
   subaccount?: string;
+  /** The largest single withdrawal, in cents. */
+  maxWithdrawal?: number;
+  /** The largest total of one batch, in cents. */
+  maxBatchTotal?: number;
+  /** The separator of `-o csv` for this profile: set by `profiles set` or by hand, so of any type until csv is written, where it is checked. */
+  csvSeparator?: unknown;
 }
 
 export interface ConfigData {
@@ -78,13 +92,18 @@ function parseConfig(text: string, file: string): ConfigData {
 }
 
 const OPTIONAL_STRINGS = ['token', 'tokenExpiresAt', 'clientId', 'subaccount'] as const;
+const OPTIONAL_LIMITS = ['maxWithdrawal', 'maxBatchTotal'] as const;
 
 /** What is wrong with the fields payctl reads from a profile; fields it does not know are left alone. */
 function profileProblem(profile: Record<string, unknown>): string | undefined {
   if (typeof profile.baseUrl !== 'string') return 'baseUrl is missing or not a string';
   if (!ENVIRONMENTS.includes(profile.env as Environment)) return `env is not one of ${ENVIRONMENTS.join(', ')}`;
   const wrong = OPTIONAL_STRINGS.find((field) => profile[field] !== undefined && typeof profile[field] !== 'string');
-  return wrong ? `${wrong} is not a string` : undefined;
+  if (wrong) return `${wrong} is not a string`;
+  if (profile.tokenStore !== undefined && !TOKEN_STORES.includes(profile.tokenStore as TokenStore)) return `tokenStore is not one of ${TOKEN_STORES.join(', ')}`;
+  if (profile.tokenInKeychain !== undefined && typeof profile.tokenInKeychain !== 'boolean') return 'tokenInKeychain is not true or false';
+  const limit = OPTIONAL_LIMITS.find((field) => profile[field] !== undefined && !(Number.isSafeInteger(profile[field]) && (profile[field] as number) > 0));
+  return limit ? `${limit} is not a whole number of cents greater than 0` : undefined;
 }
 
 /**

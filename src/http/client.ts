@@ -40,6 +40,27 @@ export interface RecordedRequest {
   body?: unknown;
 }
 
+/** What the audit trail is told of a write once it is over. */
+export interface WriteOutcome {
+  /** The HTTP status, when an answer came. */
+  status?: number;
+  /** The `id` of the answer's `data`, when it has one. */
+  resourceId?: string;
+  exitCode: number;
+  error?: string;
+}
+
+export interface AuditedWrite {
+  /** Records the outcome; never throws (a failure to record it is the hook's to report). */
+  after(outcome: WriteOutcome): Promise<void>;
+}
+
+/** The audit trail at the client's edge: every POST, PUT, PATCH and DELETE, before it is sent and after. */
+export interface AuditHooks {
+  /** Records the write before it is sent; throws (and the write is not sent) when it cannot. */
+  before(write: { method: string; path: string; query?: Record<string, string>; body?: unknown }): Promise<AuditedWrite>;
+}
+
 export interface ApiClientOptions {
   baseUrl: string;
   token?: string;
@@ -53,6 +74,8 @@ export interface ApiClientOptions {
   secrets?: { add(secret: string): void };
   /** Aborted when the run is interrupted: a request in flight is given up. */
   signal?: AbortSignal;
+  /** Told of every write before it is sent and of its outcome (not of what --dry-run records: nothing is sent). */
+  audit?: AuditHooks;
 }
 
 export type ReadRequest = ApiRequest & { method: 'GET' };
@@ -139,6 +162,24 @@ class HttpApiClient implements ApiClient {
       });
       return undefined;
     }
+    const write = mayHaveEffect(request.method)
+      ? await options.audit?.before({ method: request.method, path: request.path, query: textValues(searchParams), body: request.body })
+      : undefined;
+    if (!write) return (await this.exchange<T>(request, headers, searchParams)).envelope;
+    try {
+      const { envelope, status } = await this.exchange<T>(request, headers, searchParams);
+      await write.after({ status, resourceId: idOfData(envelope.data), exitCode: ExitCode.ok });
+      return envelope;
+    } catch (error) {
+      const known = error instanceof PayctlError ? error : undefined;
+      await write.after({ status: known?.status, exitCode: known?.exitCode ?? ExitCode.unknownOutcome, error: (error as Error)?.message ?? String(error) });
+      throw error;
+    }
+  }
+
+  /** Sends the request (retrying a GET as the contract says) and reads the answer's envelope. */
+  private async exchange<T>(request: ApiRequest, headers: Record<string, string>, searchParams: Record<string, string | number | boolean>): Promise<{ envelope: ApiEnvelope<T>; status: number }> {
+    const { options } = this;
     const deadline = Date.now() + options.timeoutMs;
     const sent: Write = { method: request.method, path: request.path };
     const perRequest: NodeFetchOptions = { deadline, write: mayHaveEffect(request.method) ? sent : undefined, interrupt: options.signal };
@@ -161,8 +202,17 @@ class HttpApiClient implements ApiClient {
     const envelope = parseEnvelope<T>(await readBody(response, sent), response.status, sent, request.operation);
     // Pages of a list hold no secrets in the API's schema, and walking each would cost an export as much as parsing it.
     if (!Array.isArray(envelope.data)) registerSecretsOf(envelope, options.secrets);
-    return envelope;
+    return { envelope, status: response.status };
   }
+}
+
+const textValues = (params: Record<string, string | number | boolean>): Record<string, string> =>
+  Object.fromEntries(Object.entries(params).map(([key, value]) => [key, String(value)]));
+
+/** The `id` of an answer's data, when it is an object with a text id. */
+function idOfData(data: unknown): string | undefined {
+  const id = data && typeof data === 'object' && !Array.isArray(data) ? (data as { id?: unknown }).id : undefined;
+  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
 }
 
 /** Tells `secrets` the value of every secret-keyed field in `value`, so that an echo of it is scrubbed wherever it comes back. */

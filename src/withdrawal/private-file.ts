@@ -15,20 +15,21 @@ export function assertPrivate(file: string, what: string, kind: 'file' | 'direct
     if ((error as NodeJS.ErrnoException).code === 'ENOENT') return;
     throw usageError(`${what} ${file} cannot be read: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
   }
+  const aWhat = `${/^[aeiou]/.test(what) ? 'an' : 'a'} ${what}`;
   const refuse = (problem: string, hint: string) => usageError(`${what} ${file} ${problem}: nothing was sent`, hint);
   if (stat.isSymbolicLink()) throw refuse(`is a symbolic link; payctl only trusts a ${kind} of its own`, `give the real path of the ${what}`);
   if (kind === 'file' ? !stat.isFile() : !stat.isDirectory()) throw refuse(`is not a ${kind}`, `give the path of the ${what}`);
   const uid = process.getuid?.();
   if (uid !== undefined && stat.uid !== uid) {
     throw refuse(
-      `belongs to user ${stat.uid}, not to you (user ${uid}); payctl only trusts a ${what} you own`,
+      `belongs to user ${stat.uid}, not to you (user ${uid}); payctl only trusts ${aWhat} you own`,
       `check who wrote it; if it is yours: chown ${uid} ${file}`,
     );
   }
   if ((stat.mode & 0o022) !== 0) {
     const who = [(stat.mode & 0o020) !== 0 ? 'group' : '', (stat.mode & 0o002) !== 0 ? 'others' : ''].filter(Boolean).join(' and ');
     throw refuse(
-      `can be written by ${who} (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}); payctl only trusts a ${what} that only you can write`,
+      `can be written by ${who} (mode ${(stat.mode & 0o777).toString(8).padStart(4, '0')}); payctl only trusts ${aWhat} that only you can write`,
       `check that nobody changed it, then: chmod go-w ${file}`,
     );
   }

@@ -7,6 +7,7 @@ const COMMANDS = [
   'subs list', 'subs get', 'subs update', 'subs cancel', 'subs add-split', 'subs remove-split',
   'bank-accounts list', 'bank-accounts get', 'bank-accounts delete',
   'withdraw pix', 'withdraw card', 'withdraw boleto', 'withdrawals list', 'withdrawals get', 'balance',
+  'status', 'audit', 'profiles set',
 ];
 
 describe.concurrent('help', () => {

@@ -199,7 +199,8 @@ function prepareCase(command: SecretCommand, mode: Mode) {
       { mode: 0o600 },
     );
   }
-  return { dir, configDir, env: { PAYCTL_CONFIG_DIR: configDir, PAYCTL_BASE_URL: `${api.url}/s/${id}` } };
+  const stateDir = path.join(dir, 'state');
+  return { id, dir, configDir, stateDir, env: { PAYCTL_CONFIG_DIR: configDir, PAYCTL_BASE_URL: `${api.url}/s/${id}`, XDG_STATE_HOME: stateDir } };
 }
 
 /** Where a secret turned up, in any of its forms: the channel and the secret's name. */
@@ -231,13 +232,18 @@ describe('secrets never leak', () => {
   it(`${cases.length} runs (every secret-handling command × every format × success, echoed requests and echoed values in errors and answers, all with --debug): no secret in any form on stdout, stderr or in files but the token in config.json`, async () => {
     const leaks = (
       await inPool(cases, 4, async ({ command, format, mode }) => {
-        const { dir, configDir, env } = prepareCase(command, mode);
+        const { id, dir, configDir, stateDir, env } = prepareCase(command, mode);
         const result = await runInProcess([...command.argv(dir), '--debug', '-o', format, '--timeout', '5'], { env, input: command.input });
         const found = [...findSecrets('stdout', result.stdout), ...findSecrets('stderr', result.stderr)];
         for (const file of filesUnder(configDir)) {
           const allowed = path.basename(file) === 'config.json' ? ['token', 'issued token'] : [];
           found.push(...findSecrets(file, readFileSync(file, 'utf8'), allowed));
         }
+        // The audit trail records each POST with its body (secrets masked) and its outcome: it must exist, and hold none.
+        const audit = filesUnder(stateDir);
+        const wrote = api.requests.some((request) => request.url.startsWith(`/s/${id}/`) && request.method !== 'GET');
+        if (wrote && !audit.some((file) => /"type":"intent"/.test(readFileSync(file, 'utf8')))) found.push('a write, and no intent in the audit log');
+        for (const file of audit) found.push(...findSecrets(file, readFileSync(file, 'utf8')));
         if (STACK_LINE.test(result.stderr) || /unexpected failure/.test(result.stderr)) found.push('stack trace or internal error on stderr');
         // An answer with extra fields is still the API's: only a command that checks its answer strictly may refuse it.
         const expectedExit = mode === 'ok' || mode === 'echo-values' ? 0 : 1;

@@ -5,10 +5,13 @@ import { inject, it, type TestFunction } from 'vitest';
 
 /**
  * Programs some tests drive besides Node: shells for the completion scripts (bash, zsh, fish),
- * util-linux `script` and tmux for pseudo-terminals. A developer's machine may lack them; CI
+ * util-linux `script` and tmux for pseudo-terminals, D-Bus and gnome-keyring for a real
+ * Secret Service. A developer's machine may lack them; CI
  * must not. `npm test` on a machine with Node alone is green, and says which tests did not run.
  */
-export type Tool = 'bash' | 'zsh' | 'fish' | 'tmux' | 'script';
+export type Tool =
+  | 'bash' | 'zsh' | 'fish' | 'tmux' | 'script'
+  | 'dbus-daemon' | 'dbus-send' | 'gnome-keyring-daemon' | 'secret-tool';
 
 const found = new Map<Tool, boolean>();
 export function hasTool(tool: Tool): boolean {
@@ -39,3 +42,6 @@ export function needsTools(...tools: Tool[]) {
     });
   };
 }
+
+/** Whether every one of these tools is installed (for a suite's shared set-up, beside needsTools). */
+export const hasTools = (...tools: Tool[]): boolean => tools.every(hasTool);

@@ -1,5 +1,5 @@
 import { authenticate } from '../../api/auth.js';
-import { changeProfile, setToken } from '../../config/profiles.js';
+import { storeToken } from '../../config/token-store.js';
 import { ExitCode, PayctlError, usageError } from '../../errors.js';
 import { MalformedToken } from '../../jwt.js';
 import { resolveRequired } from '../../prompt.js';
@@ -32,17 +32,20 @@ export async function run(invocation: Invocation<typeof authLogin>): Promise<voi
   const accessToken: unknown = token?.accessToken;
   if (!token || typeof accessToken !== 'string' || accessToken === '') throw unusableAnswer('has no accessToken string');
   services.secrets.add(accessToken);
-  let profile;
+  let kept;
   try {
-    profile = await changeProfile(services, settings.profileName, (stored) => {
-      setToken(stored, accessToken, token.expiresIn);
-      stored.clientId = clientId;
+    kept = await storeToken(services, settings.profileName, accessToken, {
+      expiresInSeconds: token.expiresIn,
+      alsoChange: (profile) => void (profile.clientId = clientId),
     });
   } catch (error) {
     if (error instanceof MalformedToken) throw unusableAnswer(`has an accessToken that ${error.message.replace(/^the token /, '')}`);
     throw error;
   }
-  await io.output.note(`logged in to ${settings.baseUrl} as ${clientId} (profile ${settings.profileName}); the token expires ${profile.tokenExpiresAt ?? 'when the server decides'}`);
+  await io.output.note(
+    `logged in to ${settings.baseUrl} as ${clientId} (profile ${settings.profileName}); the token is kept in the ${kept.location === 'keychain' ? 'keychain' : 'config file'} ` +
+      `and expires ${kept.profile.tokenExpiresAt ?? 'when the server decides'}`,
+  );
 }
 
 /** The server answered the login, but not with a token payctl can use: nothing is stored (exit 5, as for any answer that is not the API's to a POST). */

@@ -1,12 +1,9 @@
-import { changeProfile } from '../../config/profiles.js';
+import { forgetToken } from '../../config/token-store.js';
 import type { Invocation } from '../spec.js';
 import type { authLogout } from './index.js';
 
 export async function run({ io, services }: Invocation<typeof authLogout>): Promise<void> {
   const name = services.settings().profileName;
-  await changeProfile(services, name, (profile) => {
-    delete profile.token;
-    delete profile.tokenExpiresAt;
-  });
+  await forgetToken(services, name);
   await io.output.note(`logged out of profile ${name}`);
 }

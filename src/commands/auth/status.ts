@@ -2,9 +2,9 @@ import { tokenRefusal } from '../../config/settings.js';
 import type { Invocation } from '../spec.js';
 import type { authStatus } from './index.js';
 
-/** Prints where and as whom commands would run; exit 3 when they could not. */
+/** Prints where and as whom commands would run, and where the token is kept; exit 3 when they could not run. */
 export async function run({ services, print }: Invocation<typeof authStatus>): Promise<void> {
-  const s = services.settings();
+  const s = await services.settingsWithToken();
   const refusal = tokenRefusal(s);
   await print({
     profile: s.profileName,
@@ -12,6 +12,8 @@ export async function run({ services, print }: Invocation<typeof authStatus>): P
     env: s.env,
     loggedIn: refusal === undefined,
     tokenSource: s.tokenSource ?? null,
+    tokenStore: s.tokenLocation ?? null,
+    tokenStoreSetting: s.tokenStore,
     tokenExpiresAt: s.tokenExpiresAt?.toISOString() ?? null,
     clientId: s.profile?.clientId ?? null,
     subaccount: s.subaccount ?? null,

@@ -1,4 +1,4 @@
-import { changeProfile, setToken } from '../../config/profiles.js';
+import { storeToken } from '../../config/token-store.js';
 import { usageError } from '../../errors.js';
 import { MalformedToken } from '../../jwt.js';
 import { resolveRequired } from '../../prompt.js';
@@ -16,11 +16,13 @@ export async function run(invocation: Invocation<typeof authToken>): Promise<voi
   const value = token.trim();
   if (/\s/.test(value)) throw usageError('the token must be one word without spaces (give the token, not "Bearer TOKEN")');
   services.secrets.add(value);
+  const profileName = services.settings().profileName;
+  let location;
   try {
-    await changeProfile(services, services.settings().profileName, (profile) => setToken(profile, value));
+    ({ location } = await storeToken(services, profileName, value));
   } catch (error) {
     if (error instanceof MalformedToken) throw usageError(error.message, 'give the token exactly as the API issued it');
     throw error;
   }
-  await io.output.note(`token stored in profile ${services.settings().profileName}`);
+  await io.output.note(`token stored in profile ${profileName} (in the ${location === 'keychain' ? 'keychain' : 'config file'})`);
 }

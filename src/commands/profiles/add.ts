@@ -19,4 +19,8 @@ export async function run({ io, services, args: [name], opts, flag }: Invocation
     config.profiles[name] = { baseUrl, env };
   });
   await io.output.note(`added profile ${name} (${env}, ${baseUrl}); use it with: payctl profiles use ${name}`);
+  // Said to a person adding a profile for real money, not to a script setting one up.
+  if (env === 'production' && io.stderrIsTTY) {
+    await io.output.note(`its token can be kept in the system keychain instead of the config file: payctl profiles set ${name} --token-store keychain`);
+  }
 }

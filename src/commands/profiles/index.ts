@@ -1,7 +1,7 @@
-import { ENVIRONMENTS } from '../../config/store.js';
+import { ENVIRONMENTS, TOKEN_STORES } from '../../config/store.js';
 import { usageError } from '../../errors.js';
-import { parseChoice, type Parser } from '../../validate.js';
-import { arg, asText, command, defineCommand, group, optionalArg, textOption, valueOption } from '../spec.js';
+import { parseCents, parseChoice, type Parser } from '../../validate.js';
+import { arg, asText, command, defineCommand, group, optionalArg, switchOption, textOption, valueOption } from '../spec.js';
 import { profileView } from './view.js';
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -56,10 +56,45 @@ export const profilesRemove = defineCommand({
   examples: ['payctl profiles remove old-sandbox'],
 });
 
+const parseLimit: Parser<number> = (flag, raw) => parseCents(flag, raw, 1);
+
+export const profilesSet = defineCommand({
+  name: 'set',
+  summary: "Set a profile's withdrawal limits, csv separator and where its token is kept",
+  description:
+    'A withdrawal above --max-withdrawal, or a batch whose total is above --max-batch-total, is refused before anything is sent, ' +
+    'with --yes or without (exit 2). Limits are integer cents, as amounts are. Changing a limit of a production profile is confirmed ' +
+    'at a terminal; without one it needs --yes. --token-store keychain moves the token into the system keychain (macOS Keychain, ' +
+    'Windows Credential Manager, Secret Service on Linux), and file moves it back; a keychain that does not answer within 3 s ' +
+    'leaves it in the config file, with a warning. The global --csv-separator, given here, becomes the profile\'s separator of -o csv.',
+  args: [existingProfileArg],
+  options: {
+    maxWithdrawal: valueOption('cents', 'the largest single withdrawal, in cents (R$ 1.000,00 is 100000)', parseLimit),
+    clearMaxWithdrawal: switchOption('remove the single-withdrawal limit'),
+    maxBatchTotal: valueOption('cents', 'the largest total of one batch, in cents', parseLimit),
+    clearMaxBatchTotal: switchOption('remove the batch limit'),
+    tokenStore: valueOption('store', 'where the token is kept: file (the config file, 0600) or keychain', (flag, raw) => parseChoice(flag, raw, TOKEN_STORES), {
+      choices: TOKEN_STORES,
+    }),
+  },
+  exclusive: [
+    { options: ['maxWithdrawal', 'clearMaxWithdrawal'], reason: 'set the limit or remove it' },
+    { options: ['maxBatchTotal', 'clearMaxBatchTotal'], reason: 'set the limit or remove it' },
+  ],
+  confirms: true,
+  examples: [
+    'payctl profiles set prod --max-withdrawal 500000 --max-batch-total 5000000',
+    'payctl profiles set prod --token-store keychain',
+    "payctl profiles set prod --csv-separator ';'",
+    'payctl profiles set prod --clear-max-batch-total --yes',
+  ],
+});
+
 export const profilesCommands = group('profiles', 'Manage profiles: base URL, environment, token and sub-account per platform account', [
   command(profilesList, () => import('./list.js')),
   command(profilesShow, () => import('./show.js')),
   command(profilesAdd, () => import('./add.js')),
   command(profilesUse, () => import('./use.js')),
+  command(profilesSet, () => import('./set.js')),
   command(profilesRemove, () => import('./remove.js')),
 ]);

@@ -5,6 +5,7 @@ import { WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
 import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
 import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type RowState } from '../../batch/journal.js';
 import { reconcile, type UnknownRow } from '../../batch/reconcile.js';
+import type { WithdrawalFinding } from '../../audit/trail.js';
 import { batchReportView, batchSummary, batchTotals, PAID, reportRow, type ReportRow } from '../../batch/report.js';
 import { parseBatch, type BatchRow } from '../../batch/rows.js';
 import type { Context } from '../../context.js';
@@ -17,6 +18,7 @@ import { parseChoice } from '../../validate.js';
 import { apiClockOffset, describeClockOffset } from '../../withdrawal/api-clock.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
 import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdrawal/lock.js';
+import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
 import { confirmChange } from '../shared/confirm.js';
 import { flagOf, type Invocation } from '../spec.js';
@@ -65,6 +67,7 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
   const separator = given === undefined ? undefined : parseChoice<CsvSeparator>(flagOf('csvSeparator', GLOBAL_FLAGS.csvSeparator), given, CSV_SEPARATORS);
 
   const rows = readRows(invocation, plan, separator, opts.allowDuplicateRows);
+  refuseAboveBatchLimits(services.settings(), rows.map((row) => ({ line: row.line, amount: row.request.amount })), csvFile);
   assertPrivate(journalFile, 'journal', 'file');
   const lock = await lockJournal(journalFile);
   try {
@@ -250,7 +253,12 @@ async function settleUnknown(
     await ctx.io.output.note(`reconcile: ${where}: ${offset === undefined ? "the API sent no Date header, so its clock is unknown" : `${describeClockOffset(offset)}; rows are matched on the API's clock`}`);
   }
   const count = { paid: 0, absent: neverSent, undecided: 0 };
+  const unknownOf = new Map(unknownRows.map((row) => [row.key, row]));
+  const findings: WithdrawalFinding[] = [];
   for (const [key, settlement] of settlements) {
+    const { identity, account } = unknownOf.get(key)!;
+    if (settlement.kind === 'paid') findings.push({ identity, account, found: { id: settlement.withdrawalId, status: settlement.status } });
+    else if (settlement.kind === 'absent') findings.push({ identity, account });
     if (settlement.kind === 'paid') {
       journal.append({ type: 'done', key, withdrawalId: settlement.withdrawalId, status: settlement.status, at: at(), reconciled: true });
       states.set(key, { state: 'done', withdrawalId: settlement.withdrawalId, status: settlement.status });
@@ -264,6 +272,8 @@ async function settleUnknown(
     }
     count[settlement.kind]++;
   }
+  // The audit log shows these sends as unknown until now.
+  await (await import('../../audit/trail.js')).settleWithdrawals(ctx.services, findings, 'withdraw batch --reconcile');
   await ctx.io.output.note(
     `reconcile: ${count.paid} of ${settlements.size + neverSent} unknown rows were paid (found in withdrawals list); ${count.absent} were not, and those still in the file are sent` +
       (count.undecided ? `; ${count.undecided} cannot be decided and stay unknown` : ''),

@@ -4,6 +4,8 @@ import { withdrawalView } from '../../output/views.js';
 import { parseBankAccountId, parseChoice, parseInteger, parsePixKeyType, parseUrl, parseWithdrawalAmount } from '../../validate.js';
 import { arg, asText, command, defineCommand, group, longFlag, switchOption, textOption, valueOption, type OptionDefs } from '../spec.js';
 
+export const DEFAULT_WAIT_SECONDS = 300;
+
 const DESTINATION = {
   amount: valueOption('cents', 'amount in integer cents, at least 100 (R$ 12,34 is 1234)', parseWithdrawalAmount),
   bankAccount: valueOption('id', 'receiving bank account id (see payctl bank-accounts list); asked from that list when missing', parseBankAccountId),
@@ -21,6 +23,8 @@ const SINGLE = {
   postbackUrl: valueOption('url', 'http(s) address notified on every status change', (flag, raw) => parseUrl(flag, raw.trim())),
   allowDuplicate: switchOption('send even if the same withdrawal was made in the last 10 minutes'),
   fromCsv: textOption('file', 'a batch: the same as payctl withdraw batch FILE --method METHOD', { complete: 'files' }),
+  wait: switchOption('after sending, wait until the withdrawal is COMPLETED (exit 0) or FAILED (exit 1)'),
+  waitTimeout: valueOption('seconds', `how long --wait waits, 1 to 86400, default ${DEFAULT_WAIT_SECONDS}; then exit 5 (still PENDING)`, (flag, raw) => parseInteger(flag, raw, 1, 86_400)),
 } satisfies OptionDefs;
 
 const DESCRIPTION = (name: string, balance: string) =>
@@ -29,7 +33,10 @@ const DESCRIPTION = (name: string, balance: string) =>
   'balance it draws on, the amount in R$ and cents, the destination, the account and the profile with its environment, and asks ' +
   '(default No). --yes skips the question; without a terminal and without --yes it refuses (exit 2). --dry-run prints the request and sends nothing. ' +
   'The same withdrawal (amount, method and PIX key, or bank account) made in the last 10 minutes in the same account is refused without a ' +
-  'terminal, and asked about at one, unless --allow-duplicate; two started at the same moment pay once.\n\n' +
+  'terminal, and asked about at one, unless --allow-duplicate; two started at the same moment pay once. A withdrawal above the ' +
+  "profile's --max-withdrawal is refused (exit 2).\n\n" +
+  '--wait reads the withdrawal after sending until it is COMPLETED (exit 0) or FAILED (exit 1), and prints it then; after ' +
+  '--wait-timeout seconds it stops waiting (exit 5: the withdrawal exists and is still PENDING; follow it with withdrawals get).\n\n' +
   `--from-csv FILE makes a batch: the same as payctl withdraw batch FILE --method ${name} (see its help).`;
 
 const BATCH_DESCRIPTION =
@@ -42,7 +49,8 @@ const BATCH_DESCRIPTION =
   'records each row before and after sending, flushed to disk; one batch at a time per journal (a second run refuses at once, naming the ' +
   'process that holds it). A rerun skips rows paid, retries rows refused, and refuses rows whose outcome is unknown until --reconcile finds ' +
   'them in withdrawals list, on the API\'s clock. A report per row goes to stdout (-o json|ndjson|csv|tsv), a summary to stderr. Exit 0 when ' +
-  'every row is paid, 5 if any outcome is unknown, 3 after an authentication failure, 130 after Ctrl-C, else 1.';
+  'every row is paid, 5 if any outcome is unknown, 3 after an authentication failure, 130 after Ctrl-C, else 1. A file with a row above the ' +
+  "profile's --max-withdrawal, or whose total is above its --max-batch-total, is refused before anything is sent (exit 2).";
 
 const balanceName = (name: WithdrawalMethod) => (name === 'boleto' ? 'boleto (billet)' : name.toUpperCase());
 

@@ -5,11 +5,14 @@ import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../../
 import { resolveRequired, type FieldPrompt } from '../../prompt.js';
 import { parsePixKey } from '../../validate.js';
 import { identityOf } from '../../withdrawal/identity.js';
+import { refuseAboveWithdrawalLimit } from '../../withdrawal/limits.js';
+import { waitForSettlement } from '../../withdrawal/wait.js';
+import { ExitCode, PayctlError } from '../../errors.js';
 import { confirmChange } from '../shared/confirm.js';
 import { describeBankAccount, pickBankAccount } from '../shared/pickers.js';
 import type { Invocation } from '../spec.js';
 import { sendUnlessDuplicate } from './duplicate-guard.js';
-import type { withdrawBoleto, withdrawCard, withdrawPix } from './index.js';
+import { DEFAULT_WAIT_SECONDS, type withdrawBoleto, type withdrawCard, type withdrawPix } from './index.js';
 
 type PixWithdrawal = Invocation<typeof withdrawPix>;
 type SingleWithdrawal = PixWithdrawal | Invocation<typeof withdrawCard> | Invocation<typeof withdrawBoleto>;
@@ -33,6 +36,7 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
   const { io, services, opts, print } = invocation;
   const request = invocation.name === 'pix' ? await pixRequest(invocation) : await bankRequest(invocation);
   const method = request.withdrawalMethod;
+  refuseAboveWithdrawalLimit(services.settings(), request.amount);
   const api = await services.api();
   const [balances, account] = await Promise.all([getBalance(api), getBankAccount(api, request.bankAccountId)]);
   const available = balances[BALANCE_OF[method]];
@@ -48,8 +52,27 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
   await confirmChange(invocation, summary, `Withdraw ${formatCents(request.amount)} now?`);
   const created = await sendUnlessDuplicate(invocation, identityOf(request), opts.allowDuplicate, () => withdraw(api, request));
   if (!created) return;
-  await print(created);
-  await io.output.note(`withdrawal ${created.id} is ${created.status} in the ${services.accountLabel()}; follow it with: payctl withdrawals get ${created.id}`);
+  const follow = `payctl withdrawals get ${created.id}${services.settings().subaccount ? ` --subaccount ${services.settings().subaccount}` : ''}`;
+  if (!opts.wait) {
+    await print(created);
+    await io.output.note(`withdrawal ${created.id} is ${created.status} in the ${services.accountLabel()}; follow it with: ${follow}`);
+    return;
+  }
+  const seconds = opts.waitTimeout ?? DEFAULT_WAIT_SECONDS;
+  await io.output.note(`withdrawal ${created.id} is ${created.status} in the ${services.accountLabel()}; waiting up to ${seconds} s for it to settle (Ctrl-C stops waiting, not the withdrawal)`);
+  const { withdrawal, final } = await waitForSettlement(invocation, api, created, seconds * 1000);
+  await print(withdrawal);
+  if (!final) {
+    throw new PayctlError(`withdrawal ${created.id} was made and is still ${String(withdrawal.status)} after ${seconds} s`, ExitCode.stillPending, {
+      hint: `do not send it again; follow it with: ${follow}`,
+    });
+  }
+  if (withdrawal.status === 'FAILED') {
+    throw new PayctlError(`withdrawal ${created.id} FAILED: the platform did not pay it, and its amount is back in the balance`, ExitCode.withdrawalFailed, {
+      hint: `see it with: ${follow}`,
+    });
+  }
+  await io.output.note(`withdrawal ${created.id} is COMPLETED`);
 }
 
 /** A card or boleto withdrawal: the amount and the bank account it goes to. */

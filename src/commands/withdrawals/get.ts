@@ -7,5 +7,11 @@ import type { withdrawalsGet } from './index.js';
 export async function run(invocation: Invocation<typeof withdrawalsGet>): Promise<void> {
   const { services, needArg, print } = invocation;
   const { id } = await resolveRequired(invocation, { id: needArg(0, (field) => pickWithdrawal(invocation, field)) });
-  await print(await getWithdrawal(await services.api(), id));
+  const api = await services.api();
+  const withdrawal = await getWithdrawal(api, id);
+  await print(withdrawal);
+  // A withdrawal sent without an answer is shown in the audit log as unknown until a read like this one finds it.
+  const { findingOf, settleWithdrawals } = await import('../../audit/trail.js');
+  const finding = findingOf(withdrawal, api.subaccount ?? null);
+  if (finding) await settleWithdrawals(services, [finding], 'withdrawals get');
 }

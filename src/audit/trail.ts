@@ -1,0 +1,152 @@
+import { randomUUID } from 'node:crypto';
+import os from 'node:os';
+import type { AuditHooks, AuditedWrite, WriteOutcome } from '../http/client.js';
+import { maskSecrets } from '../redact.js';
+import type { Services } from '../services.js';
+import { compareWithdrawal, createdAtOf, idOf, type WithdrawalIdentity } from '../withdrawal/identity.js';
+import { AuditLog, auditFiles, auditWriteError, readRecords, type IntentRecord, type SettledRecord } from './log.js';
+
+/** Who runs payctl, as the system knows them. */
+function userName(env: NodeJS.ProcessEnv): string {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return env.USER ?? env.USERNAME ?? 'unknown';
+  }
+}
+
+/**
+ * The audit hooks of one API client: the intent of a write is on disk before it
+ * is sent (a failure to record it stops it: exit 2, nothing sent), its outcome
+ * after. A failure to record the outcome is a warning: the write happened, and
+ * the log then shows it as of unknown outcome.
+ */
+export function auditHooks(services: Services, account: string | null): AuditHooks {
+  const log = new AuditLog(services.env);
+  const scrub = (value: unknown) => services.secrets.scrubDeep(maskSecrets(value));
+  return {
+    async before(write): Promise<AuditedWrite> {
+      const settings = services.settings();
+      const id = randomUUID();
+      const intent: IntentRecord = {
+        type: 'intent',
+        id,
+        at: new Date().toISOString(),
+        user: userName(services.env),
+        host: os.hostname(),
+        pid: process.pid,
+        profile: settings.profileName,
+        env: settings.env,
+        baseUrl: settings.baseUrl,
+        account,
+        method: write.method,
+        path: services.secrets.scrub(write.path),
+        ...(write.query && Object.keys(write.query).length > 0 ? { query: scrub(write.query) as Record<string, string> } : {}),
+        ...(write.body === undefined ? {} : { body: scrub(write.body) }),
+      };
+      try {
+        await log.append(intent);
+      } catch (error) {
+        throw auditWriteError(log.file, error);
+      }
+      return {
+        after: async (outcome: WriteOutcome) => {
+          try {
+            await log.append({
+              type: 'outcome',
+              id,
+              at: new Date().toISOString(),
+              status: outcome.status ?? null,
+              resourceId: outcome.resourceId ?? null,
+              exitCode: outcome.exitCode,
+              ...(outcome.error ? { error: services.secrets.scrub(outcome.error) } : {}),
+            });
+          } catch (error) {
+            services.warn(`cannot record the outcome of ${write.method} ${write.path} in the audit log ${log.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+          }
+        },
+      };
+    },
+  };
+}
+
+/** What a read learnt about a withdrawal that may be one of unknown outcome: found (with its id and status), or known not made. */
+export interface WithdrawalFinding {
+  identity: WithdrawalIdentity;
+  /** The sub-account; null for the main account. */
+  account: string | null;
+  found?: { id: string; status: string; createdAt?: number };
+}
+
+/** How long before its intent a withdrawal may seem to be created: this machine's clock and the API's may differ. */
+const CLOCK_SLACK_MS = 5 * 60 * 1000;
+const WITHDRAW_PATH = '/withdrawals/withdraw';
+
+/**
+ * Settles withdrawals of unknown outcome in the audit log from what a read found:
+ * for each finding, the oldest unsettled intent of the same amount, method and
+ * destination, in the same account of the same API, made no later than the
+ * withdrawal found (with some slack for clocks). A withdrawal already named by
+ * an outcome or a settlement settles nothing. A failure to write is a warning:
+ * the log keeps showing the write as unknown.
+ */
+export async function settleWithdrawals(services: Services, findings: readonly WithdrawalFinding[], by: string): Promise<void> {
+  const files = auditFiles(services.env);
+  if (findings.length === 0 || files.length === 0) return;
+  const { baseUrl } = services.settings();
+  const open = new Map<string, IntentRecord>();
+  const claimed = new Set<string>();
+  // The current file and the one before it: a write of unknown outcome is settled soon after, or by hand.
+  for (const file of files.slice(-2)) {
+    for (const record of readRecords(file).records) {
+      if (record.type === 'intent' && record.method === 'POST' && record.path === WITHDRAW_PATH && record.baseUrl === baseUrl) open.set(record.id, record);
+      else if (record.type === 'outcome' && record.exitCode !== 5) {
+        open.delete(record.id);
+        if (record.resourceId) claimed.add(record.resourceId);
+      } else if (record.type === 'settled') {
+        open.delete(record.id);
+        if (record.resourceId) claimed.add(record.resourceId);
+      }
+    }
+  }
+  const settlements: SettledRecord[] = [];
+  for (const finding of findings) {
+    if (finding.found && claimed.has(finding.found.id)) continue;
+    const intent = [...open.values()].find((candidate) => matches(candidate, finding));
+    if (!intent) continue;
+    open.delete(intent.id);
+    if (finding.found) claimed.add(finding.found.id);
+    settlements.push({ type: 'settled', id: intent.id, at: new Date().toISOString(), by, resourceId: finding.found?.id ?? null, status: finding.found?.status ?? null });
+  }
+  const log = new AuditLog(services.env);
+  try {
+    for (const settlement of settlements) await log.append(settlement);
+  } catch (error) {
+    services.warn(`cannot record in the audit log ${log.file} what ${by} found: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  }
+}
+
+function matches(intent: IntentRecord, { identity, account, found }: WithdrawalFinding): boolean {
+  if (intent.account !== account) return false;
+  const body = intent.body && typeof intent.body === 'object' ? (intent.body as Record<string, unknown>) : {};
+  const asSent = { ...body, withdrawalPaymentType: String(body.withdrawalMethod ?? '').toUpperCase(), id: 'intent' };
+  if (compareWithdrawal(asSent, identity) !== 'same') return false;
+  return found?.createdAt === undefined || found.createdAt >= Date.parse(intent.at) - CLOCK_SLACK_MS;
+}
+
+/** A withdrawal as the API answered it, as a finding; undefined when it lacks what a match needs. */
+export function findingOf(item: unknown, account: string | null): WithdrawalFinding | undefined {
+  const fields = item && typeof item === 'object' ? (item as Record<string, unknown>) : {};
+  const id = idOf(item);
+  const method = typeof fields.withdrawalPaymentType === 'string' ? fields.withdrawalPaymentType.toLowerCase() : undefined;
+  if (!id || typeof fields.amount !== 'number' || typeof fields.bankAccountId !== 'number' || (method !== 'pix' && method !== 'card' && method !== 'boleto')) {
+    return undefined;
+  }
+  const identity: WithdrawalIdentity = {
+    method,
+    amount: fields.amount,
+    bankAccountId: fields.bankAccountId,
+    ...(method === 'pix' && typeof fields.pixKey === 'string' ? { pixKey: fields.pixKey } : {}),
+  };
+  return { identity, account, found: { id, status: typeof fields.status === 'string' ? fields.status : 'unknown', createdAt: createdAtOf(item) } };
+}

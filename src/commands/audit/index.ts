@@ -1,0 +1,61 @@
+import { usageError } from '../../errors.js';
+import type { View } from '../../output/views.js';
+import type { Parser } from '../../validate.js';
+import { command, defineCommand, switchOption, valueOption } from '../spec.js';
+
+const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/**
+ * `2h`, `30m`, `7d`: that long ago; `2026-11-01`: the start of that day here (TZ
+ * honoured, as tables show local times); a date-time with its zone: that moment.
+ */
+export const parseSince: Parser<number> = (flag, raw) => {
+  const text = raw.trim();
+  const duration = /^(\d+)\s*([smhdw])$/.exec(text);
+  if (duration) return Date.now() - Number(duration[1]) * UNIT_MS[duration[2]!]!;
+  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
+  const at = day ? new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])).getTime() : /T.*(Z|[+-]\d{2}:?\d{2})$/.test(text) ? Date.parse(text) : NaN;
+  if (Number.isNaN(at) || (day && new Date(at).getDate() !== Number(day[3]))) {
+    throw usageError(`${flag} "${raw}" is not a duration or a date: use 2h, 30m, 7d (s, m, h, d, w), 2026-11-01, or 2026-11-01T09:00:00-03:00`);
+  }
+  return at;
+};
+
+export const auditView: View = {
+  noun: 'audit entries',
+  fields: [
+    'at', 'user', 'host', 'profile', 'env', 'baseUrl', 'account', 'method', 'path', 'query', 'body', 'outcome', 'status', 'resourceId', 'exitCode', 'error',
+    'settledAt', 'settledBy', 'settledStatus', 'id',
+  ],
+  columns: [
+    { field: 'at', header: 'time' },
+    { field: 'profile', hide: 4 },
+    { field: 'method' },
+    { field: 'path', hide: 1 },
+    { field: 'account', hide: 6 },
+    { field: 'status', header: 'HTTP', hide: 5 },
+    { field: 'resourceId', header: 'id', hide: 3 },
+    { field: 'exitCode', header: 'exit', hide: 2 },
+    { field: 'outcome' },
+  ],
+  // A path cut short names no route: kept whole, as ids are.
+  kinds: { at: 'time', path: 'id', account: 'id', resourceId: 'id', settledAt: 'time' },
+};
+
+export const auditList = defineCommand({
+  name: 'audit',
+  summary: 'Show the audit log: every POST, PUT and DELETE payctl sent, with its outcome',
+  description:
+    'Reads $XDG_STATE_HOME/payctl/audit.ndjson (default ~/.local/state/payctl/) and the files it was rotated into. Each write is ' +
+    'recorded before it is sent and again with its outcome; one sent without an answer shows as unknown until a later ' +
+    '`withdrawals get` or `withdraw batch --reconcile` finds what became of it. Dry runs send nothing and are not recorded. ' +
+    'Shows the last 50 entries unless --all; --since keeps those made since a time.',
+  options: {
+    since: valueOption('when', 'only entries since then: 2h, 30m, 7d, or a date (2026-11-01, local time)', parseSince),
+    all: switchOption('every entry, not only the last 50'),
+  },
+  view: auditView,
+  examples: ['payctl audit', 'payctl audit --since 2h', 'payctl audit --since 2026-11-01 --all -o csv > audit.csv', "payctl audit --json | jq '.[] | select(.outcome == \"unknown\")'"],
+});
+
+export const auditCommand = command(auditList, () => import('./list.js'));

@@ -1,0 +1,60 @@
+import { changeProfile, missingProfile, profileOrDefault } from '../../config/profiles.js';
+import { moveToken } from '../../config/token-store.js';
+import type { Profile } from '../../config/store.js';
+import { usageError } from '../../errors.js';
+import { formatCentsExact } from '../../output/money.js';
+import type { Invocation } from '../spec.js';
+import type { profilesSet } from './index.js';
+
+type Limit = 'maxWithdrawal' | 'maxBatchTotal';
+
+const LIMIT_WORDS: Record<Limit, string> = { maxWithdrawal: 'largest single withdrawal', maxBatchTotal: 'largest batch total' };
+
+const describeLimit = (cents: number | undefined) => (cents === undefined ? 'none' : formatCentsExact(cents));
+
+/**
+ * Changes a profile's limits, csv separator and token store. A limit of a
+ * production profile guards real money: changing one is confirmed at a
+ * terminal, and needs --yes without one.
+ */
+export async function run(invocation: Invocation<typeof profilesSet>): Promise<void> {
+  const { io, services, args: [name], opts, flag } = invocation;
+  const profile = profileOrDefault(services, name);
+  if (!profile) throw missingProfile(name, services.config());
+  const csvSeparator = services.flags.csvSeparator;
+  const limits: Array<[Limit, number | undefined]> = [];
+  if (opts.maxWithdrawal !== undefined || opts.clearMaxWithdrawal) limits.push(['maxWithdrawal', opts.maxWithdrawal]);
+  if (opts.maxBatchTotal !== undefined || opts.clearMaxBatchTotal) limits.push(['maxBatchTotal', opts.maxBatchTotal]);
+  if (limits.length === 0 && csvSeparator === undefined && opts.tokenStore === undefined) {
+    throw usageError(
+      `nothing to set: give ${flag('maxWithdrawal')}, ${flag('maxBatchTotal')}, ${flag('clearMaxWithdrawal')}, ${flag('clearMaxBatchTotal')}, --csv-separator or ${flag('tokenStore')}`,
+      `payctl profiles set ${name} ${flag('maxWithdrawal')} 500000`,
+    );
+  }
+  const changed = limits.filter(([limit, cents]) => profile[limit] !== cents);
+  if (profile.env === 'production' && changed.length > 0) await confirmLimits(invocation, name, profile, changed);
+
+  if (limits.length > 0 || csvSeparator !== undefined) {
+    await changeProfile(services, name, (stored) => {
+      for (const [limit, cents] of limits) {
+        if (cents === undefined) delete stored[limit];
+        else stored[limit] = cents;
+      }
+      if (csvSeparator !== undefined) stored.csvSeparator = csvSeparator;
+    });
+    for (const [limit, cents] of limits) await io.output.note(`profile ${name}: ${LIMIT_WORDS[limit]} ${describeLimit(cents)}`);
+    if (csvSeparator !== undefined) await io.output.note(`profile ${name}: csv separator ${JSON.stringify(csvSeparator)}`);
+  }
+  if (opts.tokenStore !== undefined) await io.output.note(await moveToken(services, name, opts.tokenStore));
+}
+
+/** Shows the limits before and after and asks (default No); without a terminal, --yes must say so. */
+async function confirmLimits({ io, services }: Invocation<typeof profilesSet>, name: string, profile: Profile, changed: Array<[Limit, number | undefined]>): Promise<void> {
+  const question = `Change the limits of production profile ${name}?`;
+  if (!services.flags.yes && !io.canPrompt) {
+    throw usageError(`${question.replace(/\?$/, '')}: refused without confirmation`, 'pass --yes to confirm, or run it at a terminal to be asked');
+  }
+  const lines = changed.map(([limit, cents]) => `  ${LIMIT_WORDS[limit]}: ${describeLimit(profile[limit])} → ${describeLimit(cents)}`);
+  io.stderr.write(`About to change the limits of profile ${name} (PRODUCTION, real money):\n${lines.join('\n')}\n`);
+  if (!services.flags.yes && !(await (await services.prompter()).confirm(question))) throw usageError('not confirmed: nothing was changed');
+}

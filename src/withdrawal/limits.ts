@@ -1,0 +1,45 @@
+import type { Settings } from '../config/settings.js';
+import { usageError } from '../errors.js';
+import { formatCentsExact } from '../output/money.js';
+
+/**
+ * A profile's limits (`profiles set NAME --max-withdrawal C --max-batch-total C`):
+ * a withdrawal above the one, or a batch whose total is above the other, is
+ * refused before anything is sent, with --yes or without, and under --dry-run
+ * too (a dry run that passes promises a run that passes).
+ */
+
+const fix = (profileName: string, flag: string) => `the limit is the profile's: payctl profiles set ${profileName} ${flag} CENTS (or --clear-${flag.slice(2)})`;
+
+/** Refuses one withdrawal above the profile's --max-withdrawal. */
+export function refuseAboveWithdrawalLimit({ profile, profileName }: Settings, amount: number): void {
+  const limit = profile?.maxWithdrawal;
+  if (limit === undefined || amount <= limit) return;
+  throw usageError(
+    `${formatCentsExact(amount)} is above the largest withdrawal profile "${profileName}" allows (--max-withdrawal ${formatCentsExact(limit)}): nothing was sent`,
+    fix(profileName, '--max-withdrawal'),
+  );
+}
+
+/**
+ * Refuses a batch with a row above the profile's --max-withdrawal (each named by
+ * line), or whose total, every row of the file counted, is above --max-batch-total.
+ */
+export function refuseAboveBatchLimits({ profile, profileName }: Settings, rows: ReadonlyArray<{ line: number; amount: number }>, file: string): void {
+  const single = profile?.maxWithdrawal;
+  const over = single === undefined ? [] : rows.filter((row) => row.amount > single);
+  if (over.length > 0) {
+    throw usageError(
+      `${file}: line${over.length > 1 ? 's' : ''} ${over.map((row) => row.line).join(', ')} ${over.length > 1 ? 'are' : 'is'} above the largest withdrawal profile "${profileName}" allows ` +
+        `(--max-withdrawal ${formatCentsExact(single!)}): nothing was sent`,
+      fix(profileName, '--max-withdrawal'),
+    );
+  }
+  const limit = profile?.maxBatchTotal;
+  const total = rows.reduce((sum, row) => sum + row.amount, 0);
+  if (limit === undefined || total <= limit) return;
+  throw usageError(
+    `${file}: the batch's total ${formatCentsExact(total)} is above the largest batch profile "${profileName}" allows (--max-batch-total ${formatCentsExact(limit)}): nothing was sent`,
+    fix(profileName, '--max-batch-total'),
+  );
+}

@@ -1,0 +1,56 @@
+import { getWithdrawal } from '../api/withdrawals.js';
+import type { Withdrawal } from '../api/types.js';
+import type { Context } from '../context.js';
+import { ExitCode, PayctlError } from '../errors.js';
+import type { ApiClient } from '../http/client.js';
+import { statusLine } from '../output/status-line.js';
+
+const FIRST_DELAY_MS = 500;
+const LONGEST_DELAY_MS = 5000;
+
+const sleep = (ms: number, signal: AbortSignal) =>
+  new Promise<void>((resolve) => {
+    const timer = setTimeout(done, ms);
+    signal.addEventListener('abort', done, { once: true });
+    function done() {
+      clearTimeout(timer);
+      signal.removeEventListener('abort', done);
+      resolve();
+    }
+  });
+
+/**
+ * `withdraw … --wait`: reads the withdrawal until it is COMPLETED or FAILED,
+ * waiting longer between reads (half a second, growing to 5 s), with a status
+ * line on stderr at a terminal. A read that fails for the network is tried again
+ * until the deadline; any other failure ends the wait. Returns the last state
+ * read and whether it is final. A status payctl does not know is not final.
+ */
+export async function waitForSettlement(ctx: Context, api: ApiClient, created: Withdrawal, timeoutMs: number): Promise<{ withdrawal: Withdrawal; final: boolean }> {
+  const { io } = ctx;
+  const started = Date.now();
+  const deadline = started + timeoutMs;
+  const line = statusLine(io);
+  let latest = created;
+  let delay = FIRST_DELAY_MS;
+  try {
+    while (!isFinal(latest)) {
+      const wait = Math.min(delay, deadline - Date.now());
+      if (wait <= 0) return { withdrawal: latest, final: false };
+      line.show(() => `waiting for withdrawal ${created.id}: ${String(latest.status)} (${Math.round((Date.now() - started) / 1000)} s)`, true);
+      await sleep(wait, io.signal);
+      if (io.signal.aborted) throw new PayctlError('interrupted', ExitCode.interrupted);
+      delay = Math.min(delay * 1.5, LONGEST_DELAY_MS);
+      try {
+        latest = await getWithdrawal(api, created.id);
+      } catch (error) {
+        if (!(error instanceof PayctlError) || error.exitCode !== ExitCode.network) throw error;
+      }
+    }
+    return { withdrawal: latest, final: true };
+  } finally {
+    line.done();
+  }
+}
+
+const isFinal = (withdrawal: Withdrawal) => withdrawal.status === 'COMPLETED' || withdrawal.status === 'FAILED';

@@ -1,0 +1,136 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { fakeJwt } from '../helpers/fake-api.js';
+import { sandboxWithdrawals } from '../money/helpers.js';
+import { json, parsed, plain } from '../commands/helpers.js';
+
+/** withdraw --wait to COMPLETED, to FAILED and past its timeout; status against a sandbox and without a token. */
+
+const pix = (bank: number, amount: number, key: string, extra: string[] = []) =>
+  ['withdraw', 'pix', '--amount', String(amount), '--bank-account', String(bank), '--pix-key-type', 'email', '--pix-key', key, '--yes', ...extra];
+
+async function session(settleAfterMs: number, failedShare: number) {
+  const s = await startSandboxSession('acme', { settleAfterMs, settleFailedShare: failedShare });
+  parsed(await s.run(['sandbox', 'credit', '--pix', '1000000', '--json']));
+  const bank = (await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']))[0]!.id;
+  return { s, bank };
+}
+
+describe('withdraw --wait', () => {
+  let done: SandboxSession;
+  let failing: SandboxSession;
+  let doneBank: number;
+  let failingBank: number;
+  beforeAll(async () => {
+    ({ s: done, bank: doneBank } = await session(800, 0));
+    ({ s: failing, bank: failingBank } = await session(800, 1));
+  });
+  afterAll(async () => {
+    await done?.close();
+    await failing?.close();
+  });
+
+  it('to COMPLETED: exit 0, the settled withdrawal on stdout, made once', async () => {
+    const before = (await sandboxWithdrawals(done)).length;
+    const result = await done.run(pix(doneBank, 1601, 'wait-ok@acme.com.br', ['--wait', '--json']));
+    expect(result.code, result.stderr).toBe(0);
+    const withdrawal = JSON.parse(result.stdout);
+    expect(withdrawal).toMatchObject({ amount: 1601, status: 'COMPLETED' });
+    expect(result.stderr).toContain(`withdrawal ${withdrawal.id} is COMPLETED`);
+    const after = await sandboxWithdrawals(done);
+    expect(after.length).toBe(before + 1);
+    expect(after.find((w) => w.id === withdrawal.id)).toBeDefined();
+  });
+
+  it('to FAILED: exit 1, the FAILED withdrawal on stdout and the reason on stderr', async () => {
+    const result = await failing.run(pix(failingBank, 1602, 'wait-failed@acme.com.br', ['--wait', '--json']));
+    expect(result.code).toBe(1);
+    const withdrawal = JSON.parse(result.stdout);
+    expect(withdrawal).toMatchObject({ amount: 1602, status: 'FAILED' });
+    expect(result.stderr).toContain(`error: withdrawal ${withdrawal.id} FAILED`);
+  });
+
+  it('past --wait-timeout: exit 5, the withdrawal still PENDING, with the command that follows it', async () => {
+    const s = await startSandboxSession('acme');
+    try {
+      parsed(await s.run(['sandbox', 'credit', '--pix', '100000', '--json']));
+      const bank = (await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']))[0]!.id;
+      const result = await s.run(pix(bank, 1603, 'wait-long@acme.com.br', ['--wait', '--wait-timeout', '1', '--json']));
+      expect(result.code).toBe(5);
+      const withdrawal = JSON.parse(result.stdout);
+      expect(withdrawal).toMatchObject({ status: 'PENDING' });
+      expect(result.stderr).toContain(`is still PENDING after 1 s`);
+      expect(result.stderr).toContain(`hint: do not send it again; follow it with: payctl withdrawals get ${withdrawal.id}`);
+    } finally {
+      await s.close();
+    }
+  });
+
+  it('at a terminal, a status line on stderr while it waits', async () => {
+    const result = await runCliInTerminal(pix(doneBank, 1604, 'wait-tty@acme.com.br', ['--wait']), { env: done.env, stderrOnTerminal: true });
+    expect(result.code, result.stdout).toBe(0);
+    expect(result.stdout).toMatch(/waiting for withdrawal [0-9a-f-]+: PENDING \(\d+ s\)/);
+  });
+
+  it('a bad --wait-timeout is exit 2 naming the flag, nothing sent', async () => {
+    const before = (await sandboxWithdrawals(done)).length;
+    const result = await done.run(pix(doneBank, 1605, 'wait-bad@acme.com.br', ['--wait', '--wait-timeout', '0']));
+    expect(result.code).toBe(2);
+    expect(result.stderr).toContain('--wait-timeout');
+    expect((await sandboxWithdrawals(done)).length).toBe(before);
+  });
+});
+
+describe('status', () => {
+  let s: SandboxSession;
+  beforeAll(async () => {
+    s = await startSandboxSession('acme');
+  });
+  afterAll(() => s?.close());
+
+  it('json: profile, token, balances, withdrawals in processing and recent failures', async () => {
+    const bank = (await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']))[0]!.id;
+    parsed(await s.run(['sandbox', 'credit', '--pix', '100000', '--json']));
+    const pending = parsed<{ id: string }>(await s.run(pix(bank, 1701, 'status-pending@acme.com.br', ['--json'])));
+    const failed = parsed<{ id: string }>(await s.run(pix(bank, 1702, 'status-failed@acme.com.br', ['--json'])));
+    parsed(await s.run(['sandbox', 'settle', failed.id, '--status', 'FAILED', '--json']));
+    type Listed = Array<{ id: string }>;
+    const status = await json<{ balances: unknown; processing: Listed; failed: Listed; processingCount: number }>(s, ['status']);
+    expect(status).toMatchObject({ profile: 'default', env: 'local', baseUrl: s.sandbox.url, tokenStore: 'file', tokenUsable: true, subaccount: null });
+    expect(status.balances).toEqual({ pix: expect.any(Number), card: expect.any(Number), boleto: expect.any(Number), inProcessing: expect.any(Number) });
+    expect(status.processing.map((w) => w.id)).toContain(pending.id);
+    expect(status.failed.map((w) => w.id)).toContain(failed.id);
+    expect(status.processingCount).toBe(status.processing.length);
+    const tsv = await s.run(['status']);
+    expect(tsv.code).toBe(0);
+    expect(tsv.stdout).toMatch(/^tokenStore\tfile$/m);
+    expect(tsv.stdout).toMatch(new RegExp(`^processing\\t.*${pending.id}`, 'm'));
+  });
+
+  it('at a terminal: one screen with the balances in BRL and the withdrawals in processing', async () => {
+    const result = await runCliInTerminal(['status'], { env: s.env });
+    expect(result.code, result.stderr).toBe(0);
+    const screen = plain(result.stdout);
+    expect(screen).toMatch(/balances pix\s+R\$ [\d.]+,\d\d/);
+    expect(screen).toContain('withdrawals in processing:');
+  });
+
+  it('in a sub-account, it says which (the id until names are known)', async () => {
+    const sub = (await json<Array<{ splits: Array<{ subaccountId: string }> }>>(s, ['subs', 'list', '--limit', '100'])).flatMap((x) => x.splits)[0]!.subaccountId;
+    expect(await json(s, ['status', '--subaccount', sub])).toMatchObject({ subaccount: sub, subaccountName: sub });
+  });
+
+  it('without a token: what is known here, then exit 3; an expired one says so', async () => {
+    const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: s.sandbox.url };
+    const none = await runCli(['status', '--json'], { env });
+    expect(none.code).toBe(3);
+    expect(JSON.parse(none.stdout)).toMatchObject({ profile: 'default', tokenStore: null, tokenUsable: false, balances: null, processing: null });
+    expect(none.stderr).toContain('no token for profile "default"');
+    const expired = await runCli(['status'], { env: { ...env, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) - 60) } });
+    expect(expired.code).toBe(3);
+    expect(expired.stdout).toMatch(/^tokenStore\tenv$/m);
+    expect(expired.stdout).toMatch(/^tokenUsable\tfalse$/m);
+    expect(expired.stderr).toMatch(/expired at/);
+  });
+});
