@@ -78,7 +78,15 @@ const ARRAY = 32;
 const NULL = 64;
 /** The field may be absent; when present it is checked. */
 const OPTIONAL = 128;
-const TYPE_NAMES: ReadonlyArray<[number, string]> = [[STRING, 'a string'], [INTEGER, 'an integer'], [NUMBER, 'a number'], [BOOLEAN, 'a boolean'], [OBJECT, 'an object'], [ARRAY, 'an array'], [NULL, 'null']];
+const TYPE_NAMES: ReadonlyArray<[number, string]> = [
+  [STRING, 'a string'],
+  [INTEGER, 'an integer'],
+  [NUMBER, 'a number'],
+  [BOOLEAN, 'a boolean'],
+  [OBJECT, 'an object'],
+  [ARRAY, 'an array'],
+  [NULL, 'null'],
+];
 
 type Check = AnswerFault | undefined;
 
@@ -118,7 +126,30 @@ function items(value: unknown, mask: number, field: string, inner: (item: unknow
 }
 
 /** The body must be an object; its data is read by inner. */
-const envelope = (body: unknown, inner: (data: unknown) => Check): Check => (isObject(body) ? inner(body.data) : { field: '', expected: 'an object', found: body });`;
+const envelope = (body: unknown, inner: (data: unknown) => Check): Check =>
+  isObject(body) ? inner(body.data) : { field: '', expected: 'an object', found: body };`;
+
+/** The generated file's widest line: eslint.config.js's max-len. */
+const WIDTH = 160;
+
+/**
+ * A check as the generator builds it: a string that is never broken, or a call whose
+ * last argument is a function of `parts` (checks joined by ??), written on one line when
+ * it fits in WIDTH and otherwise as `head` on its line and each part on its own, indented.
+ */
+const call = (head, parts, close = ')') => ({ head, parts, close });
+
+const flat = (doc) => (typeof doc === 'string' ? doc : `${doc.head} ${doc.parts.map(flat).join(' ?? ')}${doc.close}`);
+
+/** The lines of a check at an indentation, followed by `suffix` (what closes or joins it). */
+function layout(doc, indent, suffix) {
+  const line = indent + flat(doc) + suffix;
+  if (typeof doc === 'string' || line.length <= WIDTH) return [line];
+  return [
+    indent + doc.head,
+    ...doc.parts.flatMap((part, index) => layout(part, `${indent}  `, index < doc.parts.length - 1 ? ' ??' : doc.close + suffix)),
+  ];
+}
 
 /** needs.json's paths of one operation as a tree: `children` by property name, `items` for `[]`. */
 function needsTree(paths, operationId) {
@@ -143,7 +174,7 @@ function needsTree(paths, operationId) {
 }
 
 /**
- * The expression that checks one node of the needs tree: `value` is the expression
+ * The check (see call) of one node of the needs tree: `value` is the expression
  * of its value, `field` its name in messages ('' for a list's item, named by `items`).
  */
 function emitNode(context, node, schema, value, field) {
@@ -161,12 +192,12 @@ function emitNode(context, node, schema, value, field) {
       if (!property) throw new Error(`${operationId}: needs.json names ${name}, which the document's answer does not have`);
       return emitNode(context, child, property, `${object}.${name}`, inside(name));
     });
-    return `fields(${value}, ${mask}, '${field}', (${object}) => ${checks.join(' ?? ')})`;
+    return call(`fields(${value}, ${mask}, '${field}', (${object}) =>`, checks);
   }
   if (node.items) {
     if (!resolved.items) throw new Error(`${operationId}: needs.json asks for items of ${field}, which the document's answer does not list`);
     const item = context.fresh('item');
-    return `items(${value}, ${mask}, '${field}', (${item}) => ${emitNode(context, node.items, resolved.items, item, '')})`;
+    return call(`items(${value}, ${mask}, '${field}', (${item}) =>`, [emitNode(context, node.items, resolved.items, item, '')]);
   }
   return `check(${value}, ${mask}, '${field}')`;
 }
@@ -185,7 +216,9 @@ export function generateValidators(document, needs) {
     const answer = resolve(operation.schema);
     if (!answer.properties?.data) throw new Error(`${operation.id}: the success answer has no data`);
     const tree = needsTree(needs[operation.id], operation.id);
-    return `  /** ${operation.route} */\n  ${operation.id}: (body) => envelope(body, (data) => ${emitNode(context, tree, answer.properties.data, 'data', 'data')}),`;
+    const inner = emitNode(context, tree, answer.properties.data, 'data', 'data');
+    const entry = call(`${operation.id}: (body) =>`, [call('envelope(body, (data) =>', [inner])], '');
+    return [`  /** ${operation.route} */`, ...layout(entry, '  ', ',')].join('\n');
   });
 
   return [

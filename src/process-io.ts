@@ -39,7 +39,11 @@ class FdWriter extends EventEmitter {
           this.readerGone = true;
           this.onReaderGone?.();
           return true;
-        } else throw new PayctlError(`cannot write to ${this.fd === 1 ? 'stdout' : 'stderr'}: ${(error as Error).message}`, ExitCode.localFailure, { hint: 'check the file or disk the output goes to' });
+        } else {
+          throw new PayctlError(`cannot write to ${this.fd === 1 ? 'stdout' : 'stderr'}: ${(error as Error).message}`, ExitCode.localFailure, {
+            hint: 'check the file or disk the output goes to',
+          });
+        }
       }
     }
     return true;

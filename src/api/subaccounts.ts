@@ -8,5 +8,6 @@ export async function createSubaccount(
   kind: SubaccountKind,
   body: CreateSubaccountPfRequest | CreateSubaccountPjRequest,
 ): Promise<Subaccount | undefined> {
-  return (await client.request<Subaccount>({ method: 'POST', path: `/subaccounts/${kind}`, operation: kind === 'pf' ? 'createSubaccountPf' : 'createSubaccountPj', body }))?.data;
+  const operation = kind === 'pf' ? 'createSubaccountPf' : 'createSubaccountPj';
+  return (await client.request<Subaccount>({ method: 'POST', path: `/subaccounts/${kind}`, operation, body }))?.data;
 }

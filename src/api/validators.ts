@@ -81,7 +81,15 @@ const ARRAY = 32;
 const NULL = 64;
 /** The field may be absent; when present it is checked. */
 const OPTIONAL = 128;
-const TYPE_NAMES: ReadonlyArray<[number, string]> = [[STRING, 'a string'], [INTEGER, 'an integer'], [NUMBER, 'a number'], [BOOLEAN, 'a boolean'], [OBJECT, 'an object'], [ARRAY, 'an array'], [NULL, 'null']];
+const TYPE_NAMES: ReadonlyArray<[number, string]> = [
+  [STRING, 'a string'],
+  [INTEGER, 'an integer'],
+  [NUMBER, 'a number'],
+  [BOOLEAN, 'a boolean'],
+  [OBJECT, 'an object'],
+  [ARRAY, 'an array'],
+  [NULL, 'null'],
+];
 
 type Check = AnswerFault | undefined;
 
@@ -121,7 +129,8 @@ function items(value: unknown, mask: number, field: string, inner: (item: unknow
 }
 
 /** The body must be an object; its data is read by inner. */
-const envelope = (body: unknown, inner: (data: unknown) => Check): Check => (isObject(body) ? inner(body.data) : { field: '', expected: 'an object', found: body });
+const envelope = (body: unknown, inner: (data: unknown) => Check): Check =>
+  isObject(body) ? inner(body.data) : { field: '', expected: 'an object', found: body };
 
 /** Reads a success answer's body for the fields payctl needs; undefined when they are all there, with their types. */
 export const ANSWER_CHECKS: Readonly<Record<OperationId, (body: unknown) => Check>> = {
@@ -142,11 +151,34 @@ export const ANSWER_CHECKS: Readonly<Record<OperationId, (body: unknown) => Chec
   /** PUT /customers/{customerId} */
   updateCustomer: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** GET /subscriptions */
-  listSubscriptions: (body) => envelope(body, (data) => items(data, ARRAY, 'data', (item1) => fields(item1, OBJECT, '', (object2) => check(object2.id, STRING, '.id') ?? items(object2.splits, ARRAY, '.splits', (item3) => fields(item3, OBJECT, '', (object4) => check(object4.subaccountId, STRING, '.subaccountId')))))),
+  listSubscriptions: (body) =>
+    envelope(body, (data) =>
+      items(data, ARRAY, 'data', (item1) =>
+        fields(item1, OBJECT, '', (object2) =>
+          check(object2.id, STRING, '.id') ??
+          items(object2.splits, ARRAY, '.splits', (item3) => fields(item3, OBJECT, '', (object4) => check(object4.subaccountId, STRING, '.subaccountId')))))),
   /** POST /subscriptions/add_split */
   addSplit: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** GET /subscriptions/{subscriptionId} */
-  getSubscription: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id') ?? check(object1.title, STRING, 'title') ?? check(object1.amount, INTEGER, 'amount') ?? check(object1.frequency, INTEGER, 'frequency') ?? check(object1.customerId, STRING, 'customerId') ?? check(object1.status, STRING, 'status') ?? items(object1.splits, ARRAY, 'splits', (item2) => fields(item2, OBJECT, '', (object3) => check(object3.id, STRING, '.id') ?? check(object3.subaccountId, STRING, '.subaccountId') ?? check(object3.splitType, STRING, '.splitType') ?? check(object3.splitAmount, INTEGER | NULL | OPTIONAL, '.splitAmount') ?? check(object3.splitPercentage, NUMBER | NULL | OPTIONAL, '.splitPercentage') ?? check(object3.chargebackLiable, BOOLEAN | OPTIONAL, '.chargebackLiable'))) ?? check(object1.duration, INTEGER | OPTIONAL, 'duration') ?? check(object1.expirationDate, STRING | OPTIONAL, 'expirationDate'))),
+  getSubscription: (body) =>
+    envelope(body, (data) =>
+      fields(data, OBJECT, 'data', (object1) =>
+        check(object1.id, STRING, 'id') ??
+        check(object1.title, STRING, 'title') ??
+        check(object1.amount, INTEGER, 'amount') ??
+        check(object1.frequency, INTEGER, 'frequency') ??
+        check(object1.customerId, STRING, 'customerId') ??
+        check(object1.status, STRING, 'status') ??
+        items(object1.splits, ARRAY, 'splits', (item2) =>
+          fields(item2, OBJECT, '', (object3) =>
+            check(object3.id, STRING, '.id') ??
+            check(object3.subaccountId, STRING, '.subaccountId') ??
+            check(object3.splitType, STRING, '.splitType') ??
+            check(object3.splitAmount, INTEGER | NULL | OPTIONAL, '.splitAmount') ??
+            check(object3.splitPercentage, NUMBER | NULL | OPTIONAL, '.splitPercentage') ??
+            check(object3.chargebackLiable, BOOLEAN | OPTIONAL, '.chargebackLiable'))) ??
+        check(object1.duration, INTEGER | OPTIONAL, 'duration') ??
+        check(object1.expirationDate, STRING | OPTIONAL, 'expirationDate'))),
   /** PUT /subscriptions/{subscriptionId} */
   updateSubscription: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** DELETE /subscriptions/{subscriptionId} */
@@ -154,21 +186,38 @@ export const ANSWER_CHECKS: Readonly<Record<OperationId, (body: unknown) => Chec
   /** DELETE /subscriptions/{subscriptionId}/remove_split/{splitId} */
   removeSplit: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** GET /bank_accounts */
-  listBankAccounts: (body) => envelope(body, (data) => items(data, ARRAY, 'data', (item1) => fields(item1, OBJECT, '', (object2) => check(object2.id, INTEGER, '.id')))),
+  listBankAccounts: (body) =>
+    envelope(body, (data) => items(data, ARRAY, 'data', (item1) => fields(item1, OBJECT, '', (object2) => check(object2.id, INTEGER, '.id')))),
   /** GET /bank_accounts/{bankAccountId} */
-  getBankAccount: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, INTEGER, 'id') ?? check(object1.holderName, STRING, 'holderName') ?? check(object1.bankCode, STRING, 'bankCode') ?? check(object1.routingNumber, STRING, 'routingNumber') ?? check(object1.accountNumber, STRING, 'accountNumber') ?? check(object1.document, STRING, 'document'))),
+  getBankAccount: (body) =>
+    envelope(body, (data) =>
+      fields(data, OBJECT, 'data', (object1) =>
+        check(object1.id, INTEGER, 'id') ??
+        check(object1.holderName, STRING, 'holderName') ??
+        check(object1.bankCode, STRING, 'bankCode') ??
+        check(object1.routingNumber, STRING, 'routingNumber') ??
+        check(object1.accountNumber, STRING, 'accountNumber') ??
+        check(object1.document, STRING, 'document'))),
   /** DELETE /bank_accounts/{bankAccountId} */
   deleteBankAccount: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** POST /withdrawals/withdraw */
-  withdraw: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id') ?? check(object1.status, STRING, 'status'))),
+  withdraw: (body) =>
+    envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id') ?? check(object1.status, STRING, 'status'))),
   /** GET /withdrawals */
   listWithdrawals: (body) => envelope(body, (data) => items(data, ARRAY, 'data', (item1) => check(item1, OBJECT, ''))),
   /** GET /withdrawals/balance */
-  getBalance: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.disponiblePixBalance, NUMBER, 'disponiblePixBalance') ?? check(object1.disponibleCardBalance, NUMBER, 'disponibleCardBalance') ?? check(object1.disponibleBilletBalance, NUMBER, 'disponibleBilletBalance') ?? check(object1.withdrawalsInProcessingBalance, NUMBER, 'withdrawalsInProcessingBalance'))),
+  getBalance: (body) =>
+    envelope(body, (data) =>
+      fields(data, OBJECT, 'data', (object1) =>
+        check(object1.disponiblePixBalance, NUMBER, 'disponiblePixBalance') ??
+        check(object1.disponibleCardBalance, NUMBER, 'disponibleCardBalance') ??
+        check(object1.disponibleBilletBalance, NUMBER, 'disponibleBilletBalance') ??
+        check(object1.withdrawalsInProcessingBalance, NUMBER, 'withdrawalsInProcessingBalance'))),
   /** GET /withdrawals/{withdrawalId} */
   getWithdrawal: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** GET /sandbox/subaccounts */
-  sandboxListSubaccounts: (body) => envelope(body, (data) => items(data, ARRAY, 'data', (item1) => fields(item1, OBJECT, '', (object2) => check(object2.id, STRING, '.id')))),
+  sandboxListSubaccounts: (body) =>
+    envelope(body, (data) => items(data, ARRAY, 'data', (item1) => fields(item1, OBJECT, '', (object2) => check(object2.id, STRING, '.id')))),
   /** POST /sandbox/subaccounts/{subaccountId}/approve */
   sandboxApproveSubaccount: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
   /** POST /sandbox/withdrawals/{withdrawalId}/settle */

@@ -10,7 +10,8 @@ export const listWithdrawals = (client: ApiClient, query: PageQuery): Promise<Pa
   fetchPage<Withdrawal>(client, 'listWithdrawals', '/withdrawals', { ...query }, true);
 
 export async function getWithdrawal(client: ApiClient, id: string): Promise<Withdrawal> {
-  return (await client.request<Withdrawal>({ method: 'GET', path: `/withdrawals/${encodeURIComponent(id)}`, accountContext: true, operation: 'getWithdrawal' })).data;
+  const path = `/withdrawals/${encodeURIComponent(id)}`;
+  return (await client.request<Withdrawal>({ method: 'GET', path, accountContext: true, operation: 'getWithdrawal' })).data;
 }
 
 export async function withdraw(client: ApiClient, body: WithdrawRequest): Promise<Withdrawal | undefined> {

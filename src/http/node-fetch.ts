@@ -100,7 +100,12 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       reject(new TransportError(message, code, reachedServer, hint));
     };
     const proxyRefused = (status: number | undefined, text: string | undefined) =>
-      fail(`the proxy ${proxy!.shown} (${proxy!.variable}) refused to connect to ${url.host}: HTTP ${status} ${text ?? ''}`.trimEnd(), 'EPROXYREFUSED', proxyHint(proxy!, url), false);
+      fail(
+        `the proxy ${proxy!.shown} (${proxy!.variable}) refused to connect to ${url.host}: HTTP ${status} ${text ?? ''}`.trimEnd(),
+        'EPROXYREFUSED',
+        proxyHint(proxy!, url),
+        false,
+      );
     const request = transport.request(
       url,
       { method: input.method, headers, agent: proxy?.agent ?? secure?.agent ?? httpAgent },

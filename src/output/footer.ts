@@ -25,7 +25,8 @@ export function listFooter(noun: string, shown: number, { total, page, pages, ne
   if (scanned !== undefined) return [`${shown === 0 ? 'none' : shown} of ${counted(scanned, noun)} ${shown === 1 ? 'matches' : 'match'}`];
   if (total === undefined || total === 0) return [shown === 0 ? `no ${noun}` : counted(shown, noun)];
   if (shown === 0 && page !== undefined) {
-    return [`no ${noun} on page ${page}: there ${total === 1 ? 'is' : 'are'} ${counted(total, noun)}${pages === undefined ? '' : ` on ${counted(pages, 'pages')}`}`];
+    const onPages = pages === undefined ? '' : ` on ${counted(pages, 'pages')}`;
+    return [`no ${noun} on page ${page}: there ${total === 1 ? 'is' : 'are'} ${counted(total, noun)}${onPages}`];
   }
   const where = page !== undefined && page > 1 && pages !== undefined ? ` (page ${page} of ${pages})` : '';
   const showing = `showing ${shown} of ${counted(total, noun)}${where}`;

@@ -131,7 +131,12 @@ function pad(text: string, width: number, align: 'left' | 'right'): { before: st
 }
 
 /** A list as a table `width` columns wide, a header row first. */
-export function renderTable(columns: readonly TableColumn[], rows: readonly (readonly Cell[])[], width: number, paintHeader: (text: string) => string): RenderedTable {
+export function renderTable(
+  columns: readonly TableColumn[],
+  rows: readonly (readonly Cell[])[],
+  width: number,
+  paintHeader: (text: string) => string,
+): RenderedTable {
   const header: Cell[] = columns.map((column) => ({ text: column.title, paint: paintHeader }));
   const all = [header, ...rows];
   const measured = columns.map((column, i) => ({ ...column, natural: Math.max(...all.map((row) => stringWidth(row[i]!.text))) }));

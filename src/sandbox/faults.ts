@@ -63,7 +63,9 @@ export class FaultInjector {
   admit(operation: CompiledOperation, client: string, nowMs: number): Fate {
     if (isSandboxRoute(operation)) return 'served';
     const retryAfter = this.limiter?.take(client, nowMs);
-    if (retryAfter !== undefined) throw new ApiError('rateLimited', `rate limit of ${this.options.rateLimit} requests a second exceeded`, undefined, { 'retry-after': String(retryAfter) });
+    if (retryAfter !== undefined) {
+      throw new ApiError('rateLimited', `rate limit of ${this.options.rateLimit} requests a second exceeded`, undefined, { 'retry-after': String(retryAfter) });
+    }
     if (!this.options.failureRate || !this.failures.chance(this.options.failureRate)) return 'served';
     if (this.options.failAfterWrite && operation.method !== 'GET') return 'failsAfterWrite';
     throw new ApiError('injectedFailure');
@@ -72,6 +74,10 @@ export class FaultInjector {
 
 /** Checks fault options as startSandbox receives them. */
 export function checkFaultOptions(options: FaultOptions): void {
-  if (options.rateLimit !== undefined && !(Number.isInteger(options.rateLimit) && options.rateLimit >= 1)) throw new RangeError('rateLimit must be a positive integer (requests a second)');
-  if (options.failureRate !== undefined && !(options.failureRate >= 0 && options.failureRate <= 1)) throw new RangeError('failureRate must be a share from 0 to 1');
+  if (options.rateLimit !== undefined && !(Number.isInteger(options.rateLimit) && options.rateLimit >= 1)) {
+    throw new RangeError('rateLimit must be a positive integer (requests a second)');
+  }
+  if (options.failureRate !== undefined && !(options.failureRate >= 0 && options.failureRate <= 1)) {
+    throw new RangeError('failureRate must be a share from 0 to 1');
+  }
 }

@@ -49,7 +49,11 @@ const FIRST_FORMAT = 'payctl-sandbox/1';
 function dropNulls(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(dropNulls);
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).filter(([key, field]) => field !== null || NULLABLE_FIELDS.has(key)).map(([key, field]) => [key, dropNulls(field)]));
+  return Object.fromEntries(
+    Object.entries(value)
+      .filter(([key, field]) => field !== null || NULLABLE_FIELDS.has(key))
+      .map(([key, field]) => [key, dropNulls(field)]),
+  );
 }
 
 function readSnapshot(path: string): SavedSnapshot {

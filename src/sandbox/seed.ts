@@ -4,11 +4,17 @@
  * SEED_EPOCH, so the same seed gives byte-identical data, and changing the
  * customer count leaves the other kinds alone.
  */
-import type { BankAccount, BrazilianState, Card, Customer, PixKeyType, Split, Subaccount, SubaccountAddress, Subscription, SubscriptionStatus, Withdrawal, WithdrawalPaymentType } from '../api/types.js';
+import type {
+  BankAccount, BrazilianState, Card, Customer, PixKeyType, Split, Subaccount, SubaccountAddress, Subscription, SubscriptionStatus, Withdrawal,
+  WithdrawalPaymentType,
+} from '../api/types.js';
 import { splitAllowanceCents, splitGrossCents, splitLiquidCents, withdrawalLiquidCents } from './fees.js';
 import { hashString, permute48, Prng, unpermute48 } from './random.js';
 import { BRAZILIAN_AREA_CODES, cardBrand, completeCnpj, completeCpf, isoDay, passesLuhn } from '../rules.js';
-import { companyFromSnapshot, CustomerDirectory, emptyAccount, IndexedList, MAIN_ACCOUNT_KEY, type Account, type Company, type CompanySnapshot, type CustomerDirectorySnapshot } from './store.js';
+import {
+  companyFromSnapshot, CustomerDirectory, emptyAccount, IndexedList, MAIN_ACCOUNT_KEY,
+  type Account, type Company, type CompanySnapshot, type CustomerDirectorySnapshot,
+} from './store.js';
 
 export const SEED_EPOCH_MS = Date.UTC(2024, 0, 1);
 const DAY_MS = 86_400_000;
@@ -30,9 +36,18 @@ const SUBSCRIPTIONS_PER_COMPANY = { acme: 80, globex: 64 } as const;
 /** Only the first customers get cards, so the others need not be generated at start. */
 const CUSTOMERS_WITH_CARDS = 160;
 
-const FIRST_NAMES = ['Ana', 'Bruno', 'Carla', 'Diego', 'Eduarda', 'Felipe', 'Gabriela', 'Heitor', 'Isabela', 'João', 'Larissa', 'Marcos', 'Natália', 'Otávio', 'Paula', 'Rafael', 'Sofia', 'Thiago', 'Vitória', 'Wagner'];
-const LAST_NAMES = ['Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes', 'Costa', 'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa'];
-const STREETS = ['Rua das Flores', 'Avenida Paulista', 'Rua XV de Novembro', 'Avenida Brasil', 'Rua da Consolação', 'Rua Augusta', 'Avenida Atlântica', 'Rua Sete de Setembro', 'Avenida Afonso Pena', 'Rua Oscar Freire'];
+const FIRST_NAMES = [
+  'Ana', 'Bruno', 'Carla', 'Diego', 'Eduarda', 'Felipe', 'Gabriela', 'Heitor', 'Isabela', 'João',
+  'Larissa', 'Marcos', 'Natália', 'Otávio', 'Paula', 'Rafael', 'Sofia', 'Thiago', 'Vitória', 'Wagner',
+];
+const LAST_NAMES = [
+  'Silva', 'Santos', 'Oliveira', 'Souza', 'Rodrigues', 'Ferreira', 'Alves', 'Pereira', 'Lima', 'Gomes',
+  'Costa', 'Ribeiro', 'Martins', 'Carvalho', 'Almeida', 'Lopes', 'Soares', 'Fernandes', 'Vieira', 'Barbosa',
+];
+const STREETS = [
+  'Rua das Flores', 'Avenida Paulista', 'Rua XV de Novembro', 'Avenida Brasil', 'Rua da Consolação',
+  'Rua Augusta', 'Avenida Atlântica', 'Rua Sete de Setembro', 'Avenida Afonso Pena', 'Rua Oscar Freire',
+];
 const NEIGHBORHOODS = ['Centro', 'Jardins', 'Copacabana', 'Savassi', 'Boa Viagem', 'Moinhos de Vento', 'Batel', 'Pituba', 'Meireles', 'Asa Sul'];
 const CITIES: ReadonlyArray<[string, BrazilianState]> = [
   ['São Paulo', 'SP'], ['Rio de Janeiro', 'RJ'], ['Belo Horizonte', 'MG'], ['Recife', 'PE'], ['Porto Alegre', 'RS'],
@@ -40,7 +55,10 @@ const CITIES: ReadonlyArray<[string, BrazilianState]> = [
 ];
 const COMPLEMENTS = ['', 'Apto 12', 'Apto 301', 'Casa 2', 'Sala 804', 'Bloco B'];
 const REFERENCES = ['', 'Próximo ao mercado', 'Em frente à praça', 'Ao lado da farmácia'];
-const PLAN_NAMES = ['Plano Básico', 'Plano Pro', 'Plano Premium', 'Clube do Café', 'Academia Fit', 'Streaming Família', 'Revista Digital', 'Cesta Orgânica', 'Curso de Inglês', 'Seguro Celular'];
+const PLAN_NAMES = [
+  'Plano Básico', 'Plano Pro', 'Plano Premium', 'Clube do Café', 'Academia Fit',
+  'Streaming Família', 'Revista Digital', 'Cesta Orgânica', 'Curso de Inglês', 'Seguro Celular',
+];
 const FREQUENCIES: ReadonlyArray<[number, string]> = [[7, 'Semanal'], [15, 'Quinzenal'], [30, 'Mensal'], [30, 'Mensal'], [90, 'Trimestral'], [365, 'Anual']];
 const PLAN_AMOUNTS = [990, 1990, 2990, 4990, 9990, 14990, 29990];
 const CARD_PREFIXES = ['4', '4', '51', '53', '55', '2221', '6362', '34', '606282'];
@@ -371,7 +389,11 @@ export function seedCompany(config: SeedConfig, companyIndex: number): Company {
     const subaccountAccount = emptyAccount(subaccount.id, isApproved ? { pix: 300_000, card: 150_000, billet: 50_000, processing: 0 } : undefined);
     const { holderName, document } = subaccount.accountBank;
     const createdMs = Date.parse(subaccount.createdAt) - SEED_EPOCH_MS;
-    subaccountAccount.bankAccounts.add({ ...seedBankAccount(bankPrng, nextBankAccountId++, holderName, document, createdMs), ...subaccount.accountBank, status: 'APPROVED' });
+    subaccountAccount.bankAccounts.add({
+      ...seedBankAccount(bankPrng, nextBankAccountId++, holderName, document, createdMs),
+      ...subaccount.accountBank,
+      status: 'APPROVED',
+    });
     subaccountAccount.bankAccounts.add(seedBankAccount(bankPrng, nextBankAccountId++, holderName, document, createdMs + DAY_MS));
     subaccountAccounts.set(subaccount.id, subaccountAccount);
   }

@@ -84,8 +84,12 @@ const MAX_SEED_CUSTOMERS = 1_000_000;
 
 function checkOptions(options: SandboxOptions, seed: number, customers: number, tokenTtlSeconds: number): void {
   checkFaultOptions(options);
-  if (options.settleAfterMs !== undefined && !(Number.isInteger(options.settleAfterMs) && options.settleAfterMs >= 0)) throw new RangeError('settleAfterMs must be a non-negative integer');
-  if (options.settleFailedShare !== undefined && !(options.settleFailedShare >= 0 && options.settleFailedShare <= 1)) throw new RangeError('settleFailedShare must be a share from 0 to 1');
+  if (options.settleAfterMs !== undefined && !(Number.isInteger(options.settleAfterMs) && options.settleAfterMs >= 0)) {
+    throw new RangeError('settleAfterMs must be a non-negative integer');
+  }
+  if (options.settleFailedShare !== undefined && !(options.settleFailedShare >= 0 && options.settleFailedShare <= 1)) {
+    throw new RangeError('settleFailedShare must be a share from 0 to 1');
+  }
   if (!Number.isSafeInteger(seed)) throw new RangeError('seed must be an integer');
   if (!Number.isInteger(customers) || customers < 1 || customers > MAX_SEED_CUSTOMERS)
     throw new RangeError(`customers must be an integer from 1 to ${MAX_SEED_CUSTOMERS}`);
@@ -137,12 +141,15 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
     }
     for (const action of changes.afterDurable) action();
     for (const change of changes.changes) {
-      if (change.kind === 'withdrawal' && change.record.status === 'PENDING') settlement?.schedule(company.id, change.account, change.record.id, change.record.createdAt);
+      if (change.kind === 'withdrawal' && change.record.status === 'PENDING') {
+        settlement?.schedule(company.id, change.account, change.record.id, change.record.createdAt);
+      }
       if (change.kind === 'reset') settlement?.scheduleCompany(services.store.company(company.id)!);
     }
   };
   if (options.settleAfterMs !== undefined) {
-    settlement = new AutoSettlement({ settleAfterMs: options.settleAfterMs, failedShare: options.settleFailedShare }, seedConfig.seed, store, services.postbacks, commit, log);
+    const settleOptions = { settleAfterMs: options.settleAfterMs, failedShare: options.settleFailedShare };
+    settlement = new AutoSettlement(settleOptions, seedConfig.seed, store, services.postbacks, commit, log);
     for (const company of store.companies()) settlement.scheduleCompany(company);
   }
   const handle = async (req: IncomingMessage, res: ServerResponse) => {
@@ -225,7 +232,9 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       });
       await dataFile?.close();
       certificate?.remove();
-      if (answerViolations.length) throw new Error(`${answerViolations.length} sandbox answers violated the OpenAPI document:\n  ${answerViolations.join('\n  ')}`);
+      if (answerViolations.length) {
+        throw new Error(`${answerViolations.length} sandbox answers violated the OpenAPI document:\n  ${answerViolations.join('\n  ')}`);
+      }
     },
   };
 }
@@ -245,12 +254,21 @@ async function openState(options: SandboxOptions, seeded: SeedConfig, log: (line
     for (const change of entry.changes) applyChange(store, entry.company, change, (company) => reseedCompany(seedConfig, company));
   }
   const seq = saved && (saved.entries.at(-1)?.seq ?? saved.snapshot.seq);
-  const dataFile = options.dataFile ? await DataFile.open(options.dataFile, { seq, snapshot: () => store.toSnapshot(), report: log, compactLogBytes: options.compactLogBytes }) : undefined;
+  const dataFile = options.dataFile
+    ? await DataFile.open(options.dataFile, { seq, snapshot: () => store.toSnapshot(), report: log, compactLogBytes: options.compactLogBytes })
+    : undefined;
   return { store, seedConfig, dataFile };
 }
 
 /** The answer, or a 500 in its place (recorded in `violations`) when it does not match the document. */
-function checkedAnswer(request: string, operation: CompiledOperation | undefined, status: number, bytes: Buffer, violations: string[], log: (line: string) => void) {
+function checkedAnswer(
+  request: string,
+  operation: CompiledOperation | undefined,
+  status: number,
+  bytes: Buffer,
+  violations: string[],
+  log: (line: string) => void,
+) {
   const violation = answerViolation(operation, status, JSON.parse(bytes.toString('utf8')));
   if (!violation) return { status, bytes };
   violations.push(`${request} → ${status}: ${violation}`);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
+import type { AuthResponse } from '../../src/api/types.js';
 import { expectError, login, startSession, type Session } from './helpers.js';
 
 const b64 = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
@@ -18,7 +19,7 @@ describe('sandbox: POST /auth and bearer tokens', () => {
   afterAll(() => session.sandbox.close());
 
   it('issues a Bearer JWT with sub, iat and exp for the seeded credentials', async () => {
-    const response = await session.anonymous.post('/auth', { clientId: 'globex', clientSecret: 'globex-sandbox-secret' });
+    const response = await session.anonymous.post<AuthResponse>('/auth', { clientId: 'globex', clientSecret: 'globex-sandbox-secret' });
     expect(response.status).toBe(200);
     expect(response.body.data).toMatchObject({ tokenType: 'Bearer', expiresIn: 3600 });
     const claims = claimsOf(response.body.data.accessToken);

@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  BalancesResponse, BankAccountListResponse, CardResponse, CustomerListResponse, CustomerResponse, SubaccountListResponse, SubaccountResponse,
+  TokenizedCardResponse,
+} from '../../src/api/types.js';
 import { expectError, startSession, useSandbox, VALID, type Fixtures, type Session } from './helpers.js';
 
-const FULL_ADDRESS = { zipcode: 1310100, street: 'Avenida Paulista', streetNumber: 1000, complement: 'Sala 1', reference: 'Perto do MASP', neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP' };
+const FULL_ADDRESS = {
+  zipcode: 1310100, street: 'Avenida Paulista', streetNumber: 1000, complement: 'Sala 1', reference: 'Perto do MASP',
+  neighborhood: 'Bela Vista', city: 'São Paulo', state: 'SP',
+};
 const nextYear = String(new Date().getUTCFullYear() + 1);
 const card = (customerId: string, overrides: Record<string, unknown> = {}) => ({
   customerId,
@@ -22,7 +29,7 @@ describe('sandbox: customers', () => {
   });
 
   it('lists 20 per page by default, oldest first, with full meta', async () => {
-    const response = await session.acme.get('/customers');
+    const response = await session.acme.get<CustomerListResponse>('/customers');
     expect(response.body.data).toHaveLength(20);
     expect(response.body.meta).toEqual({ total: 250, page: 1, limit: 20, totalPages: 13 });
     const createdAt = response.body.data.map((customer: { createdAt: string }) => customer.createdAt);
@@ -30,7 +37,7 @@ describe('sandbox: customers', () => {
   });
 
   it('pages through every customer with limit 100, and past the last page gives an empty page', async () => {
-    const pages = await Promise.all([1, 2, 3].map((page) => session.acme.get(`/customers?page=${page}&limit=100`)));
+    const pages = await Promise.all([1, 2, 3].map((page) => session.acme.get<CustomerListResponse>(`/customers?page=${page}&limit=100`)));
     expect(pages.map((page) => page.body.data.length)).toEqual([100, 100, 50]);
     expect(new Set(pages.flatMap((page) => page.body.data.map((customer: { id: string }) => customer.id))).size).toBe(250);
     expect((await session.acme.get('/customers?page=4&limit=100')).body).toMatchObject({ data: [], meta: { total: 250, page: 4, totalPages: 3 } });
@@ -45,7 +52,7 @@ describe('sandbox: customers', () => {
 
   it('reads one customer, and each company sees only its own', async () => {
     const customer = acme.customers[0];
-    expect((await session.acme.get(`/customers/${customer.id}`)).body.data).toEqual(customer);
+    expect((await session.acme.get<CustomerResponse>(`/customers/${customer.id}`)).body.data).toEqual(customer);
     expectError(await session.globex.get(`/customers/${customer.id}`), 404, -7501);
     expectError(await session.acme.get('/customers/00000000-0000-4000-8000-000000000000'), 404, -7501);
     expectError(await session.acme.get('/customers/not-a-uuid'), 400, -7006);
@@ -53,10 +60,14 @@ describe('sandbox: customers', () => {
 
   it('updates the given fields only', async () => {
     const customer = acme.customers[1];
-    const response = await session.acme.put(`/customers/${customer.id}`, { firstName: 'Renata', email: 'renata@example.com', address: { city: 'Campinas' } });
+    const response = await session.acme.put<CustomerResponse>(`/customers/${customer.id}`, {
+      firstName: 'Renata',
+      email: 'renata@example.com',
+      address: { city: 'Campinas' },
+    });
     expect(response.status).toBe(200);
     expect(response.body.data).toEqual({ ...customer, firstName: 'Renata', email: 'renata@example.com', address: { ...customer.address, city: 'Campinas' } });
-    expect((await session.acme.get(`/customers/${customer.id}`)).body.data.firstName).toBe('Renata');
+    expect((await session.acme.get<CustomerResponse>(`/customers/${customer.id}`)).body.data.firstName).toBe('Renata');
   });
 
   it.each([
@@ -74,7 +85,7 @@ describe('sandbox: customers', () => {
   ])('refuses %s with 400 -7001 and changes nothing', async (_, body) => {
     const customer = acme.customers[2];
     expectError(await session.acme.put(`/customers/${customer.id}`, body), 400, -7001);
-    expect((await session.acme.get(`/customers/${customer.id}`)).body.data).toEqual(customer);
+    expect((await session.acme.get<CustomerResponse>(`/customers/${customer.id}`)).body.data).toEqual(customer);
   });
 
   it('needs every field for a first address (-7502), then accepts partial changes', async () => {
@@ -82,10 +93,11 @@ describe('sandbox: customers', () => {
     const partial = await session.acme.put(`/customers/${customer.id}`, { firstName: 'Zé', address: { city: 'Recife' } });
     expectError(partial, 400, -7502);
     expect(partial.body.data.message).toContain('street');
-    expect((await session.acme.get(`/customers/${customer.id}`)).body.data.firstName).toBe(customer.firstName);
-    const complete = await session.acme.put(`/customers/${customer.id}`, { address: FULL_ADDRESS });
+    expect((await session.acme.get<CustomerResponse>(`/customers/${customer.id}`)).body.data.firstName).toBe(customer.firstName);
+    const complete = await session.acme.put<CustomerResponse>(`/customers/${customer.id}`, { address: FULL_ADDRESS });
     expect(complete.body.data.address).toEqual({ statusId: 'APPROVED', ...FULL_ADDRESS });
-    expect((await session.acme.put(`/customers/${customer.id}`, { address: { streetNumber: 7 } })).body.data.address.streetNumber).toBe(7);
+    const renumbered = await session.acme.put<CustomerResponse>(`/customers/${customer.id}`, { address: { streetNumber: 7 } });
+    expect(renumbered.body.data.address?.streetNumber).toBe(7);
   });
 
   it("cannot update another company's customer", async () => {
@@ -93,13 +105,15 @@ describe('sandbox: customers', () => {
   });
 
   it('creates fixture customers (POST /sandbox/customers) at the end of the list', async () => {
-    const created = await session.globex.post('/sandbox/customers', { firstName: 'Nova', lastName: 'Cliente', email: 'nova@example.com', phoneNumber: VALID.phone, document: VALID.cpf, birthdate: '1990-05-01' });
+    const nova = { firstName: 'Nova', lastName: 'Cliente', email: 'nova@example.com', phoneNumber: VALID.phone, document: VALID.cpf, birthdate: '1990-05-01' };
+    const created = await session.globex.post<CustomerResponse>('/sandbox/customers', nova);
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ statusId: 'APPROVED' });
     expect(created.body.data).not.toHaveProperty('address');
-    const list = await session.globex.get('/customers?limit=1&page=121');
+    const list = await session.globex.get<CustomerListResponse>('/customers?limit=1&page=121');
     expect(list.body.data[0].id).toBe(created.body.data.id);
-    expectError(await session.globex.post('/sandbox/customers', { firstName: 'Nova', lastName: 'C', email: 'n@example.com', phoneNumber: VALID.phone, document: VALID.cpf, birthdate: '1990-05-01', address: { city: 'X' } }), 400, -7502);
+    const withAddress = { ...nova, lastName: 'C', email: 'n@example.com', address: { city: 'X' } };
+    expectError(await session.globex.post('/sandbox/customers', withAddress), 400, -7502);
   });
 });
 
@@ -113,7 +127,7 @@ describe('sandbox: cards', () => {
 
   it('tokenizes a card: first and last 4 digits, brand, fresh flags, no createdAt, no number or CVV', async () => {
     const customerId = acme.customers[5].id;
-    const response = await session.acme.post('/cards/tokenize', card(customerId));
+    const response = await session.acme.post<TokenizedCardResponse>('/cards/tokenize', card(customerId));
     expect(response.status).toBe(201);
     expect(response.body.data).toMatchObject({
       customerId,
@@ -127,7 +141,7 @@ describe('sandbox: cards', () => {
       addressCheck: false,
     });
     expect(response.body.data).not.toHaveProperty('createdAt');
-    const read = await session.acme.get(`/cards/${response.body.data.id}`);
+    const read = await session.acme.get<CardResponse>(`/cards/${response.body.data.id}`);
     expect(read.body.data).toEqual({ ...response.body.data, createdAt: expect.any(String) });
     expect(JSON.stringify(read.body)).not.toContain(VALID.visa);
   });
@@ -170,21 +184,42 @@ describe('sandbox: sub-accounts', () => {
   });
   afterAll(() => session.sandbox.close());
 
-  const partner = { name: 'Ana', lastName: 'Souza', cpf: VALID.cpf, email: 'ana@example.com', birthdate: '1985-03-04', contactPhone: VALID.phone, monthRevenue: 15000, jobOccupation: 'Lojista', fullnameMom: 'Maria Souza' };
+  const partner = {
+    name: 'Ana', lastName: 'Souza', cpf: VALID.cpf, email: 'ana@example.com', birthdate: '1985-03-04',
+    contactPhone: VALID.phone, monthRevenue: 15000, jobOccupation: 'Lojista', fullnameMom: 'Maria Souza',
+  };
   const address = { addressType: 'RESPONSIBLE', zipcode: 1310100, street: 'Rua A', streetNumber: 10, neighborhood: 'Centro', city: 'São Paulo', state: 'SP' };
-  const accountBank = { holderName: 'Ana Souza', bankCode: '341', accountType: 'CHECKING', accountNumber: '12345-6', routingNumber: '1234', document: VALID.cpf };
+  const accountBank = {
+    holderName: 'Ana Souza', bankCode: '341', accountType: 'CHECKING', accountNumber: '12345-6', routingNumber: '1234', document: VALID.cpf,
+  };
   const legal = { cnpj: VALID.cnpj, contactPhone: VALID.phone, fantasyName: 'Souza Store', socialReason: 'Souza Comércio Ltda', avgAnualBilling: 120000.5 };
 
   it('creates PF and PJ sub-accounts as PENDING, with a bank account in their own context', async () => {
-    const pf = await session.acme.post('/subaccounts/pf', { name: 'Loja da Ana', juridicDataPartner: partner, addresses: [address], accountBank });
+    const pf = await session.acme.post<SubaccountResponse>('/subaccounts/pf', {
+      name: 'Loja da Ana',
+      juridicDataPartner: partner,
+      addresses: [address],
+      accountBank,
+    });
     expect(pf.status).toBe(201);
     expect(pf.body.data).toMatchObject({ name: 'Loja da Ana', status: 'PENDING', accountBank });
     expect(pf.body.data).not.toHaveProperty('juridicLegalData');
-    const pj = await session.acme.post('/subaccounts/pj', { name: 'Souza Ltda', juridicDataPartner: partner, juridicLegalData: legal, addresses: [{ ...address, addressType: 'COMMERCIAL' }], accountBank: { ...accountBank, document: VALID.cnpj } });
+    const pj = await session.acme.post<SubaccountResponse>('/subaccounts/pj', {
+      name: 'Souza Ltda',
+      juridicDataPartner: partner,
+      juridicLegalData: legal,
+      addresses: [{ ...address, addressType: 'COMMERCIAL' }],
+      accountBank: { ...accountBank, document: VALID.cnpj },
+    });
     expect(pj.body.data).toMatchObject({ status: 'PENDING', juridicLegalData: legal });
-    const bankAccounts = await session.acme.get('/bank_accounts', { subaccount: pj.body.data.id });
+    const bankAccounts = await session.acme.get<BankAccountListResponse>('/bank_accounts', { subaccount: pj.body.data.id });
     expect(bankAccounts.body.data).toHaveLength(1);
-    expect((await session.acme.get('/withdrawals/balance', { subaccount: pj.body.data.id })).body.data).toEqual({ disponiblePixBalance: 0, disponibleCardBalance: 0, disponibleBilletBalance: 0, withdrawalsInProcessingBalance: 0 });
+    expect((await session.acme.get<BalancesResponse>('/withdrawals/balance', { subaccount: pj.body.data.id })).body.data).toEqual({
+      disponiblePixBalance: 0,
+      disponibleCardBalance: 0,
+      disponibleBilletBalance: 0,
+      withdrawalsInProcessingBalance: 0,
+    });
     expectError(await session.globex.get('/bank_accounts', { subaccount: pj.body.data.id }), 403, -7403);
   });
 
@@ -197,7 +232,8 @@ describe('sandbox: sub-accounts', () => {
     ['legal data on a PF', { juridicLegalData: legal }],
     ['a missing partner', { juridicDataPartner: undefined }],
   ])('refuses a PF with %s', async (_, overrides) => {
-    expectError(await session.acme.post('/subaccounts/pf', { name: 'X', juridicDataPartner: partner, addresses: [address], accountBank, ...overrides }), 400, -7001);
+    const body = { name: 'X', juridicDataPartner: partner, addresses: [address], accountBank, ...overrides };
+    expectError(await session.acme.post('/subaccounts/pf', body), 400, -7001);
   });
 
   it('refuses a PJ without legal data or with a bad CNPJ', async () => {
@@ -207,10 +243,10 @@ describe('sandbox: sub-accounts', () => {
   });
 
   it("approves only the company's own sub-accounts", async () => {
-    const list = await session.acme.get('/sandbox/subaccounts');
-    const pending = list.body.data.find((subaccount: { status: string }) => subaccount.status === 'PENDING');
+    const list = await session.acme.get<SubaccountListResponse>('/sandbox/subaccounts');
+    const pending = list.body.data.find((subaccount) => subaccount.status === 'PENDING')!;
     expectError(await session.globex.post(`/sandbox/subaccounts/${pending.id}/approve`), 404, -7701);
-    const approved = await session.acme.post(`/sandbox/subaccounts/${pending.id}/approve`);
+    const approved = await session.acme.post<SubaccountResponse>(`/sandbox/subaccounts/${pending.id}/approve`);
     expect(approved.body.data.status).toBe('APPROVED');
     expect((await session.acme.post(`/sandbox/subaccounts/${pending.id}/approve`)).status).toBe(200);
   });

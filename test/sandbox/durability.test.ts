@@ -3,6 +3,7 @@ import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import type { AuthResponse, BalancesResponse, BankAccountListResponse, WithdrawalListResponse, WithdrawalResponse } from '../../src/api/types.js';
 import { startSandboxProcess, type SandboxProcess } from './helpers.js';
 
 /**
@@ -17,19 +18,23 @@ import { startSandboxProcess, type SandboxProcess } from './helpers.js';
 const WRITERS = 20;
 const ROUNDS = 10;
 
-interface Reply {
+/** An answer; `T` is its body's type from src/api/types.ts, unknown until the caller names it. */
+interface Reply<T = unknown> {
   status: number;
-  body: any;
+  body: T;
 }
 
-function call(agent: http.Agent, url: string, token: string | undefined, method: string, path: string, body?: unknown): Promise<Reply> {
+function call<T = unknown>(agent: http.Agent, url: string, token: string | undefined, method: string, path: string, body?: unknown): Promise<Reply<T>> {
   return new Promise((resolve, reject) => {
     const payload = body === undefined ? undefined : JSON.stringify(body);
-    const headers: Record<string, string> = { ...(token ? { authorization: `Bearer ${token}` } : {}), ...(payload ? { 'content-type': 'application/json' } : {}) };
+    const headers: Record<string, string> = {
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(payload ? { 'content-type': 'application/json' } : {}),
+    };
     const req = http.request(`${url}${path}`, { method, headers, agent }, (res) => {
       let text = '';
       res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as T }));
       res.on('error', reject);
     });
     req.on('error', reject);
@@ -45,7 +50,7 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
   const start = () => startSandboxProcess([], { library: { dataFile, compactLogBytes: 64 * 1024, customers: 50 } });
   const login = async (agent: http.Agent, url: string) =>
-    (await call(agent, url, undefined, 'POST', '/auth', { clientId: 'acme', clientSecret: 'acme-sandbox-secret' })).body.data.accessToken as string;
+    (await call<AuthResponse>(agent, url, undefined, 'POST', '/auth', { clientId: 'acme', clientSecret: 'acme-sandbox-secret' })).body.data.accessToken;
 
   it(`keeps every answered withdrawal and settlement through ${ROUNDS} kills, with consistent balances and no stray files`, async () => {
     const agent = new http.Agent({ keepAlive: true, maxSockets: WRITERS });
@@ -57,11 +62,11 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
 
     let sandbox: SandboxProcess = await start();
     let token = await login(agent, sandbox.url);
-    const seeded = (await call(agent, sandbox.url, token, 'GET', '/withdrawals?limit=100')).body.data as Array<{ id: string }>;
+    const seeded = (await call<WithdrawalListResponse>(agent, sandbox.url, token, 'GET', '/withdrawals?limit=100')).body.data;
     for (const withdrawal of seeded) seen.add(withdrawal.id);
     expect((await call(agent, sandbox.url, token, 'POST', '/sandbox/balance', { pix: 1_000_000_000 })).status).toBe(200);
-    const pixBefore = cents((await call(agent, sandbox.url, token, 'GET', '/withdrawals/balance')).body.data.disponiblePixBalance);
-    const bankAccountId = (await call(agent, sandbox.url, token, 'GET', '/bank_accounts')).body.data[0].id as number;
+    const pixBefore = cents((await call<BalancesResponse>(agent, sandbox.url, token, 'GET', '/withdrawals/balance')).body.data.disponiblePixBalance);
+    const bankAccountId = (await call<BankAccountListResponse>(agent, sandbox.url, token, 'GET', '/bank_accounts')).body.data[0].id;
 
     for (let round = 0; round < ROUNDS; round++) {
       const url = sandbox.url;
@@ -78,7 +83,8 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
               else throw new Error(`settle answered ${reply.status}: ${JSON.stringify(reply.body)}`);
             } else {
               const amount = 100 + ((n * 7919 + i * 104729) % 900);
-              const reply = await call(agent, url, token, 'POST', '/withdrawals/withdraw', { withdrawalMethod: 'pix', amount, bankAccountId, pixKeyType: 'EMAIL', pixKey: `w${n}@example.com` });
+              const request = { withdrawalMethod: 'pix', amount, bankAccountId, pixKeyType: 'EMAIL', pixKey: `w${n}@example.com` };
+              const reply = await call<WithdrawalResponse>(agent, url, token, 'POST', '/withdrawals/withdraw', request);
               if (reply.status !== 201) throw new Error(`withdraw answered ${reply.status}: ${JSON.stringify(reply.body)}`);
               created.set(reply.body.data.id, amount);
               mine.push(reply.body.data.id);
@@ -107,7 +113,7 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
     // every withdrawal the restarted sandbox lists, newest first
     const listed = new Map<string, { amount: number; status: string }>();
     for (let page = 1; ; page++) {
-      const reply = await call(agent, sandbox.url, token, 'GET', `/withdrawals?limit=100&page=${page}`);
+      const reply = await call<WithdrawalListResponse>(agent, sandbox.url, token, 'GET', `/withdrawals?limit=100&page=${page}`);
       for (const withdrawal of reply.body.data) listed.set(withdrawal.id, withdrawal);
       if (reply.body.data.length < 100) break;
     }
@@ -116,13 +122,15 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
     const unsettled = [...settled].filter(([id, status]) => listed.get(id)?.status !== status);
     expect(unsettled, `${unsettled.length} of ${settled.size} answered settlements lost`).toEqual([]);
 
-    const balance = (await call(agent, sandbox.url, token, 'GET', '/withdrawals/balance')).body.data;
+    const balance = (await call<BalancesResponse>(agent, sandbox.url, token, 'GET', '/withdrawals/balance')).body.data;
     for (const value of Object.values(balance)) expect(value).toBeGreaterThanOrEqual(0);
     const all = [...listed.values()];
     const pending = all.filter((withdrawal) => withdrawal.status === 'PENDING').reduce((sum, withdrawal) => sum + withdrawal.amount, 0);
     expect(cents(balance.withdrawalsInProcessingBalance)).toBe(pending);
     // ours are every listed withdrawal not seeded (a request cut by the kill may have been saved unanswered: it counts too)
-    const spent = [...listed].filter(([id, withdrawal]) => !seen.has(id) && withdrawal.status !== 'FAILED').reduce((sum, [, withdrawal]) => sum + withdrawal.amount, 0);
+    const spent = [...listed]
+      .filter(([id, withdrawal]) => !seen.has(id) && withdrawal.status !== 'FAILED')
+      .reduce((sum, [, withdrawal]) => sum + withdrawal.amount, 0);
     expect(cents(balance.disponiblePixBalance)).toBe(pixBefore - spent);
 
     sandbox.kill('SIGTERM');

@@ -2,6 +2,9 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/in-process.js';
 import { runCli, tempConfigDir } from '../helpers/cli.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import type {
+  AuthResponse, Balances, BalancesResponse, BankAccount, PostbackPayload, Withdrawal, WithdrawalListResponse, WithdrawalResponse,
+} from '../../src/api/types.js';
 import { Client, expectError, receiver, startSandboxProcess, VALID } from './helpers.js';
 
 /** A sandbox for one test, closed after the file's tests. */
@@ -19,7 +22,7 @@ async function sandboxWith(options: SandboxOptions): Promise<RunningSandbox> {
 async function acme(sandbox: RunningSandbox): Promise<Client> {
   const anonymous = new Client(sandbox.url, null);
   for (let attempt = 0; attempt < 20; attempt++) {
-    const response = await anonymous.post('/auth', { clientId: 'acme', clientSecret: 'acme-sandbox-secret' });
+    const response = await anonymous.post<AuthResponse>('/auth', { clientId: 'acme', clientSecret: 'acme-sandbox-secret' });
     if (response.status === 200) return new Client(sandbox.url, response.body.data.accessToken);
     expectError(response, 503, -7011);
   }
@@ -29,18 +32,18 @@ async function acme(sandbox: RunningSandbox): Promise<Client> {
 const cents = (reais: number) => Math.round(reais * 100);
 
 /** The data of a GET, asked again while it is one of the failures asked for. */
-async function served(client: Client, path: string): Promise<any> {
+async function served<T>(client: Client, path: string): Promise<T> {
   for (;;) {
-    const response = await client.get(path);
+    const response = await client.get<{ data: T }>(path);
     if (response.status === 200) return response.body.data;
     expectError(response, 503, -7011);
   }
 }
 
-async function allWithdrawals(client: Client): Promise<Array<{ id: string; amount: number; status: string }>> {
-  const all = [];
+async function allWithdrawals(client: Client): Promise<Withdrawal[]> {
+  const all: Withdrawal[] = [];
   for (let page = 1; ; page++) {
-    const response = await client.get(`/withdrawals?limit=100&page=${page}`);
+    const response = await client.get<WithdrawalListResponse>(`/withdrawals?limit=100&page=${page}`);
     if (response.status !== 200) {
       expectError(response, 503, -7011);
       page--; // a failure asked for: ask for the same page again
@@ -97,7 +100,7 @@ describe('sandbox: rate limit', () => {
 
 describe('sandbox: a share of 503 answers', () => {
   const withdraw = (client: Client, bankAccountId: number) =>
-    client.post('/withdrawals/withdraw', { withdrawalMethod: 'pix', amount: 150, bankAccountId, pixKeyType: 'EMAIL', pixKey: VALID.email });
+    client.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'pix', amount: 150, bankAccountId, pixKeyType: 'EMAIL', pixKey: VALID.email });
 
   it('fails about that share of requests, on every kind of route but /sandbox/..., and a failed write did nothing', async () => {
     const sandbox = await sandboxWith({ failureRate: 0.3, seed: 3 });
@@ -110,7 +113,7 @@ describe('sandbox: a share of 503 answers', () => {
     expect(failedGets).toBeLessThan(90);
     expect(gets.every((status) => status === 200 || status === 503)).toBe(true);
 
-    const bankAccountId = (await served(client, '/bank_accounts'))[0].id;
+    const bankAccountId = (await served<BankAccount[]>(client, '/bank_accounts'))[0].id;
     const writes = [];
     for (let i = 0; i < 60; i++) writes.push(await withdraw(client, bankAccountId));
     for (const reply of writes.filter((write) => write.status !== 201)) expectError(reply, 503, -7011);
@@ -127,8 +130,8 @@ describe('sandbox: a share of 503 answers', () => {
     const sandbox = await sandboxWith({ failureRate: 0.5, failAfterWrite: true, seed: 5 });
     const client = await acme(sandbox);
     const before = await allWithdrawals(client);
-    const balanceBefore = await served(client, '/withdrawals/balance');
-    const bankAccountId = (await served(client, '/bank_accounts'))[0].id;
+    const balanceBefore = await served<Balances>(client, '/withdrawals/balance');
+    const bankAccountId = (await served<BankAccount[]>(client, '/bank_accounts'))[0].id;
     const writes = [];
     for (let i = 0; i < 40; i++) writes.push(await withdraw(client, bankAccountId));
     const failed = writes.filter((write) => write.status === 503);
@@ -137,7 +140,7 @@ describe('sandbox: a share of 503 answers', () => {
     for (const reply of failed) expectError(reply, 503, -7011);
     const after = await allWithdrawals(client);
     expect(after.length - before.length).toBe(40);
-    const balanceAfter = await served(client, '/withdrawals/balance');
+    const balanceAfter = await served<Balances>(client, '/withdrawals/balance');
     expect(cents(balanceBefore.disponiblePixBalance) - cents(balanceAfter.disponiblePixBalance)).toBe(40 * 150);
   });
 });
@@ -149,12 +152,15 @@ describe('sandbox: withdrawals that settle on their own', () => {
       const sandbox = await sandboxWith({ settleAfterMs: 400, settleFailedShare: 0.5, seed: 11 });
       const client = await acme(sandbox);
       // the seeded PENDING withdrawals settle the delay after start: let them, then count from there
-      while ((await allWithdrawals(client)).some((withdrawal) => withdrawal.status === 'PENDING')) await new Promise((resolve) => setTimeout(resolve, 50));
-      const balanceBefore = (await client.get('/withdrawals/balance')).body.data;
-      const bankAccountId = (await served(client, '/bank_accounts'))[0].id;
+      while ((await allWithdrawals(client)).some((withdrawal) => withdrawal.status === 'PENDING')) {
+        await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      const balanceBefore = (await client.get<BalancesResponse>('/withdrawals/balance')).body.data;
+      const bankAccountId = (await served<BankAccount[]>(client, '/bank_accounts'))[0].id;
       const created = [];
       for (let i = 0; i < 24; i++) {
-        const reply = await client.post('/withdrawals/withdraw', { withdrawalMethod: 'pix', amount: 1000 + i, bankAccountId, pixKeyType: 'EMAIL', pixKey: VALID.email, postbackUrl: hook.url });
+        const request = { withdrawalMethod: 'pix', amount: 1000 + i, bankAccountId, pixKeyType: 'EMAIL', pixKey: VALID.email, postbackUrl: hook.url };
+        const reply = await client.post<WithdrawalResponse>('/withdrawals/withdraw', request);
         expect(reply.body.data.status).toBe('PENDING');
         created.push(reply.body.data);
       }
@@ -166,11 +172,13 @@ describe('sandbox: withdrawals that settle on their own', () => {
       expect(statuses.filter((status) => status === 'COMPLETED').length).toBeGreaterThan(2);
       expect(statuses.every((status) => status === 'FAILED' || status === 'COMPLETED')).toBe(true);
       expect(after.filter((withdrawal) => withdrawal.status === 'PENDING')).toEqual([]);
-      const balance = (await client.get('/withdrawals/balance')).body.data;
+      const balance = (await client.get<BalancesResponse>('/withdrawals/balance')).body.data;
       expect(balance.withdrawalsInProcessingBalance).toBe(0);
       const completed = ours.filter((withdrawal) => withdrawal.status === 'COMPLETED').reduce((sum, withdrawal) => sum + withdrawal.amount, 0);
       expect(cents(balance.disponiblePixBalance)).toBe(cents(balanceBefore.disponiblePixBalance) - completed);
-      const notified = new Map(hook.deliveries.map((delivery) => JSON.parse(delivery.body).data).map((data: { id: string; status: string }) => [data.id, data.status]));
+      const notified = new Map(
+        hook.deliveries.map((delivery) => (JSON.parse(delivery.body) as PostbackPayload).data).map((data) => [data.id, data.status]),
+      );
       for (const withdrawal of ours) expect(notified.get(withdrawal.id)).toBe(withdrawal.status);
     } finally {
       await hook.close();
@@ -183,7 +191,13 @@ describe('sandbox: withdrawals that settle on their own', () => {
       const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: sandbox.url };
       expect((await runCli(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env, input: 'acme-sandbox-secret\n' })).code).toBe(0);
       const bankAccountId = JSON.parse((await runCli(['bank-accounts', 'list', '--json', '--main-account'], { env })).stdout)[0].id;
-      const result = await runCli(['withdraw', 'pix', '--amount', '1234', '--bank-account', String(bankAccountId), '--pix-key-type', 'email', '--pix-key', VALID.email, '--main-account', '--yes', '--json'], { env });
+      const result = await runCli(
+        [
+          'withdraw', 'pix', '--amount', '1234', '--bank-account', String(bankAccountId),
+          '--pix-key-type', 'email', '--pix-key', VALID.email, '--main-account', '--yes', '--json',
+        ],
+        { env },
+      );
       expect(result.code, result.stderr).toBe(0);
       const withdrawal = JSON.parse(result.stdout);
       expect(withdrawal).toMatchObject({ amount: 1234, status: 'PENDING' });

@@ -9,11 +9,16 @@ import { createServer, type IncomingHttpHeaders } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { BIN, cleanEnv, ROOT } from '../helpers/cli.js';
+import type {
+  ApiErrorBody, AuthResponse, BankAccount, BankAccountListResponse, Customer, CustomerListResponse, SubaccountListResponse, SubscriptionListItem,
+  SubscriptionListResponse, Withdrawal, WithdrawalListResponse,
+} from '../../src/api/types.js';
 import { answerViolation, compiledOperations } from '../../src/sandbox/openapi.js';
 import { Router } from '../../src/sandbox/router.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 
-export interface ApiResponse<T = any> {
+/** An answer; `T` is its body's type from src/api/types.ts (as `CustomerResponse`), unknown until a test names it. */
+export interface ApiResponse<T = unknown> {
   status: number;
   headers: Headers;
   body: T;
@@ -43,12 +48,13 @@ export class Client {
     readonly token: string | null,
   ) {}
 
-  async call<T = any>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
+  async call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<ApiResponse<T>> {
     const token = options.token === undefined ? this.token : options.token;
     const headers: Record<string, string> = { ...options.headers };
     if (token) headers.authorization = `Bearer ${token}`;
     if (options.subaccount) headers['x-subaccount-id'] = options.subaccount;
-    let body: string | Uint8Array<ArrayBuffer> | undefined = options.rawBody === undefined || typeof options.rawBody === 'string' ? options.rawBody : new Uint8Array(options.rawBody);
+    let body: string | Uint8Array<ArrayBuffer> | undefined =
+      options.rawBody === undefined || typeof options.rawBody === 'string' ? options.rawBody : new Uint8Array(options.rawBody);
     if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
     const response = await fetch(this.baseUrl + path, { method, headers, body });
@@ -60,22 +66,23 @@ export class Client {
     return { status: response.status, headers: response.headers, body: parsed };
   }
 
-  get = <T = any>(path: string, options?: CallOptions) => this.call<T>('GET', path, options);
-  post = <T = any>(path: string, body?: unknown, options: CallOptions = {}) => this.call<T>('POST', path, { ...options, body });
-  put = <T = any>(path: string, body?: unknown, options: CallOptions = {}) => this.call<T>('PUT', path, { ...options, body });
-  delete = <T = any>(path: string, options?: CallOptions) => this.call<T>('DELETE', path, options);
+  get = <T = unknown>(path: string, options?: CallOptions) => this.call<T>('GET', path, options);
+  post = <T = unknown>(path: string, body?: unknown, options: CallOptions = {}) => this.call<T>('POST', path, { ...options, body });
+  put = <T = unknown>(path: string, body?: unknown, options: CallOptions = {}) => this.call<T>('PUT', path, { ...options, body });
+  delete = <T = unknown>(path: string, options?: CallOptions) => this.call<T>('DELETE', path, options);
 }
 
 /** Asserts the reference's error shape with this status and return code. */
-export function expectError(response: ApiResponse, status: number, returnCode: number): void {
-  expect({ status: response.status, returnCode: response.body?.data?.returnCode }, JSON.stringify(response.body)).toEqual({ status, returnCode });
-  expect(typeof response.body.data.message).toBe('string');
-  expect(Object.keys(response.body)).toEqual(['data']);
+export function expectError(response: ApiResponse, status: number, returnCode: number): asserts response is ApiResponse<ApiErrorBody> {
+  const body = response.body as Partial<ApiErrorBody> | undefined;
+  expect({ status: response.status, returnCode: body?.data?.returnCode }, JSON.stringify(response.body)).toEqual({ status, returnCode });
+  expect(typeof body?.data?.message).toBe('string');
+  expect(Object.keys(response.body as object)).toEqual(['data']);
 }
 
 export async function login(sandbox: RunningSandbox, clientId: 'acme' | 'globex'): Promise<Client> {
   const secret = sandbox.credentials.find((credential) => credential.clientId === clientId)!.clientSecret;
-  const response = await new Client(sandbox.url, null).post('/auth', { clientId, clientSecret: secret });
+  const response = await new Client(sandbox.url, null).post<AuthResponse>('/auth', { clientId, clientSecret: secret });
   expect(response.status).toBe(200);
   return new Client(sandbox.url, response.body.data.accessToken);
 }
@@ -83,28 +90,28 @@ export async function login(sandbox: RunningSandbox, clientId: 'acme' | 'globex'
 /** Well-known seeded ids of a company, discovered through the API. */
 export interface Fixtures {
   subaccounts: { approved: string[]; pending: string };
-  customers: any[];
+  customers: Customer[];
   /** a customer without an address yet */
-  customerWithoutAddress: any;
-  subscriptions: any[];
-  mainBankAccounts: any[];
-  subaccountBankAccounts: any[];
-  withdrawals: any[];
+  customerWithoutAddress: Customer;
+  subscriptions: SubscriptionListItem[];
+  mainBankAccounts: BankAccount[];
+  subaccountBankAccounts: BankAccount[];
+  withdrawals: Withdrawal[];
 }
 
 export async function discover(client: Client): Promise<Fixtures> {
-  const subaccounts = (await client.get('/sandbox/subaccounts?limit=100')).body.data as Array<{ id: string; status: string }>;
+  const subaccounts = (await client.get<SubaccountListResponse>('/sandbox/subaccounts?limit=100')).body.data;
   const approved = subaccounts.filter((subaccount) => subaccount.status === 'APPROVED').map((subaccount) => subaccount.id);
-  const customers = (await client.get('/customers?limit=100')).body.data as any[];
-  const subscriptions = (await client.get('/subscriptions?limit=100')).body.data as any[];
+  const customers = (await client.get<CustomerListResponse>('/customers?limit=100')).body.data;
+  const subscriptions = (await client.get<SubscriptionListResponse>('/subscriptions?limit=100')).body.data;
   return {
     subaccounts: { approved, pending: subaccounts.find((subaccount) => subaccount.status === 'PENDING')!.id },
     customers,
-    customerWithoutAddress: customers.find((customer) => !('address' in customer)),
+    customerWithoutAddress: customers.find((customer) => !('address' in customer))!,
     subscriptions,
-    mainBankAccounts: (await client.get('/bank_accounts')).body.data,
-    subaccountBankAccounts: (await client.get('/bank_accounts', { subaccount: approved[0] })).body.data,
-    withdrawals: (await client.get('/withdrawals?limit=100')).body.data,
+    mainBankAccounts: (await client.get<BankAccountListResponse>('/bank_accounts')).body.data,
+    subaccountBankAccounts: (await client.get<BankAccountListResponse>('/bank_accounts', { subaccount: approved[0] })).body.data,
+    withdrawals: (await client.get<WithdrawalListResponse>('/withdrawals?limit=100')).body.data,
   };
 }
 
@@ -174,7 +181,8 @@ export async function startSandboxProcess(
   const command = options.library
     ? [process.execPath, '-e', LIBRARY_RUNNER, JSON.stringify(options.library)]
     : [process.execPath, BIN, 'sandbox', 'start', '--port', '0', ...args];
-  const [file, argv] = options.openFiles === undefined ? [command[0]!, command.slice(1)] : ['bash', ['-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'bash', ...command]];
+  const [file, argv] =
+    options.openFiles === undefined ? [command[0]!, command.slice(1)] : ['bash', ['-c', `ulimit -n ${options.openFiles} && exec "$@"`, 'bash', ...command]];
   const env = cleanEnv({ PAYCTL_SANDBOX_CHECK_ANSWERS: '1', PAYCTL_SANDBOX_BUNDLE: `${ROOT}/dist/sandbox.cjs`, ...options.env });
   const child = spawn(file, argv, { env, stdio: ['ignore', 'pipe', 'pipe'] });
   let stdout = '';

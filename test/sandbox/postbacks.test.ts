@@ -1,5 +1,6 @@
 import { createHmac } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { BankAccountListResponse, PostbackPayload, WithdrawalResponse } from '../../src/api/types.js';
 import { expectDocumentedResponse, receiver, startSession, VALID, type Delivery, type Session } from './helpers.js';
 
 describe('sandbox: withdrawal postbacks', () => {
@@ -10,8 +11,9 @@ describe('sandbox: withdrawal postbacks', () => {
   afterAll(() => session.sandbox.close());
 
   const withdrawTo = async (postbackUrl: string) => {
-    const bankAccountId = (await session.acme.get('/bank_accounts')).body.data[0].id;
-    return (await session.acme.post('/withdrawals/withdraw', { withdrawalMethod: 'pix', amount: 700, bankAccountId, pixKeyType: 'EMAIL', pixKey: VALID.email, postbackUrl })).body.data;
+    const bankAccountId = (await session.acme.get<BankAccountListResponse>('/bank_accounts')).body.data[0].id;
+    const request = { withdrawalMethod: 'pix', amount: 700, bankAccountId, pixKeyType: 'EMAIL', pixKey: VALID.email, postbackUrl };
+    return (await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', request)).body.data;
   };
 
   it('POSTs the signed status change when a withdrawal settles, retrying after a 500', async () => {
@@ -20,12 +22,12 @@ describe('sandbox: withdrawal postbacks', () => {
       const withdrawal = await withdrawTo(hook.url);
       await new Promise((resolve) => setTimeout(resolve, 100));
       expect(hook.deliveries).toHaveLength(0); // creation sends nothing
-      const settled = await session.acme.post(`/sandbox/withdrawals/${withdrawal.id}/settle`, { status: 'COMPLETED' });
+      const settled = await session.acme.post<WithdrawalResponse>(`/sandbox/withdrawals/${withdrawal.id}/settle`, { status: 'COMPLETED' });
       await hook.waitFor(2);
       const [failed, retried] = hook.deliveries as [Delivery, Delivery];
       expect(retried.body).toBe(failed.body);
       expect(retried.at - failed.at).toBeGreaterThanOrEqual(45);
-      const payload = JSON.parse(retried.body);
+      const payload = JSON.parse(retried.body) as PostbackPayload;
       expect(payload).toEqual({ event: 'withdrawal.status_changed', data: settled.body.data });
       expect(payload.data.status).toBe('COMPLETED');
       expectDocumentedResponse('GET', `/withdrawals/${withdrawal.id}`, 200, { data: payload.data, message: '' });

@@ -89,7 +89,10 @@ export const getSubscription = (request: CompanyRequest): Reply => single(findSu
  * expirationDate only when it has them (a lifetime subscription has neither).
  */
 function subscriptionRecord(fields: Subscription): Subscription {
-  const { id, customerId, tokenizedCardId, title, amount, setupAmount, frequency, duration, dueDate, expirationDate, tolerancePeriod, status, splits, createdAt, updatedAt, canceledAt } = fields;
+  const {
+    id, customerId, tokenizedCardId, title, amount, setupAmount, frequency, duration,
+    dueDate, expirationDate, tolerancePeriod, status, splits, createdAt, updatedAt, canceledAt,
+  } = fields;
   return {
     id, customerId, tokenizedCardId, title, amount, setupAmount, frequency,
     ...(duration !== undefined && { duration }),

@@ -1,5 +1,7 @@
 import { randomUUID } from 'node:crypto';
-import type { Balances, CreditBalanceRequest, SettlementStatus, SettleWithdrawalRequest, Withdrawal, WithdrawalMethod, WithdrawalPaymentType, WithdrawRequest } from '../../api/types.js';
+import type {
+  Balances, CreditBalanceRequest, SettlementStatus, SettleWithdrawalRequest, Withdrawal, WithdrawalMethod, WithdrawalPaymentType, WithdrawRequest,
+} from '../../api/types.js';
 import type { ChangeSet } from '../changes.js';
 import { findOrFail, pageQuery, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
