@@ -178,7 +178,11 @@ class HttpApiClient implements ApiClient {
   }
 
   /** Sends the request (retrying a GET as the contract says) and reads the answer's envelope. */
-  private async exchange<T>(request: ApiRequest, headers: Record<string, string>, searchParams: Record<string, string | number | boolean>): Promise<{ envelope: ApiEnvelope<T>; status: number }> {
+  private async exchange<T>(
+    request: ApiRequest,
+    headers: Record<string, string>,
+    searchParams: Record<string, string | number | boolean>,
+  ): Promise<{ envelope: ApiEnvelope<T>; status: number }> {
     const { options } = this;
     const deadline = Date.now() + options.timeoutMs;
     const sent: Write = { method: request.method, path: request.path };

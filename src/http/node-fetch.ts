@@ -214,7 +214,7 @@ function describeSocketError(error: NodeJS.ErrnoException, url: URL): string {
     case 'EPIPE':
       return `the connection to ${url.host} was closed before an answer came`;
     default:
-      if (error.code && CERTIFICATE_ERRORS.has(error.code)) return `the TLS certificate of ${url.host} was refused: ${error.message} (${error.code})`;
+      if (error.code && CERTIFICATE_ERRORS.has(error.code)) return `the TLS certificate of ${url.host} was refused: ${certificateReason(error)} (${error.code})`;
       return `request to ${url.host} failed: ${error.message}`;
   }
 }
@@ -239,12 +239,23 @@ const CERTIFICATE_ERRORS = new Set([
   'ERR_TLS_CERT_ALTNAME_INVALID',
 ]);
 
+/**
+ * OpenSSL's reason alone. Node 22.15 and later append advice to run Node with --use-system-ca,
+ * which a payctl user cannot follow as worded; the hint says how, on the Node versions that have it.
+ */
+const certificateReason = (error: Error): string => error.message.replace(/; if the root CA is installed locally.*$/s, '');
+
+const SYSTEM_STORE_FLAG = '--use-system-ca';
+
 function certificateHint(error: NodeJS.ErrnoException): string | undefined {
   if (!error.code || !CERTIFICATE_ERRORS.has(error.code)) return undefined;
   if (UNTRUSTED_ISSUER.has(error.code)) {
+    const systemStore = process.allowedNodeEnvironmentFlags.has(SYSTEM_STORE_FLAG)
+      ? `; if it is in this system's certificate store: NODE_OPTIONS=${SYSTEM_STORE_FLAG} payctl ...`
+      : '';
     return (
       'nothing was sent. If the server is signed by an authority of your own (a company proxy, a sandbox started with --tls), ' +
-      'trust it: NODE_EXTRA_CA_CERTS=/path/to/ca.pem payctl ...'
+      `trust it: NODE_EXTRA_CA_CERTS=/path/to/ca.pem payctl ...${systemStore}`
     );
   }
   return (

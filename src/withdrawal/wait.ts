@@ -26,7 +26,12 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * until the deadline; any other failure ends the wait. Returns the last state
  * read and whether it is final. A status payctl does not know is not final.
  */
-export async function waitForSettlement(ctx: Context, api: ApiClient, created: Withdrawal, timeoutMs: number): Promise<{ withdrawal: Withdrawal; final: boolean }> {
+export async function waitForSettlement(
+  ctx: Context,
+  api: ApiClient,
+  created: Withdrawal,
+  timeoutMs: number,
+): Promise<{ withdrawal: Withdrawal; final: boolean }> {
   const { io } = ctx;
   const started = Date.now();
   const deadline = started + timeoutMs;

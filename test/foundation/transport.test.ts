@@ -146,6 +146,8 @@ describe('TLS', () => {
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(4);
       expect(result.stderr).toMatch(/^error: the TLS certificate of 127\.0\.0\.1:\d+ was refused: self-signed certificate \(DEPTH_ZERO_SELF_SIGNED_CERT\)\n/);
       expect(result.stderr).toMatch(/\nhint: nothing was sent\. .*NODE_EXTRA_CA_CERTS=\/path\/to\/ca\.pem payctl/);
+      // Node 22.15 and later can read the system's store; the hint says how only where it can.
+      expect(result.stderr.includes('NODE_OPTIONS=--use-system-ca payctl')).toBe(process.allowedNodeEnvironmentFlags.has('--use-system-ca'));
       expect(result.stderr).not.toMatch(/outcome is unknown/);
     }
     expect(reached).toEqual([]);

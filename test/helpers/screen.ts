@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -44,15 +44,19 @@ const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * payctl starts only once tmux records its output, so `bytes` holds all of it.
  */
 /** Waits until `file` has not grown for 200 ms (at most 5 s). */
-async function settled(file: string): Promise<void> {
-  const size = () => (existsSync(file) ? statSync(file).size : -1);
-  const giveUpAt = Date.now() + 5_000;
-  let last = size();
-  for (let stable = 0; stable < 2 && Date.now() < giveUpAt; ) {
-    await pause(100);
-    const now = size();
-    stable = now === last ? stable + 1 : 0;
-    last = now;
+/**
+ * What the shell writes once payctl has exited, after its last byte: a window title, invisible on
+ * the screen. tmux hands the pane's output to the log's reader later, and later still on a busy
+ * machine; the log is whole once this has reached it.
+ */
+const DONE = '\u001b]2;payctl-screen-done\u0007';
+
+async function wholeLog(file: string): Promise<string> {
+  const giveUpAt = Date.now() + 10_000;
+  for (;;) {
+    const bytes = existsSync(file) ? readFileSync(file, 'utf8') : '';
+    if (bytes.includes(DONE) || Date.now() > giveUpAt) return bytes.replace(DONE, '');
+    await pause(50);
   }
 }
 
@@ -70,6 +74,7 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
       `while [ ! -e ${quote(gate)} ]; do sleep 0.02; done`,
       `env -i TERM="$TERM" ${env.join(' ')} ${[process.execPath, BIN, ...args].map(quote).join(' ')}`,
       `echo $? > ${quote(exitFile)}`,
+      `printf '\\033]2;payctl-screen-done\\007'`,
       '',
     ].join('\n'),
   );
@@ -98,9 +103,8 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
       const exitCode = existsSync(exitFile) ? readFileSync(exitFile, 'utf8').trim() : '';
       const screen = await capture();
       if (exitCode !== '') {
-        // Let the pipe's reader write out what it has read: until the log stops growing (a busy machine delays it).
-        await settled(log);
-        return { code: Number(exitCode), screen, bytes: existsSync(log) ? readFileSync(log, 'utf8') : '', seen };
+        const bytes = await wholeLog(log);
+        return { code: Number(exitCode), screen: await capture(), bytes, seen };
       }
       const step = pending[0];
       if (step && (typeof step.after === 'string' ? screen.includes(step.after) : step.after.test(screen))) {

@@ -10,7 +10,7 @@ import { inject, it, type TestFunction } from 'vitest';
  * must not. `npm test` on a machine with Node alone is green, and says which tests did not run.
  */
 export type Tool =
-  | 'bash' | 'zsh' | 'fish' | 'tmux' | 'script'
+  | 'bash' | 'zsh' | 'fish' | 'tmux' | 'script' | 'less'
   | 'dbus-daemon' | 'dbus-send' | 'gnome-keyring-daemon' | 'secret-tool';
 
 const found = new Map<Tool, boolean>();

@@ -1,12 +1,12 @@
-import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import stringWidth from 'string-width';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { runCli, tempConfigDir, type RunResult } from '../helpers/cli.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { runCliOnScreen, type ScreenRun } from '../helpers/screen.js';
+import { needsTools } from '../helpers/tools.js';
 
 /**
  * What a person meets at an 80-column terminal (tmux, 80 × 50): every table fits,
@@ -15,19 +15,8 @@ import { runCliOnScreen, type ScreenRun } from '../helpers/screen.js';
  * did.
  */
 
-const hasTmux = spawnSync('tmux', ['-V']).status === 0;
-if (!hasTmux) {
-  it('SKIPPED: tmux not installed', () => {
-    console.warn('SKIPPED: tmux not installed: the tables at an 80-column terminal were not checked');
-  });
-}
-
-const hasLess = spawnSync('less', ['--version']).status === 0;
-if (hasTmux && !hasLess) {
-  it('SKIPPED: less not installed', () => {
-    console.warn('SKIPPED: less not installed: the default pager was not checked');
-  });
-}
+/** Each test drives tmux; where it is missing the test is named skipped (a failure in CI). */
+const screenIt = needsTools('tmux');
 
 const WIDTH = 80;
 let s: SandboxSession;
@@ -39,7 +28,8 @@ beforeAll(async () => {
 });
 afterAll(() => s?.close());
 
-const onScreen = (args: string[], env: Record<string, string | undefined> = {}) => runCliOnScreen(args, { env: { ...s.env, ...env }, width: WIDTH, height: 50 });
+const onScreen = (args: string[], env: Record<string, string | undefined> = {}) =>
+  runCliOnScreen(args, { env: { ...s.env, ...env }, width: WIDTH, height: 50 });
 const json = async <T>(args: string[]): Promise<T> => {
   const result = await s.run([...args, '--json']);
   expect(result.code, result.stderr).toBe(0);
@@ -100,9 +90,9 @@ const LISTS = [
   { name: 'bank-accounts list', args: ['bank-accounts', 'list'], noun: 'bank accounts', fields: ['id', 'holderName', 'bankCode', 'routingNumber', 'accountNumber', 'accountType', 'status'] },
 ];
 
-describe.skipIf(!hasTmux).concurrent('lists at an 80-column terminal', () => {
+describe.concurrent('lists at an 80-column terminal', () => {
   for (const list of LISTS) {
-    it(`${list.name}: fits, ids whole, a footer with how many of how many; into a pipe the same TSV as ever`, async () => {
+    screenIt(`${list.name}: fits, ids whole, a footer with how many of how many; into a pipe the same TSV as ever`, async () => {
       const envelope = JSON.parse((await s.run(['api', 'GET', `/${list.args[0] === 'subs' ? 'subscriptions' : list.args[0]!.replace('-', '_')}`, '--envelope'])).stdout) as { meta: { total: number } };
       const items = await json<Array<Record<string, unknown>>>(list.args);
       const run = await onScreen(list.args);
@@ -114,7 +104,7 @@ describe.skipIf(!hasTmux).concurrent('lists at an 80-column terminal', () => {
     });
   }
 
-  it('--fields: the columns given last are left out first, and named', async () => {
+  screenIt('--fields: the columns given last are left out first, and named', async () => {
     const customers = await json<Customer[]>(['customers', 'list']);
     const run = await onScreen(['customers', 'list', '--fields', 'id,document,email,firstName,lastName']);
     expectFitted(run, customers.map((c) => c.id));
@@ -122,7 +112,7 @@ describe.skipIf(!hasTmux).concurrent('lists at an 80-column terminal', () => {
     expect(textOf(run)).toMatch(/^not shown at 80 columns: FIRST NAME, LAST NAME \(pick columns with --fields\)$/m);
   });
 
-  it('customers find: fits, ids whole, a footer with how many of those looked at matched; the same TSV into a pipe', async () => {
+  screenIt('customers find: fits, ids whole, a footer with how many of those looked at matched; the same TSV into a pipe', async () => {
     const found = await json<Array<Record<string, unknown>>>(['customers', 'find', '--name', 'sofia']);
     const run = await onScreen(['customers', 'find', '--name', 'sofia']);
     expectFitted(run, found.map((item) => String(item.id)));
@@ -130,7 +120,7 @@ describe.skipIf(!hasTmux).concurrent('lists at an 80-column terminal', () => {
     expectPipedTsv(await s.run(['customers', 'find', '--name', 'sofia']), tsv(found, LISTS[0]!.fields));
   });
 
-  it('profiles list: fits, names and sub-accounts whole, a footer; the same TSV into a pipe', async () => {
+  screenIt('profiles list: fits, names and sub-accounts whole, a footer; the same TSV into a pipe', async () => {
     const config = tempConfigDir();
     const env = { PAYCTL_CONFIG_DIR: config, PAYCTL_BASE_URL: undefined };
     const subaccount = '4a5985bd-26fb-48ab-920a-a6b9ec714126';
@@ -149,13 +139,13 @@ describe.skipIf(!hasTmux).concurrent('lists at an 80-column terminal', () => {
     expect(textOf(run)).toMatch(/^not shown at 80 columns: .*SUB-ACCOUNT/m);
     expectFitted(await runCliOnScreen(['profiles', 'list', '--fields', 'name,env,subaccount'], { env, width: WIDTH, height: 50 }), [subaccount]);
     const profiles = JSON.parse((await runCli(['profiles', 'list', '--json'], { env })).stdout) as Array<Record<string, unknown>>;
-    expectPipedTsv(await runCli(['profiles', 'list'], { env }), tsv(profiles, ['name', 'current', 'env', 'baseUrl', 'loggedIn', 'tokenExpiresAt', 'subaccount']));
+    expectPipedTsv(await runCli(['profiles', 'list'], { env }), tsv(profiles, ['name', 'current', 'env', 'baseUrl', 'loggedIn', 'tokenStore', 'tokenExpiresAt', 'subaccount', 'maxWithdrawal', 'maxBatchTotal']));
   });
 });
 
 // After the lists: it adds withdrawals, which the withdrawals list would see mid-test.
-describe.skipIf(!hasTmux)('the batch report at an 80-column terminal', () => {
-  it('the batch report: fits, withdrawal ids whole, a footer; each row paid once', async () => {
+describe('the batch report at an 80-column terminal', () => {
+  screenIt('the batch report: fits, withdrawal ids whole, a footer; each row paid once', async () => {
     const [account] = await json<Array<{ id: number }>>(['bank-accounts', 'list', '--main-account']);
     const count = async () => (await json<unknown[]>(['withdrawals', 'list', '--all', '--main-account'])).length;
     const before = await count();
@@ -180,7 +170,7 @@ describe.skipIf(!hasTmux)('the batch report at an 80-column terminal', () => {
   });
 });
 
-describe.skipIf(!hasTmux).concurrent('single resources at an 80-column terminal', () => {
+describe.concurrent('single resources at an 80-column terminal', () => {
   const gets: Array<{ name: string; args: () => Promise<string[]>; ids: (item: Record<string, unknown>) => string[] }> = [
     { name: 'customers get', args: async () => ['customers', 'get', (await json<Customer[]>(['customers', 'list', '--limit', '1']))[0]!.id], ids: (c) => [String(c.id)] },
     {
@@ -197,7 +187,7 @@ describe.skipIf(!hasTmux).concurrent('single resources at an 80-column terminal'
     },
   ];
   for (const get of gets) {
-    it(`${get.name}: fits, ids whole; into a pipe the same field<TAB>value lines`, async () => {
+    screenIt(`${get.name}: fits, ids whole; into a pipe the same field<TAB>value lines`, async () => {
       const args = await get.args();
       const item = await json<Record<string, unknown>>(args);
       const run = await onScreen(args);
@@ -209,7 +199,7 @@ describe.skipIf(!hasTmux).concurrent('single resources at an 80-column terminal'
   }
 });
 
-describe.skipIf(!hasTmux)('Brazilian formats and local times in tables (raw values in json and tsv)', () => {
+describe('Brazilian formats and local times in tables (raw values in json and tsv)', () => {
   let customer: Customer;
   beforeAll(async () => {
     [customer] = await json<Customer[]>(['customers', 'list', '--limit', '1', '--page', '7']);
@@ -217,7 +207,7 @@ describe.skipIf(!hasTmux)('Brazilian formats and local times in tables (raw valu
     expect(update.code, update.stderr).toBe(0);
   });
 
-  it('CEP with its leading zero, CNPJ, landline, and the time in São Paulo and in UTC', async () => {
+  screenIt('CEP with its leading zero, CNPJ, landline, and the time in São Paulo and in UTC', async () => {
     const raw = await json<{ address: { zipcode: number }; phoneNumber: string; document: string; createdAt: string }>(['customers', 'get', customer.id]);
     expect(raw.address.zipcode).toBe(1310100);
     expect(raw.phoneNumber).toBe('+551131234567');
@@ -240,7 +230,7 @@ describe.skipIf(!hasTmux)('Brazilian formats and local times in tables (raw valu
     expect(piped.stdout).toContain(`createdAt\t${raw.createdAt}\n`);
   });
 
-  it('CPF and CNPJ documents in a list, formatted by their length', async () => {
+  screenIt('CPF and CNPJ documents in a list, formatted by their length', async () => {
     const customers = await json<Customer[]>(['customers', 'list', '--page', '2', '--limit', '10']);
     const run = await onScreen(['customers', 'list', '--page', '2', '--limit', '10', '--fields', 'id,document']);
     expectFitted(run, customers.map((c) => c.id));
@@ -253,7 +243,7 @@ describe.skipIf(!hasTmux)('Brazilian formats and local times in tables (raw valu
   });
 });
 
-describe.skipIf(!hasTmux).concurrent('the pager', () => {
+describe.concurrent('the pager', () => {
   /** A pager that records what it was given (and LESS), says so on its stdout, and takes a moment to exit. */
   function recordingPager(): { command: string; record: string } {
     const folder = mkdtempSync(path.join(tmpdir(), 'payctl-pager-'));
@@ -264,7 +254,7 @@ describe.skipIf(!hasTmux).concurrent('the pager', () => {
     return { command, record };
   }
 
-  it('takes a table longer than the screen (PAYCTL_PAGER); payctl waits for it, then writes the footer', async () => {
+  screenIt('takes a table longer than the screen (PAYCTL_PAGER); payctl waits for it, then writes the footer', async () => {
     const pager = recordingPager();
     const customers = await json<Customer[]>(['customers', 'list', '--limit', '100']);
     const run = await onScreen(['customers', 'list', '--limit', '100'], { PAYCTL_PAGER: pager.command, PAGER: 'false' });
@@ -279,7 +269,7 @@ describe.skipIf(!hasTmux).concurrent('the pager', () => {
     expect(run.bytes).not.toContain(customers[0]!.id);
   });
 
-  it('PAGER when PAYCTL_PAGER is not set; a single resource longer than the screen too', async () => {
+  screenIt('PAGER when PAYCTL_PAGER is not set; a single resource longer than the screen too', async () => {
     const pager = recordingPager();
     const [customer] = await json<Customer[]>(['customers', 'list', '--limit', '1']);
     const run = await runCliOnScreen(['customers', 'get', customer!.id], { env: { ...s.env, PAGER: pager.command }, width: WIDTH, height: 10 });
@@ -295,7 +285,7 @@ describe.skipIf(!hasTmux).concurrent('the pager', () => {
     { name: 'a table that fits the screen', args: ['--limit', '5'] },
   ];
   for (const bypass of bypasses) {
-    it(`is not used with ${bypass.name}: the table is written directly`, async () => {
+    screenIt(`is not used with ${bypass.name}: the table is written directly`, async () => {
       const pager = recordingPager();
       const run = await onScreen(['customers', 'list', '--limit', '100', ...bypass.args], { PAYCTL_PAGER: pager.command, ...bypass.env });
       expect(run.code, run.screen).toBe(0);
@@ -304,7 +294,7 @@ describe.skipIf(!hasTmux).concurrent('the pager', () => {
     });
   }
 
-  it.skipIf(!hasLess)('is less -FRX when none is set: payctl waits at its prompt, and exits 0 once q quits it', async () => {
+  needsTools('tmux', 'less')('is less -FRX when none is set: payctl waits at its prompt, and exits 0 once q quits it', async () => {
     const customers = await json<Customer[]>(['customers', 'list', '--limit', '100']);
     const run = await runCliOnScreen(['customers', 'list', '--limit', '100'], { env: s.env, width: WIDTH, height: 30, steps: [{ after: /^:$/m, keys: ['q'] }] });
     expect(run.code, run.screen).toBe(0);
@@ -312,7 +302,7 @@ describe.skipIf(!hasTmux).concurrent('the pager', () => {
     expect(textOf(run)).toMatch(/^showing 100 of 250 customers; next page \(or --all\):$/m);
   });
 
-  it('is not used into a pipe', async () => {
+  screenIt('is not used into a pipe', async () => {
     const pager = recordingPager();
     const piped = await s.run(['customers', 'list', '--limit', '100'], { env: { PAYCTL_PAGER: pager.command } });
     expect(piped.code).toBe(0);
@@ -320,7 +310,7 @@ describe.skipIf(!hasTmux).concurrent('the pager', () => {
     expect(existsSync(pager.record)).toBe(false);
   });
 
-  it('that cannot be found is skipped with no error: the table is written directly', async () => {
+  screenIt('that cannot be found is skipped with no error: the table is written directly', async () => {
     for (const missing of ['/nonexistent/pager -R', 'no-such-pager-anywhere --flag']) {
       const run = await onScreen(['customers', 'list', '--limit', '100'], { PAYCTL_PAGER: missing });
       expect(run.code, run.screen).toBe(0);

@@ -1,15 +1,14 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ROOT, cleanEnv } from '../helpers/cli.js';
+import { needsTools } from '../helpers/tools.js';
 
 /**
  * `npm run demo` shows a newcomer what a person sees at a terminal (tables, R$ and
  * CPF formats, a confirmation, footers) when util-linux `script` is there, the
  * piped form with a note when not, and exits 0 either way, as in CI.
  */
-
-const hasScript = spawnSync('script', ['--version'], { encoding: 'utf8' }).stdout?.includes('util-linux') ?? false;
 
 function demo(env: Record<string, string | undefined>): Promise<{ code: number; output: string }> {
   return new Promise((resolve, reject) => {
@@ -22,14 +21,8 @@ function demo(env: Record<string, string | undefined>): Promise<{ code: number; 
   });
 }
 
-if (!hasScript) {
-  it('SKIPPED: util-linux script not installed', () => {
-    console.warn('SKIPPED: util-linux script not installed: the demo as seen at a terminal was not checked');
-  });
-}
-
 describe('npm run demo', () => {
-  it.skipIf(!hasScript)('runs every step at a pseudo-terminal: tables 80 columns wide, formats, the confirmation, footers; exit 0', async () => {
+  needsTools('script')('runs every step at a pseudo-terminal: tables 80 columns wide, formats, the confirmation, footers; exit 0', async () => {
     const { code, output } = await demo({});
     expect(code, output).toBe(0);
     expect(output).toMatch(/^\$ payctl customers list --limit 5\nID {2,}FIRST NAME {2,}LAST NAME {2,}EMAIL$/m);

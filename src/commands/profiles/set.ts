@@ -49,7 +49,12 @@ export async function run(invocation: Invocation<typeof profilesSet>): Promise<v
 }
 
 /** Shows the limits before and after and asks (default No); without a terminal, --yes must say so. */
-async function confirmLimits({ io, services }: Invocation<typeof profilesSet>, name: string, profile: Profile, changed: Array<[Limit, number | undefined]>): Promise<void> {
+async function confirmLimits(
+  { io, services }: Invocation<typeof profilesSet>,
+  name: string,
+  profile: Profile,
+  changed: Array<[Limit, number | undefined]>,
+): Promise<void> {
   const question = `Change the limits of production profile ${name}?`;
   if (!services.flags.yes && !io.canPrompt) {
     throw usageError(`${question.replace(/\?$/, '')}: refused without confirmation`, 'pass --yes to confirm, or run it at a terminal to be asked');

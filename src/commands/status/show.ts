@@ -91,7 +91,12 @@ async function readActivity(services: Services): Promise<AccountActivity> {
     if (page * PAGE_SIZE >= total || items.length === 0) break;
   }
   return {
-    balances: { pix: balance.disponiblePixBalance, card: balance.disponibleCardBalance, boleto: balance.disponibleBilletBalance, inProcessing: balance.withdrawalsInProcessingBalance },
+    balances: {
+      pix: balance.disponiblePixBalance,
+      card: balance.disponibleCardBalance,
+      boleto: balance.disponibleBilletBalance,
+      inProcessing: balance.withdrawalsInProcessingBalance,
+    },
     processing,
     failed,
   };

@@ -235,7 +235,12 @@ async function settleUnknown(
     const intent = state.intent;
     const row = rowOf.get(key);
     if (intent) {
-      const identity: WithdrawalIdentity = { method, amount: intent.amount, bankAccountId: intent.bankAccountId, ...(intent.pixKey !== undefined ? { pixKey: intent.pixKey } : {}) };
+      const identity: WithdrawalIdentity = {
+        method,
+        amount: intent.amount,
+        bankAccountId: intent.bankAccountId,
+        ...(intent.pixKey !== undefined ? { pixKey: intent.pixKey } : {}),
+      };
       unknownRows.push({ key, account: intent.account, identity, at: Date.parse(intent.at), apiAt: intent.apiAt ? Date.parse(intent.apiAt) : undefined });
     } else if (row && state.cutAfter) {
       unknownRows.push({ key, account: row.account, identity: identityOf(row.request), at: Date.parse(state.cutAfter) });
