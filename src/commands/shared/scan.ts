@@ -167,8 +167,9 @@ export async function scanPages<T>(
           pace.answered();
           total = Math.max(total, result.total);
           items += result.items.length;
-          // The list grew while it was read (or gives no page count): a full last page may have another after it.
-          if (page === lastPage && result.items.length === limit) lastPage++;
+          // The list grew while it was read: its count says so. Without a count, a full page counts one
+          // more item (fetchPage), so the page after it is asked for until one comes back short.
+          lastPage = Math.max(lastPage, Math.ceil(result.total / limit));
           options.onProgress?.({ items, total });
           arrived.set(page, result.items);
           void handOver();
