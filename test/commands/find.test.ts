@@ -14,7 +14,6 @@ import { parsed } from './helpers.js';
  * as each test needs, and a rate-limited sandbox.
  */
 
-const PAGE = 100;
 
 interface Customer {
   id: string;
@@ -29,9 +28,6 @@ const customerAt = (i: number): Customer => ({
   lastName: `Número ${i}`,
   email: `c${i}@example.com`,
 });
-
-/** Where a customer sits: pages are numbered from 1. */
-const pageOf = (i: number) => Math.floor(i / PAGE) + 1;
 
 interface Directory {
   fake: FakeApi;
