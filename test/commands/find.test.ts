@@ -14,7 +14,6 @@ import { parsed } from './helpers.js';
  * as each test needs, and a rate-limited sandbox.
  */
 
-
 interface Customer {
   id: string;
   firstName: string;
