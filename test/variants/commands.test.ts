@@ -45,6 +45,8 @@ interface CommandRow {
   raw?: boolean;
   /** The duplicate guard reads the withdrawals list: an item it cannot read counts as possibly the same. */
   guardsDuplicates?: boolean;
+  /** Reads the subscription first: a split its (emptied) list does not hold is refused, nothing sent. */
+  checksSplitIsItsOwn?: boolean;
 }
 
 const CSV = 'amount,bank_account_id,pix_key_type,pix_key\n1500,7,EMAIL,ana@example.com\n2500,7,EMAIL,bia@example.com\n';
@@ -87,7 +89,7 @@ const COMMANDS: CommandRow[] = [
   { name: 'subs update', argv: () => ['subs', 'update', IDS.subscription, '--title', 'Plano Prata'] },
   { name: 'subs cancel', argv: () => ['subs', 'cancel', IDS.subscription, '--yes'] },
   { name: 'subs add-split', argv: () => ['subs', 'add-split', '--subscription', IDS.subscription, '--receiver', IDS.subaccount, '--amount', '100'] },
-  { name: 'subs remove-split', argv: () => ['subs', 'remove-split', IDS.subscription, IDS.split, '--yes'] },
+  { name: 'subs remove-split', argv: () => ['subs', 'remove-split', IDS.subscription, IDS.split, '--yes'], checksSplitIsItsOwn: true },
   { name: 'bank-accounts list', argv: () => ['bank-accounts', 'list', '-o', 'table'], showsUnknown: 'ON_HOLD' },
   { name: 'bank-accounts get', argv: () => ['bank-accounts', 'get', String(IDS.bankAccount), '-o', 'table'], showsUnknown: 'ON_HOLD' },
   { name: 'bank-accounts delete', argv: () => ['bank-accounts', 'delete', String(IDS.bankAccount), '--yes'] },
@@ -236,12 +238,17 @@ async function runCase({ row, variant, expect: expected }: Case): Promise<string
   if (isBug.test(output)) problems.push('an internal failure reached the user');
   const writes = api.requests.filter((request) => request.method !== 'GET').map((request) => `${request.method} ${request.url} ${request.body}`);
   if (new Set(writes).size !== writes.length) problems.push(`a write was sent twice: ${writes.join(' | ')}`);
-  if (result.code !== 0 && !/^error: .+/m.test(result.stderr)) problems.push('failed without an error: line');
+  // In json modes the error is the JSON document alone on stderr.
+  if (result.code !== 0 && !/^(error: .+|\{"error":\{"message":".+)/m.test(result.stderr)) problems.push('failed without an error: line');
   const firstMethod = api.requests[0]?.method;
   switch (expected.kind) {
     case 'works':
       if (row.guardsDuplicates && result.code === 2 && /possible duplicate/.test(result.stderr)) {
         if (writes.length > 0) problems.push('the duplicate guard refused, yet something was sent');
+        break;
+      }
+      if (row.checksSplitIsItsOwn && result.code === 2 && /is not one of the splits of subscription/.test(result.stderr)) {
+        if (writes.length > 0) problems.push('the split was refused as not its own, yet something was sent');
         break;
       }
       if (result.code !== 0) problems.push(`exit ${result.code}, expected 0`);
