@@ -1,6 +1,10 @@
 import { createHmac } from 'node:crypto';
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type {
+  ApiErrorBody, AuthResponse, BalancesResponse, BankAccount, BankAccountListResponse, Customer, Subaccount, Subscription, SubscriptionListItem,
+  SubscriptionListResponse, SubscriptionResponse, Withdrawal, WithdrawalResponse,
+} from '../../src/api/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { splitAllowanceCents, splitGrossCents } from '../../src/sandbox/fees.js';
 import { startSandboxProcess } from '../sandbox/helpers.js';
@@ -14,10 +18,21 @@ import { tally, trackFailures } from './tally.js';
  * limit, and every refusal has the error shape — never a 500.
  */
 
-interface Reply {
+/**
+ * An answer; `T` is its body's type from src/api/types.ts, unknown until the caller names it.
+ * A body that is not JSON is undefined: only refusals are read unnamed, and refusalProblem checks them.
+ */
+interface Reply<T = unknown> {
   status: number;
-  body: any;
+  body: T;
   text: string;
+}
+
+interface CallOptions {
+  token?: string;
+  body?: unknown;
+  raw?: string | Buffer;
+  headers?: Record<string, string>;
 }
 
 let sandbox: RunningSandbox;
@@ -25,29 +40,29 @@ let acme: string;
 let globex: string;
 trackFailures();
 
-async function call(method: string, path: string, options: { token?: string; body?: unknown; raw?: string | Buffer; headers?: Record<string, string> } = {}): Promise<Reply> {
+async function call<T = unknown>(method: string, path: string, options: CallOptions = {}): Promise<Reply<T>> {
   const headers: Record<string, string> = { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers };
   const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   if (payload !== undefined) headers['content-type'] ??= 'application/json';
   const response = await fetch(`${sandbox.url}${path}`, { method, headers, body: payload as BodyInit | undefined });
   const text = await response.text();
-  let body: unknown;
+  let body: T;
   try {
-    body = JSON.parse(text);
+    body = JSON.parse(text) as T;
   } catch {
-    body = undefined;
+    body = undefined as T;
   }
   return { status: response.status, body, text };
 }
 
 /** A refusal in the reference's error shape, not a 500, and carrying no stack. */
 function refusalProblem(reply: Reply, label: string, status?: number | number[], returnCode?: number): string | undefined {
-  const data = reply.body?.data;
+  const data = (reply.body as Partial<ApiErrorBody> | undefined)?.data;
   const wanted = status === undefined ? undefined : [status].flat();
   if (reply.status >= 500) return `${label}: HTTP ${reply.status} ${reply.text.slice(0, 200)}`;
   if (reply.status < 400) return `${label}: accepted (HTTP ${reply.status}) ${reply.text.slice(0, 200)}`;
   if (wanted && !wanted.includes(reply.status)) return `${label}: HTTP ${reply.status}, expected ${wanted.join(' or ')}: ${reply.text.slice(0, 200)}`;
-  if (!data || typeof data.message !== 'string' || !Number.isInteger(data.returnCode) || data.returnCode >= 0 || Object.keys(reply.body).length !== 1) {
+  if (!data || typeof data.message !== 'string' || !Number.isInteger(data.returnCode) || data.returnCode >= 0 || Object.keys(reply.body as object).length !== 1) {
     return `${label}: not the error shape: ${reply.text.slice(0, 200)}`;
   }
   if (returnCode !== undefined && data.returnCode !== returnCode) return `${label}: returnCode ${data.returnCode}, expected ${returnCode}`;
@@ -57,8 +72,8 @@ function refusalProblem(reply: Reply, label: string, status?: number | number[],
 
 async function login(clientId: string): Promise<string> {
   const secret = sandbox.credentials.find((c) => c.clientId === clientId)!.clientSecret;
-  const reply = await call('POST', '/auth', { body: { clientId, clientSecret: secret } });
-  return reply.body.data.accessToken as string;
+  const reply = await call<AuthResponse>('POST', '/auth', { body: { clientId, clientSecret: secret } });
+  return reply.body.data.accessToken;
 }
 
 /** A company's ids, discovered through the API. */
@@ -74,21 +89,21 @@ interface Ids {
 }
 
 async function discover(token: string): Promise<Ids> {
-  const get = async (path: string) => (await call('GET', path, { token })).body.data;
-  const customers = await get('/customers?limit=5');
-  const subscriptions = await get('/subscriptions?limit=100');
-  const withSplit = subscriptions.find((s: any) => s.splits?.length > 0 && s.status === 'ACTIVE');
-  const full = await get(`/subscriptions/${withSplit.id}`);
-  const subaccounts = await get('/sandbox/subaccounts?limit=10');
-  const bankAccounts = await get('/bank_accounts');
-  const withdrawals = await get('/withdrawals?limit=5');
+  const get = async <T>(path: string) => (await call<{ data: T }>('GET', path, { token })).body.data;
+  const customers = await get<Customer[]>('/customers?limit=5');
+  const subscriptions = await get<SubscriptionListItem[]>('/subscriptions?limit=100');
+  const withSplit = subscriptions.find((s) => s.splits?.length > 0 && s.status === 'ACTIVE')!;
+  const full = await get<Subscription>(`/subscriptions/${withSplit.id}`);
+  const subaccounts = await get<Subaccount[]>('/sandbox/subaccounts?limit=10');
+  const bankAccounts = await get<BankAccount[]>('/bank_accounts');
+  const withdrawals = await get<Withdrawal[]>('/withdrawals?limit=5');
   return {
     customer: customers[0].id,
     card: full.tokenizedCardId,
     subscription: full.id,
     split: full.splits[0].id,
     subaccount: subaccounts[0].id,
-    approvedSubaccount: subaccounts.find((s: any) => s.status === 'APPROVED').id,
+    approvedSubaccount: subaccounts.find((s) => s.status === 'APPROVED')!.id,
     bankAccount: bankAccounts[0].id,
     withdrawal: withdrawals[0].id,
   };
@@ -311,7 +326,7 @@ describe('hostile bodies and query strings', () => {
     }
     const probe: Record<string, unknown> = {};
     expect(probe.polluted, 'Object.prototype was polluted').toBeUndefined();
-    expect(({} as any).pix).toBeUndefined();
+    expect(({} as Record<string, unknown>).pix).toBeUndefined();
     expect(problems, problems.join('\n')).toEqual([]);
     expect((await call('GET', '/withdrawals/balance', { token: acme })).text).toBe(balanceBefore);
     tally('attacks', count);
@@ -393,18 +408,18 @@ describe('connections', () => {
   async function newClientServed(url: string): Promise<number> {
     const started = performance.now();
     const { request } = await import('node:http');
-    const send = (method: string, path: string, headers: Record<string, string>, body?: string) =>
-      new Promise<{ status: number; body: any }>((resolve, reject) => {
+    const send = <T = unknown>(method: string, path: string, headers: Record<string, string>, body?: string) =>
+      new Promise<{ status: number; body: T }>((resolve, reject) => {
         const req = request(`${url}${path}`, { method, headers, agent: false, timeout: 5_000 }, (res) => {
           let text = '';
           res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
-          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+          res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as T }));
         });
         req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 5 s`)));
         req.on('error', reject);
         req.end(body);
       });
-    const token = (await send('POST', '/auth', { 'content-type': 'application/json' }, JSON.stringify({ clientId: 'acme', clientSecret: 'acme-sandbox-secret' }))).body.data.accessToken;
+    const token = (await send<AuthResponse>('POST', '/auth', { 'content-type': 'application/json' }, JSON.stringify({ clientId: 'acme', clientSecret: 'acme-sandbox-secret' }))).body.data.accessToken;
     const balance = await send('GET', '/withdrawals/balance', { authorization: `Bearer ${token}` });
     expect(balance.status).toBe(200);
     return performance.now() - started;
@@ -476,8 +491,8 @@ describe('races', () => {
 
   it('40 concurrent withdrawals on one balance: exactly those that fit succeed, no balance goes negative, nothing is lost', async () => {
     const account = { 'x-subaccount-id': acmeIds.approvedSubaccount };
-    const banks = (await call('GET', '/bank_accounts', { token: acme, headers: account })).body.data;
-    const balance0 = (await call('GET', '/withdrawals/balance', { token: acme, headers: account })).body.data;
+    const banks = (await call<BankAccountListResponse>('GET', '/bank_accounts', { token: acme, headers: account })).body.data;
+    const balance0 = (await call<BalancesResponse>('GET', '/withdrawals/balance', { token: acme, headers: account })).body.data;
     // An amount of which about 7 fit in the balance, then 40 raced for it.
     const credit = 10_000;
     expect((await call('POST', '/sandbox/balance', { token: acme, headers: account, body: { pix: credit } })).status).toBeLessThan(300);
@@ -486,36 +501,36 @@ describe('races', () => {
     const fit = Math.floor(available / amount);
     expect(fit).toBeLessThan(40);
     const body = { withdrawalMethod: 'pix', amount, bankAccountId: banks[0].id, pixKeyType: 'EMAIL', pixKey: 'race@example.com' };
-    const replies = await Promise.all(Array.from({ length: 40 }, () => call('POST', '/withdrawals/withdraw', { token: acme, headers: account, body })));
+    const replies = await Promise.all(Array.from({ length: 40 }, () => call<WithdrawalResponse>('POST', '/withdrawals/withdraw', { token: acme, headers: account, body })));
     const accepted = replies.filter((reply) => reply.status < 300);
     const refused = replies.filter((reply) => reply.status >= 300);
     expect(accepted.length).toBe(fit);
     expect(refused.map((reply) => refusalProblem(reply, 'refused withdrawal', 422, -7102)).filter(Boolean)).toEqual([]);
-    const balance1 = (await call('GET', '/withdrawals/balance', { token: acme, headers: account })).body.data;
+    const balance1 = (await call<BalancesResponse>('GET', '/withdrawals/balance', { token: acme, headers: account })).body.data;
     expect(cents(balance1.disponiblePixBalance)).toBe(available - fit * amount);
     expect(cents(balance1.disponiblePixBalance)).toBeGreaterThanOrEqual(0);
     expect(cents(balance1.withdrawalsInProcessingBalance)).toBe(cents(balance0.withdrawalsInProcessingBalance) + fit * amount);
 
     // Settle one withdrawal 20 times at once, half COMPLETED and half FAILED: exactly one wins.
-    const target = accepted[0]!.body.data.id as string;
+    const target = accepted[0]!.body.data.id;
     const settles = await Promise.all(
-      Array.from({ length: 20 }, (_, i) => call('POST', `/sandbox/withdrawals/${target}/settle`, { token: acme, headers: account, body: { status: i % 2 ? 'FAILED' : 'COMPLETED' } })),
+      Array.from({ length: 20 }, (_, i) => call<WithdrawalResponse>('POST', `/sandbox/withdrawals/${target}/settle`, { token: acme, headers: account, body: { status: i % 2 ? 'FAILED' : 'COMPLETED' } })),
     );
     expect(settles.filter((reply) => reply.status < 300)).toHaveLength(1);
     expect(settles.filter((reply) => reply.status >= 300).map((reply) => refusalProblem(reply, 'second settle', 409, -7104)).filter(Boolean)).toEqual([]);
-    const balance2 = (await call('GET', '/withdrawals/balance', { token: acme, headers: account })).body.data;
-    const won = settles.find((reply) => reply.status < 300)!.body.data.status as string;
+    const balance2 = (await call<BalancesResponse>('GET', '/withdrawals/balance', { token: acme, headers: account })).body.data;
+    const won = settles.find((reply) => reply.status < 300)!.body.data.status;
     expect(cents(balance2.withdrawalsInProcessingBalance)).toBe(cents(balance1.withdrawalsInProcessingBalance) - amount);
     expect(cents(balance2.disponiblePixBalance)).toBe(cents(balance1.disponiblePixBalance) + (won === 'FAILED' ? amount : 0));
     tally('attacks', 60);
   }, 30_000);
 
   it('30 concurrent split additions on one subscription: the split sum never passes what is left after the fee', async () => {
-    const subscriptions = (await call('GET', '/subscriptions?status=ACTIVE&limit=100', { token: acme })).body.data;
-    const target = subscriptions.find((s: any) => s.splits.length === 0) ?? subscriptions[0];
-    const before = (await call('GET', `/subscriptions/${target.id}`, { token: acme })).body.data;
+    const subscriptions = (await call<SubscriptionListResponse>('GET', '/subscriptions?status=ACTIVE&limit=100', { token: acme })).body.data;
+    const target = subscriptions.find((s) => s.splits.length === 0) ?? subscriptions[0];
+    const before = (await call<SubscriptionResponse>('GET', `/subscriptions/${target.id}`, { token: acme })).body.data;
     const allowance = splitAllowanceCents(before.amount);
-    const used = before.splits.reduce((sum: number, split: any) => sum + splitGrossCents(split, before.amount), 0);
+    const used = before.splits.reduce((sum: number, split) => sum + splitGrossCents(split, before.amount), 0);
     const each = Math.max(1, Math.floor((allowance - used) / 5) + 1);
     const attempts = Array.from({ length: 30 }, (_, i) =>
       call('POST', '/subscriptions/add_split', {
@@ -527,8 +542,8 @@ describe('races', () => {
     );
     const replies = await Promise.all(attempts);
     expect(replies.filter((reply) => reply.status >= 300).map((reply) => refusalProblem(reply, 'split over the limit', 422, -7604)).filter(Boolean)).toEqual([]);
-    const after = (await call('GET', `/subscriptions/${target.id}`, { token: acme })).body.data;
-    const total = after.splits.reduce((sum: number, split: any) => sum + splitGrossCents(split, after.amount), 0);
+    const after = (await call<SubscriptionResponse>('GET', `/subscriptions/${target.id}`, { token: acme })).body.data;
+    const total = after.splits.reduce((sum: number, split) => sum + splitGrossCents(split, after.amount), 0);
     expect(total).toBeLessThanOrEqual(allowance);
     expect(after.splits.length - before.splits.length).toBe(replies.filter((reply) => reply.status < 300).length);
     expect(replies.some((reply) => reply.status >= 300)).toBe(true);

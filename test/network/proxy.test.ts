@@ -1,6 +1,7 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, tempConfigDir, type RunResult } from '../helpers/cli.js';
 import { closedPort } from '../helpers/fake-api.js';
+import type { BankAccountListResponse, CustomerListResponse } from '../../src/api/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { startForwardProxy, type ForwardProxy, type ForwardProxyOptions } from './forward-proxy.js';
 import { sandboxRequest, sandboxToken, withdrawalCount } from './sandbox-api.js';
@@ -54,8 +55,8 @@ const hostOf = (sandbox: RunningSandbox) => new URL(sandbox.url).host;
 /** A withdrawal payctl can make in acme's main account: its first bank account, and money enough. */
 async function withdrawArgs(sandbox: RunningSandbox, token: string): Promise<string[]> {
   await sandboxRequest(sandbox, 'POST', '/sandbox/balance', { token, body: { pix: 100_000 } });
-  const accounts = await sandboxRequest(sandbox, 'GET', '/bank_accounts?page=1&limit=1', { token });
-  const account = accounts.body.data[0].id as number;
+  const accounts = await sandboxRequest<BankAccountListResponse>(sandbox, 'GET', '/bank_accounts?page=1&limit=1', { token });
+  const account = accounts.body.data[0].id;
   return ['withdraw', 'pix', '--amount', '1234', '--bank-account', String(account), '--pix-key-type', 'email', '--pix-key', `proxy-${Date.now()}@example.com`, '--yes'];
 }
 
@@ -96,7 +97,7 @@ describe('HTTP_PROXY and HTTPS_PROXY', () => {
     const forward = await proxy();
     const result = await payctl(secure, ['customers', 'list', '--all', '-o', 'ndjson'], { HTTPS_PROXY: forward.url });
     expect(result.code, result.stderr).toBe(0);
-    const total = (await sandboxRequest(secure, 'GET', '/customers?page=1&limit=1', { token: secureToken })).body.meta.total as number;
+    const total = (await sandboxRequest<CustomerListResponse>(secure, 'GET', '/customers?page=1&limit=1', { token: secureToken })).body.meta.total;
     expect(result.stdout.trim().split('\n')).toHaveLength(total);
     expect(forward.records.length).toBeGreaterThan(0);
     expect(forward.records.every((r) => r.kind === 'CONNECT' && r.target === hostOf(secure))).toBe(true);

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { sandboxRequest, sandboxToken, withdrawalCount } from './sandbox-api.js';
+import type { BankAccountListResponse, WithdrawalListResponse } from '../../src/api/types.js';
 import type { RunningSandbox } from '../../src/sandbox/server.js';
 
 /**
@@ -61,7 +62,7 @@ describe('sandbox start --tls', () => {
     expect(login.stderr).toMatch(/^hint: nothing was sent\..*NODE_EXTRA_CA_CERTS=/m);
 
     const before = await withdrawalCount(sandbox, token);
-    const accounts = await sandboxRequest(sandbox, 'GET', '/bank_accounts?page=1&limit=1', { token });
+    const accounts = await sandboxRequest<BankAccountListResponse>(sandbox, 'GET', '/bank_accounts?page=1&limit=1', { token });
     const withdrawal = await run(
       ['withdraw', 'pix', '--amount', '1500', '--bank-account', String(accounts.body.data[0].id), '--pix-key-type', 'email', '--pix-key', 'tls-refused@example.com', '--yes'],
       { PAYCTL_TOKEN: token },
@@ -77,7 +78,7 @@ describe('sandbox start --tls', () => {
     const login = await runCli(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env: { PAYCTL_CONFIG_DIR: configDir, PAYCTL_BASE_URL: url, ...trust }, input: 'acme-sandbox-secret\n' });
     expect(login.code, login.stderr).toBe(0);
     await sandboxRequest(sandbox, 'POST', '/sandbox/balance', { token, body: { pix: 10_000 } });
-    const accounts = await sandboxRequest(sandbox, 'GET', '/bank_accounts?page=1&limit=1', { token });
+    const accounts = await sandboxRequest<BankAccountListResponse>(sandbox, 'GET', '/bank_accounts?page=1&limit=1', { token });
     const before = await withdrawalCount(sandbox, token);
     const withdrawal = await runCli(
       ['withdraw', 'pix', '--amount', '1500', '--bank-account', String(accounts.body.data[0].id), '--pix-key-type', 'email', '--pix-key', 'tls-trusted@example.com', '--yes', '--json'],
@@ -85,7 +86,7 @@ describe('sandbox start --tls', () => {
     );
     expect(withdrawal.code, withdrawal.stderr).toBe(0);
     expect(await withdrawalCount(sandbox, token)).toBe(before + 1);
-    const listed = await sandboxRequest(sandbox, 'GET', '/withdrawals?page=1&limit=100', { token });
+    const listed = await sandboxRequest<WithdrawalListResponse>(sandbox, 'GET', '/withdrawals?page=1&limit=100', { token });
     expect(listed.body.data.filter((w: { pixKey?: string }) => w.pixKey === 'tls-trusted@example.com')).toHaveLength(1);
   });
 

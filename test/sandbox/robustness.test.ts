@@ -2,18 +2,26 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
+import type { BalancesResponse, CustomerListResponse, CustomerResponse, SubscriptionResponse } from '../../src/api/types.js';
 import { RETURN_CODES } from '../../src/sandbox/errors.js';
 import { answerViolation, apiDocument, compiledOperations } from '../../src/sandbox/openapi.js';
 import { startSandbox } from '../../src/sandbox/server.js';
 import { discover, expectError, login, useSandbox, type Fixtures, type Session } from './helpers.js';
 
-/** A raw request, for bodies and framings fetch would not send. */
-function rawRequest(url: string, options: { method: string; path: string; headers?: Record<string, string>; body?: Buffer }): Promise<{ status: number; body: any }> {
+interface RawRequest {
+  method: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: Buffer;
+}
+
+/** A raw request, for bodies and framings fetch would not send; its answer's body is only matched, never read. */
+function rawRequest(url: string, options: RawRequest): Promise<{ status: number; body: unknown }> {
   return new Promise((resolve, reject) => {
     const req = request(`${url}${options.path}`, { method: options.method, headers: options.headers }, (res) => {
       let text = '';
       res.on('data', (chunk) => (text += chunk));
-      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) }));
+      res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as unknown }));
     });
     req.on('error', reject);
     req.end(options.body);
@@ -30,7 +38,7 @@ describe('sandbox: hostile input never gets a 500 nor changes state', () => {
     customerPath = `/customers/${acme.customers[0].id}`;
   });
 
-  const unchanged = async () => expect((await session.acme.get(customerPath)).body.data).toEqual(acme.customers[0]);
+  const unchanged = async () => expect((await session.acme.get<CustomerResponse>(customerPath)).body.data).toEqual(acme.customers[0]);
 
   it.each([
     ['malformed JSON', '{"firstName": "A",', -7003],
@@ -121,15 +129,14 @@ describe('sandbox: a body that is not a JSON object, on every route that takes a
   const NOT_OBJECTS = ['[]', '[{"withdrawalMethod":"pix","amount":100}]', '1', '-1', '"pix"', 'true', 'null'];
 
   it('is refused with 400 -7001 and changes nothing', async () => {
-    const paths = apiDocument.paths as unknown as Record<string, Record<string, { requestBody?: unknown }>>;
     const ids: Record<string, string> = {
       customerId: acme.customers[0].id,
-      subscriptionId: acme.subscriptions.find((s) => s.status === 'ACTIVE').id,
-      withdrawalId: acme.withdrawals.find((w) => w.status === 'PENDING').id,
+      subscriptionId: acme.subscriptions.find((s) => s.status === 'ACTIVE')!.id,
+      withdrawalId: acme.withdrawals.find((w) => w.status === 'PENDING')!.id,
       subaccountId: acme.subaccounts.approved[0]!,
     };
-    const balance = (await session.acme.get('/withdrawals/balance')).body.data;
-    const routes = Object.entries(paths).flatMap(([template, methods]) =>
+    const balance = (await session.acme.get<BalancesResponse>('/withdrawals/balance')).body.data;
+    const routes = Object.entries(apiDocument.paths).flatMap(([template, methods]) =>
       Object.entries(methods)
         .filter(([, operation]) => operation.requestBody)
         .map(([method]) => ({ method: method.toUpperCase(), path: template.replace(/\{(\w+)\}/g, (_, name: string) => ids[name]!) })),
@@ -143,7 +150,7 @@ describe('sandbox: a body that is not a JSON object, on every route that takes a
       }
     }
     expect(await discover(session.acme)).toEqual(acme);
-    expect((await session.acme.get('/withdrawals/balance')).body.data).toEqual(balance);
+    expect((await session.acme.get<BalancesResponse>('/withdrawals/balance')).body.data).toEqual(balance);
   });
 });
 
@@ -157,10 +164,10 @@ describe('sandbox: tenancy on every route with the other company’s ids', () =>
 
   it('answers not found (never 200, never 500) and changes nothing', async () => {
     const customer = globex.customers[0];
-    const subscription = globex.subscriptions.find((s) => s.splits.length > 0 && s.status !== 'DELETED');
-    const split = (await session.globex.get(`/subscriptions/${subscription.id}`)).body.data.splits[0];
+    const subscription = globex.subscriptions.find((s) => s.splits.length > 0 && s.status !== 'DELETED')!;
+    const split = (await session.globex.get<SubscriptionResponse>(`/subscriptions/${subscription.id}`)).body.data.splits[0];
     const bankAccount = globex.mainBankAccounts[0];
-    const withdrawal = globex.withdrawals.find((w) => w.status === 'PENDING');
+    const withdrawal = globex.withdrawals.find((w) => w.status === 'PENDING')!;
     const cases: Array<[string, string, unknown, number, number]> = [
       ['GET', `/customers/${customer.id}`, undefined, 404, -7501],
       ['PUT', `/customers/${customer.id}`, { firstName: 'Hacked' }, 404, -7501],
@@ -194,13 +201,13 @@ describe('sandbox: scale, documents and generated types', () => {
     try {
       expect(performance.now() - started).toBeLessThan(3_000);
       const acme = await login(sandbox, 'acme');
-      const last = await acme.get('/customers?page=1000&limit=100');
+      const last = await acme.get<CustomerListResponse>('/customers?page=1000&limit=100');
       expect(last.body.meta).toEqual({ total: 100_000, page: 1000, limit: 100, totalPages: 1000 });
       expect(last.body.data).toHaveLength(100);
       const lastCustomer = last.body.data[99];
       expect(lastCustomer.email).toContain('.100000@');
-      expect((await acme.get(`/customers/${lastCustomer.id}`)).body.data).toEqual(lastCustomer);
-      expect((await acme.get('/customers?page=1001&limit=100')).body.data).toEqual([]);
+      expect((await acme.get<CustomerResponse>(`/customers/${lastCustomer.id}`)).body.data).toEqual(lastCustomer);
+      expect((await acme.get<CustomerListResponse>('/customers?page=1001&limit=100')).body.data).toEqual([]);
     } finally {
       await sandbox.close();
     }

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type {
+  CancelSubscriptionResponse, MessageResponse, SplitResponse, SubaccountListResponse, SubscriptionListItem, SubscriptionListResponse, SubscriptionResponse,
+} from '../../src/api/types.js';
 import { subscriptionFeeCents } from '../../src/sandbox/fees.js';
 import { expectError, useSandbox, type Fixtures, type Session } from './helpers.js';
 
@@ -13,13 +16,14 @@ describe('sandbox: subscriptions and splits', () => {
   const active = () => acme.subscriptions.filter((subscription) => subscription.status === 'ACTIVE');
   const newFixture = async (overrides: Record<string, unknown> = {}) => {
     const { customerId, cardId } = acme.subscriptions[0];
-    const response = await session.acme.post('/sandbox/subscriptions', { customerId, tokenizedCardId: cardId, title: 'Fixture Plan', amount: 10000, frequency: 30, ...overrides });
+    const request = { customerId, tokenizedCardId: cardId, title: 'Fixture Plan', amount: 10000, frequency: 30, ...overrides };
+    const response = await session.acme.post<SubscriptionResponse>('/sandbox/subscriptions', request);
     expect(response.status).toBe(201);
     return response.body.data;
   };
 
   it('seeds at least 60 subscriptions in every status, with splits of both types', async () => {
-    const list = await session.acme.get('/subscriptions?limit=100');
+    const list = await session.acme.get<SubscriptionListResponse>('/subscriptions?limit=100');
     expect(list.body.meta.total).toBeGreaterThanOrEqual(60);
     expect(new Set(acme.subscriptions.map((subscription) => subscription.status))).toEqual(new Set(['ACTIVE', 'DELETED', 'EXPIRED', 'SUSPENDED']));
     const splitTypes = new Set(acme.subscriptions.flatMap((subscription) => subscription.splits.map((split: { splitType: string }) => split.splitType)));
@@ -27,10 +31,10 @@ describe('sandbox: subscriptions and splits', () => {
   });
 
   it('names the card cardId and omits split ids in the list, but not in the single read', async () => {
-    const withSplits = acme.subscriptions.find((subscription) => subscription.splits.length > 0);
+    const withSplits = acme.subscriptions.find((subscription) => subscription.splits.length > 0)!;
     expect(withSplits).not.toHaveProperty('tokenizedCardId');
     expect(withSplits.splits[0]).not.toHaveProperty('id');
-    const single = (await session.acme.get(`/subscriptions/${withSplits.id}`)).body.data;
+    const single = (await session.acme.get<SubscriptionResponse>(`/subscriptions/${withSplits.id}`)).body.data;
     expect(single.tokenizedCardId).toBe(withSplits.cardId);
     expect(single).not.toHaveProperty('cardId');
     expect(single.splits[0].id).toEqual(expect.any(String));
@@ -39,18 +43,18 @@ describe('sandbox: subscriptions and splits', () => {
   it('filters by status, title (case-insensitive substring), amount, setupAmount, frequency, startDate and subaccountId', async () => {
     const all = acme.subscriptions;
     const sample = all[3];
-    const cases: Array<[string, (subscription: any) => boolean]> = [
+    const cases: Array<[string, (subscription: SubscriptionListItem) => boolean]> = [
       ['status=SUSPENDED', (s) => s.status === 'SUSPENDED'],
       [`title=${encodeURIComponent(sample.title.slice(2, 8).toUpperCase())}`, (s) => s.title.toLowerCase().includes(sample.title.slice(2, 8).toLowerCase())],
       [`amount=${sample.amount}`, (s) => s.amount === sample.amount],
       ['setupAmount=0', (s) => s.setupAmount === 0],
       ['frequency=30', (s) => s.frequency === 30],
       ['startDate=2024-06-01', (s) => s.createdAt >= '2024-06-01'],
-      [`subaccountId=${acme.subaccounts.approved[1]}`, (s) => s.splits.some((split: any) => split.subaccountId === acme.subaccounts.approved[1])],
+      [`subaccountId=${acme.subaccounts.approved[1]}`, (s) => s.splits.some((split) => split.subaccountId === acme.subaccounts.approved[1])],
       ['status=ACTIVE&frequency=30', (s) => s.status === 'ACTIVE' && s.frequency === 30],
     ];
     for (const [query, predicate] of cases) {
-      const response = await session.acme.get(`/subscriptions?limit=100&${query}`);
+      const response = await session.acme.get<SubscriptionListResponse>(`/subscriptions?limit=100&${query}`);
       const expected = all.filter(predicate).map((subscription) => subscription.id);
       expect(expected.length, query).toBeGreaterThan(0);
       expect(response.body.data.map((subscription: { id: string }) => subscription.id), query).toEqual(expected);
@@ -67,20 +71,20 @@ describe('sandbox: subscriptions and splits', () => {
 
   it('updates the fields given, keeps the others, and reads an omitted duration as lifetime', async () => {
     const subscription = await newFixture({ duration: 12, expirationDate: '2099-12-31' });
-    const kept = await session.acme.put(`/subscriptions/${subscription.id}`, { title: 'Renamed', amount: 12000, duration: 12, expirationDate: '2099-12-31' });
+    const kept = await session.acme.put<SubscriptionResponse>(`/subscriptions/${subscription.id}`, { title: 'Renamed', amount: 12000, duration: 12, expirationDate: '2099-12-31' });
     expect(kept.body.data).toMatchObject({ title: 'Renamed', amount: 12000, frequency: subscription.frequency, duration: 12, expirationDate: '2099-12-31', customerId: subscription.customerId, status: 'ACTIVE' });
     expect(kept.body.data.updatedAt >= subscription.updatedAt).toBe(true);
-    const lifetime = await session.acme.put(`/subscriptions/${subscription.id}`, { frequency: 7 });
+    const lifetime = await session.acme.put<SubscriptionResponse>(`/subscriptions/${subscription.id}`, { frequency: 7 });
     expect(lifetime.body.data).toMatchObject({ title: 'Renamed', frequency: 7 });
     expect(lifetime.body.data).not.toHaveProperty('duration');
     expect(lifetime.body.data).not.toHaveProperty('expirationDate');
-    expect((await session.acme.get(`/subscriptions/${subscription.id}`)).body.data).toEqual(lifetime.body.data);
+    expect((await session.acme.get<SubscriptionResponse>(`/subscriptions/${subscription.id}`)).body.data).toEqual(lifetime.body.data);
   });
 
   it('takes the current expiration date again even once past, but no new past one', async () => {
-    const expired = acme.subscriptions.find((s) => s.status === 'EXPIRED' && s.expirationDate);
+    const expired = acme.subscriptions.find((s) => s.status === 'EXPIRED' && s.expirationDate)!;
     expect(expired, 'the seed has EXPIRED subscriptions with an expiration date').toBeDefined();
-    const again = await session.acme.put(`/subscriptions/${expired.id}`, { title: expired.title, expirationDate: expired.expirationDate, ...(expired.duration && { duration: expired.duration }) });
+    const again = await session.acme.put<SubscriptionResponse>(`/subscriptions/${expired.id}`, { title: expired.title, expirationDate: expired.expirationDate, ...(expired.duration && { duration: expired.duration }) });
     expect(again.status).toBe(200);
     expect(again.body.data.expirationDate).toBe(expired.expirationDate);
     expectError(await session.acme.put(`/subscriptions/${expired.id}`, { expirationDate: '2020-01-02' }), 400, -7001);
@@ -90,10 +94,10 @@ describe('sandbox: subscriptions and splits', () => {
     const expected = acme.subscriptions.filter((s) => s.title.includes('Café')).map((s) => s.id);
     expect(expected.length, 'the seed has "Clube do Café" plans').toBeGreaterThan(0);
     for (const needle of ['cafe', 'CAFÉ', 'Cafe\u0301', 'clube do cafe']) {
-      const response = await session.acme.get(`/subscriptions?limit=100&title=${encodeURIComponent(needle)}`);
+      const response = await session.acme.get<SubscriptionListResponse>(`/subscriptions?limit=100&title=${encodeURIComponent(needle)}`);
       expect(response.body.data.map((s: { id: string }) => s.id), needle).toEqual(expected);
     }
-    const services = await session.acme.get(`/subscriptions?limit=100&title=${encodeURIComponent('INGLES')}`);
+    const services = await session.acme.get<SubscriptionListResponse>(`/subscriptions?limit=100&title=${encodeURIComponent('INGLES')}`);
     expect(services.body.data.length).toBe(acme.subscriptions.filter((s) => s.title.includes('Inglês')).length);
     expect(services.body.data.length).toBeGreaterThan(0);
   });
@@ -102,7 +106,7 @@ describe('sandbox: subscriptions and splits', () => {
     const subscription = await newFixture({ duration: 12 });
     expectError(await session.acme.put(`/subscriptions/${subscription.id}`, { duration: null }), 400, -7001);
     expectError(await session.acme.put(`/subscriptions/${subscription.id}`, { title: 'x', expirationDate: null }), 400, -7001);
-    expect((await session.acme.get(`/subscriptions/${subscription.id}`)).body.data.duration).toBe(12);
+    expect((await session.acme.get<SubscriptionResponse>(`/subscriptions/${subscription.id}`)).body.data.duration).toBe(12);
   });
 
   it.each([
@@ -119,33 +123,33 @@ describe('sandbox: subscriptions and splits', () => {
 
   it("refuses a card of another customer (-7511), and another company's card (-7508)", async () => {
     const subscription = active()[0];
-    const otherCustomersCard = acme.subscriptions.find((s) => s.customerId !== subscription.customerId).cardId;
+    const otherCustomersCard = acme.subscriptions.find((s) => s.customerId !== subscription.customerId)!.cardId;
     expectError(await session.acme.put(`/subscriptions/${subscription.id}`, { tokenizedCardId: otherCustomersCard }), 400, -7511);
-    const globexCard = (await session.globex.get('/subscriptions?limit=1')).body.data[0].cardId;
+    const globexCard = (await session.globex.get<SubscriptionListResponse>('/subscriptions?limit=1')).body.data[0].cardId;
     expectError(await session.acme.put(`/subscriptions/${subscription.id}`, { tokenizedCardId: globexCard }), 400, -7508);
   });
 
   it('cancels once and for all: DELETED, canceledAt set, and every later change refused with 409 -7602', async () => {
     const subscription = await newFixture();
-    const cancelled = await session.acme.delete(`/subscriptions/${subscription.id}`);
+    const cancelled = await session.acme.delete<CancelSubscriptionResponse>(`/subscriptions/${subscription.id}`);
     expect(cancelled.body.data).toEqual({ id: subscription.id, status: 'DELETED' });
-    const read = (await session.acme.get(`/subscriptions/${subscription.id}`)).body.data;
+    const read = (await session.acme.get<SubscriptionResponse>(`/subscriptions/${subscription.id}`)).body.data;
     expect(read.status).toBe('DELETED');
     expect(read.canceledAt).toEqual(expect.any(String));
     expectError(await session.acme.delete(`/subscriptions/${subscription.id}`), 409, -7602);
     expectError(await session.acme.put(`/subscriptions/${subscription.id}`, { title: 'Back' }), 409, -7602);
     expectError(await session.acme.post('/subscriptions/add_split', { subscriptionId: subscription.id, subaccountId: acme.subaccounts.approved[0], splitType: 'amount', splitAmount: 100 }), 409, -7602);
-    expect((await session.acme.get(`/subscriptions/${subscription.id}`)).body.data.status).toBe('DELETED');
+    expect((await session.acme.get<SubscriptionResponse>(`/subscriptions/${subscription.id}`)).body.data.status).toBe('DELETED');
   });
 
   it('adds amount and percentage splits with AMOUNT/PERCENTAGE, liquidAmount and chargebackLiable defaulting to false', async () => {
     const subscription = await newFixture({ amount: 10000 });
-    const amountSplit = await session.acme.post('/subscriptions/add_split', { subscriptionId: subscription.id, subaccountId: acme.subaccounts.approved[0], splitType: 'amount', splitAmount: 2000 });
+    const amountSplit = await session.acme.post<SplitResponse>('/subscriptions/add_split', { subscriptionId: subscription.id, subaccountId: acme.subaccounts.approved[0], splitType: 'amount', splitAmount: 2000 });
     expect(amountSplit.status).toBe(201);
     expect(amountSplit.body.data).toMatchObject({ splitType: 'AMOUNT', splitAmount: 2000, splitPercentage: null, liquidAmount: 2000 - 80, chargebackLiable: false });
-    const percentageSplit = await session.acme.post('/subscriptions/add_split', { subscriptionId: subscription.id, subaccountId: acme.subaccounts.approved[1], splitType: 'percentage', splitPercentage: 12.35, chargebackLiable: true });
+    const percentageSplit = await session.acme.post<SplitResponse>('/subscriptions/add_split', { subscriptionId: subscription.id, subaccountId: acme.subaccounts.approved[1], splitType: 'percentage', splitPercentage: 12.35, chargebackLiable: true });
     expect(percentageSplit.body.data).toMatchObject({ splitType: 'PERCENTAGE', splitAmount: null, splitPercentage: 12.35, liquidAmount: 1235 - 49, chargebackLiable: true });
-    const read = (await session.acme.get(`/subscriptions/${subscription.id}`)).body.data;
+    const read = (await session.acme.get<SubscriptionResponse>(`/subscriptions/${subscription.id}`)).body.data;
     expect(read.splits.map((split: { id: string }) => split.id)).toEqual([amountSplit.body.data.id, percentageSplit.body.data.id]);
   });
 
@@ -159,7 +163,7 @@ describe('sandbox: subscriptions and splits', () => {
     expectError(await add({ splitType: 'percentage', splitPercentage: 10.01 }), 422, -7604);
     expect((await add({ splitType: 'percentage', splitPercentage: 10 })).status).toBe(201);
     expectError(await session.acme.put(`/subscriptions/${subscription.id}`, { amount: 9000 }), 422, -7604);
-    expect((await session.acme.get(`/subscriptions/${subscription.id}`)).body.data.amount).toBe(amount);
+    expect((await session.acme.get<SubscriptionResponse>(`/subscriptions/${subscription.id}`)).body.data.amount).toBe(amount);
   });
 
   it.each([
@@ -185,20 +189,20 @@ describe('sandbox: subscriptions and splits', () => {
     const subscription = await newFixture();
     const body = { subscriptionId: subscription.id, splitType: 'amount', splitAmount: 100 };
     expectError(await session.acme.post('/subscriptions/add_split', { ...body, subaccountId: acme.subaccounts.pending }), 422, -7702);
-    const globexSubaccount = (await session.globex.get('/sandbox/subaccounts')).body.data[0].id;
+    const globexSubaccount = (await session.globex.get<SubaccountListResponse>('/sandbox/subaccounts')).body.data[0].id;
     expectError(await session.acme.post('/subscriptions/add_split', { ...body, subaccountId: globexSubaccount }), 404, -7701);
     expectError(await session.acme.post('/subscriptions/add_split', { ...body, subscriptionId: '00000000-0000-4000-8000-000000000000', subaccountId: acme.subaccounts.approved[0] }), 404, -7601);
   });
 
   it('removes a split once (404 -7603 after), only from its own subscription', async () => {
     const subscription = await newFixture();
-    const split = (await session.acme.post('/subscriptions/add_split', { subscriptionId: subscription.id, subaccountId: acme.subaccounts.approved[0], splitType: 'amount', splitAmount: 500 })).body.data;
+    const split = (await session.acme.post<SplitResponse>('/subscriptions/add_split', { subscriptionId: subscription.id, subaccountId: acme.subaccounts.approved[0], splitType: 'amount', splitAmount: 500 })).body.data;
     const other = await newFixture();
     expectError(await session.acme.delete(`/subscriptions/${other.id}/remove_split/${split.id}`), 404, -7603);
     expectError(await session.globex.delete(`/subscriptions/${subscription.id}/remove_split/${split.id}`), 404, -7601);
-    const removed = await session.acme.delete(`/subscriptions/${subscription.id}/remove_split/${split.id}`);
+    const removed = await session.acme.delete<MessageResponse>(`/subscriptions/${subscription.id}/remove_split/${split.id}`);
     expect(removed.body.data).toEqual({ message: expect.any(String) });
-    expect((await session.acme.get(`/subscriptions/${subscription.id}`)).body.data.splits).toEqual([]);
+    expect((await session.acme.get<SubscriptionResponse>(`/subscriptions/${subscription.id}`)).body.data.splits).toEqual([]);
     expectError(await session.acme.delete(`/subscriptions/${subscription.id}/remove_split/${split.id}`), 404, -7603);
   });
 
@@ -207,8 +211,8 @@ describe('sandbox: subscriptions and splits', () => {
     expectError(await session.globex.get(`/subscriptions/${id}`), 404, -7601);
     expectError(await session.globex.put(`/subscriptions/${id}`, { title: 'Mine' }), 404, -7601);
     expectError(await session.globex.delete(`/subscriptions/${id}`), 404, -7601);
-    const globexSubaccount = (await session.globex.get('/sandbox/subaccounts')).body.data[0].id;
+    const globexSubaccount = (await session.globex.get<SubaccountListResponse>('/sandbox/subaccounts')).body.data[0].id;
     expectError(await session.globex.post('/subscriptions/add_split', { subscriptionId: id, subaccountId: globexSubaccount, splitType: 'amount', splitAmount: 100 }), 404, -7601);
-    expect((await session.globex.get('/subscriptions?limit=100')).body.data.some((s: { id: string }) => s.id === id)).toBe(false);
+    expect((await session.globex.get<SubscriptionListResponse>('/subscriptions?limit=100')).body.data.some((s: { id: string }) => s.id === id)).toBe(false);
   });
 });

@@ -1,4 +1,7 @@
 import { describe, expect, it } from 'vitest';
+import type {
+  BalancesResponse, BankAccountListResponse, BankAccountResponse, MessageResponse, SubaccountListResponse, WithdrawalListResponse, WithdrawalResponse,
+} from '../../src/api/types.js';
 import { MAX_BALANCE_CENTS } from '../../src/sandbox/handlers/withdrawals.js';
 import { expectError, startSession, useSandbox, VALID, type Fixtures, type Session } from './helpers.js';
 
@@ -12,15 +15,15 @@ describe('sandbox: bank accounts, withdrawals and balances', () => {
     acme = fixtures;
   });
 
-  const balance = async (subaccount?: string) => (await session.acme.get('/withdrawals/balance', { subaccount })).body.data;
+  const balance = async (subaccount?: string) => (await session.acme.get<BalancesResponse>('/withdrawals/balance', { subaccount })).body.data;
   const pix = (amount: number, overrides: Record<string, unknown> = {}) => ({ withdrawalMethod: 'pix', amount, bankAccountId: acme.mainBankAccounts[0].id, pixKeyType: 'EMAIL', pixKey: VALID.email, ...overrides });
 
   it('lists, reads and deletes bank accounts of the account context only', async () => {
     const [main, subaccount] = [acme.mainBankAccounts, acme.subaccountBankAccounts];
     expect(main.length).toBeGreaterThan(0);
     expect(subaccount.length).toBeGreaterThan(0);
-    expect((await session.acme.get('/bank_accounts?limit=1&page=2')).body.meta).toEqual({ total: main.length, page: 2, limit: 1, totalPages: main.length });
-    expect((await session.acme.get(`/bank_accounts/${main[0].id}`)).body.data).toEqual(main[0]);
+    expect((await session.acme.get<BankAccountListResponse>('/bank_accounts?limit=1&page=2')).body.meta).toEqual({ total: main.length, page: 2, limit: 1, totalPages: main.length });
+    expect((await session.acme.get<BankAccountResponse>(`/bank_accounts/${main[0].id}`)).body.data).toEqual(main[0]);
     expectError(await session.acme.get(`/bank_accounts/${subaccount[0].id}`), 404, -7100);
     expectError(await session.acme.get(`/bank_accounts/${main[0].id}`, { subaccount: acme.subaccounts.approved[0] }), 404, -7100);
     expectError(await session.globex.get(`/bank_accounts/${main[0].id}`), 404, -7100);
@@ -28,16 +31,16 @@ describe('sandbox: bank accounts, withdrawals and balances', () => {
     expectError(await session.acme.get('/bank_accounts/abc'), 400, -7006);
     expectError(await session.acme.get('/bank_accounts/0'), 400, -7006);
 
-    const created = await session.acme.post('/sandbox/bank_accounts', { holderName: 'Acme', bankCode: '001', routingNumber: '1234', accountNumber: '99999-1', document: VALID.cnpj, accountType: 'SAVINGS' }, { subaccount: acme.subaccounts.approved[0] });
+    const created = await session.acme.post<BankAccountResponse>('/sandbox/bank_accounts', { holderName: 'Acme', bankCode: '001', routingNumber: '1234', accountNumber: '99999-1', document: VALID.cnpj, accountType: 'SAVINGS' }, { subaccount: acme.subaccounts.approved[0] });
     expect(created.status).toBe(201);
-    const removed = await session.acme.delete(`/bank_accounts/${created.body.data.id}`, { subaccount: acme.subaccounts.approved[0] });
+    const removed = await session.acme.delete<MessageResponse>(`/bank_accounts/${created.body.data.id}`, { subaccount: acme.subaccounts.approved[0] });
     expect(removed.body.data).toEqual({ message: expect.any(String) });
     expectError(await session.acme.get(`/bank_accounts/${created.body.data.id}`, { subaccount: acme.subaccounts.approved[0] }), 404, -7100);
     expectError(await session.acme.delete(`/bank_accounts/${created.body.data.id}`, { subaccount: acme.subaccounts.approved[0] }), 404, -7100);
   });
 
   it('refuses a foreign x-subaccount-id with 403 and a malformed one with 400, on every route', async () => {
-    const globexSubaccount = (await session.globex.get('/sandbox/subaccounts')).body.data[0].id;
+    const globexSubaccount = (await session.globex.get<SubaccountListResponse>('/sandbox/subaccounts')).body.data[0].id;
     const routes: Array<[string, string, unknown?]> = [
       ['GET', '/bank_accounts'],
       ['GET', `/bank_accounts/${acme.mainBankAccounts[0].id}`],
@@ -60,25 +63,25 @@ describe('sandbox: bank accounts, withdrawals and balances', () => {
 
   it('moves a PIX withdrawal from the pix balance to processing, PENDING, newest first in the list', async () => {
     const before = await balance();
-    const created = await session.acme.post('/withdrawals/withdraw', pix(10_000, { postbackUrl: 'https://example.com/hook' }));
+    const created = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', pix(10_000, { postbackUrl: 'https://example.com/hook' }));
     expect(created.status).toBe(201);
     expect(created.body.data).toMatchObject({ amount: 10_000, liquidAmount: 10_000 - 49, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: VALID.email, postbackUrl: 'https://example.com/hook' });
     const after = await balance();
     expect(cents(before.disponiblePixBalance - after.disponiblePixBalance)).toBe(10_000);
     expect(cents(after.withdrawalsInProcessingBalance - before.withdrawalsInProcessingBalance)).toBe(10_000);
-    const list = await session.acme.get('/withdrawals?limit=2');
+    const list = await session.acme.get<WithdrawalListResponse>('/withdrawals?limit=2');
     expect(list.body.data[0]).toEqual(created.body.data);
     expect(Object.keys(list.body.meta)).toEqual(['total']);
-    expect((await session.acme.get(`/withdrawals/${created.body.data.id}`)).body.data).toEqual(created.body.data);
+    expect((await session.acme.get<WithdrawalResponse>(`/withdrawals/${created.body.data.id}`)).body.data).toEqual(created.body.data);
     expectError(await session.globex.get(`/withdrawals/${created.body.data.id}`), 404, -7101);
   });
 
   it('debits card and boleto withdrawals from their own balances, with their fees', async () => {
     const before = await balance();
-    const card = await session.acme.post('/withdrawals/withdraw', { withdrawalMethod: 'card', amount: 5_000, bankAccountId: acme.mainBankAccounts[1].id });
+    const card = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'card', amount: 5_000, bankAccountId: acme.mainBankAccounts[1].id });
     expect(card.body.data).toMatchObject({ withdrawalPaymentType: 'CARD', liquidAmount: 4_900 });
     for (const absent of ['pixKeyType', 'pixKey', 'postbackUrl']) expect(card.body.data).not.toHaveProperty(absent);
-    const boleto = await session.acme.post('/withdrawals/withdraw', { withdrawalMethod: 'boleto', amount: 3_000, bankAccountId: acme.mainBankAccounts[1].id });
+    const boleto = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'boleto', amount: 3_000, bankAccountId: acme.mainBankAccounts[1].id });
     expect(boleto.body.data).toMatchObject({ withdrawalPaymentType: 'BOLETO', liquidAmount: 2_901 });
     const after = await balance();
     expect(cents(before.disponibleCardBalance - after.disponibleCardBalance)).toBe(5_000);
@@ -131,22 +134,22 @@ describe('sandbox: bank accounts, withdrawals and balances', () => {
     const subaccount = acme.subaccounts.approved[0];
     const before = await balance(subaccount);
     const mainBefore = await balance();
-    const created = await session.acme.post('/withdrawals/withdraw', pix(1_000, { bankAccountId: acme.subaccountBankAccounts[0].id }), { subaccount });
+    const created = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', pix(1_000, { bankAccountId: acme.subaccountBankAccounts[0].id }), { subaccount });
     expect(created.status).toBe(201);
     expect(cents(before.disponiblePixBalance - (await balance(subaccount)).disponiblePixBalance)).toBe(1_000);
     expect(await balance()).toEqual(mainBefore);
-    expect((await session.acme.get('/withdrawals?limit=1', { subaccount })).body.data[0].id).toBe(created.body.data.id);
+    expect((await session.acme.get<WithdrawalListResponse>('/withdrawals?limit=1', { subaccount })).body.data[0].id).toBe(created.body.data.id);
     expectError(await session.acme.get(`/withdrawals/${created.body.data.id}`), 404, -7101);
     expectError(await session.acme.post('/withdrawals/withdraw', pix(1_000), { subaccount }), 404, -7100);
   });
 
   it('settles COMPLETED (out of processing) and FAILED (back to the balance), once (409 -7104)', async () => {
-    const first = (await session.acme.post('/withdrawals/withdraw', pix(2_000))).body.data;
-    const second = (await session.acme.post('/withdrawals/withdraw', { withdrawalMethod: 'card', amount: 3_000, bankAccountId: acme.mainBankAccounts[0].id })).body.data;
+    const first = (await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', pix(2_000))).body.data;
+    const second = (await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'card', amount: 3_000, bankAccountId: acme.mainBankAccounts[0].id })).body.data;
     const before = await balance();
-    const completed = await session.acme.post(`/sandbox/withdrawals/${first.id}/settle`, { status: 'COMPLETED' });
+    const completed = await session.acme.post<WithdrawalResponse>(`/sandbox/withdrawals/${first.id}/settle`, { status: 'COMPLETED' });
     expect(completed.body.data.status).toBe('COMPLETED');
-    const failed = await session.acme.post(`/sandbox/withdrawals/${second.id}/settle`, { status: 'FAILED' });
+    const failed = await session.acme.post<WithdrawalResponse>(`/sandbox/withdrawals/${second.id}/settle`, { status: 'FAILED' });
     expect(failed.body.data.status).toBe('FAILED');
     const after = await balance();
     expect(cents(before.withdrawalsInProcessingBalance - after.withdrawalsInProcessingBalance)).toBe(5_000);
@@ -159,8 +162,8 @@ describe('sandbox: bank accounts, withdrawals and balances', () => {
   });
 
   it('refuses deleting a bank account with PENDING withdrawals (409 -7106)', async () => {
-    const bankAccount = (await session.acme.post('/sandbox/bank_accounts', { holderName: 'Acme', bankCode: '001', routingNumber: '1', accountNumber: '1', document: VALID.cnpj, accountType: 'CHECKING' })).body.data;
-    const withdrawal = (await session.acme.post('/withdrawals/withdraw', pix(100, { bankAccountId: bankAccount.id }))).body.data;
+    const bankAccount = (await session.acme.post<BankAccountResponse>('/sandbox/bank_accounts', { holderName: 'Acme', bankCode: '001', routingNumber: '1', accountNumber: '1', document: VALID.cnpj, accountType: 'CHECKING' })).body.data;
+    const withdrawal = (await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', pix(100, { bankAccountId: bankAccount.id }))).body.data;
     expectError(await session.acme.delete(`/bank_accounts/${bankAccount.id}`), 409, -7106);
     await session.acme.post(`/sandbox/withdrawals/${withdrawal.id}/settle`, { status: 'COMPLETED' });
     expect((await session.acme.delete(`/bank_accounts/${bankAccount.id}`)).status).toBe(200);
@@ -168,7 +171,7 @@ describe('sandbox: bank accounts, withdrawals and balances', () => {
 
   it('credits balances in cents (sandbox) and refuses negative, decimal or empty credits', async () => {
     const before = await balance();
-    const credited = await session.acme.post('/sandbox/balance', { pix: 1_01, billet: 50 });
+    const credited = await session.acme.post<BalancesResponse>('/sandbox/balance', { pix: 1_01, billet: 50 });
     expect(cents(credited.body.data.disponiblePixBalance - before.disponiblePixBalance)).toBe(101);
     expect(cents(credited.body.data.disponibleBilletBalance - before.disponibleBilletBalance)).toBe(50);
     for (const body of [{ pix: -1 }, { pix: 1.5 }, {}, { dollars: 5 }, { pix: '5' }]) expectError(await session.acme.post('/sandbox/balance', body), 400, -7001);
@@ -185,18 +188,21 @@ describe('sandbox: concurrent withdrawals against one balance', () => {
   it('never overdraws: 200+ parallel requests, accepted amounts equal the balance moved', async () => {
     const session = await startSession();
     try {
-      const subaccount = (await session.acme.get('/sandbox/subaccounts')).body.data.find((s: { status: string }) => s.status === 'APPROVED').id;
-      const bankAccountId = (await session.acme.get('/bank_accounts', { subaccount })).body.data[0].id;
-      const before = (await session.acme.get('/withdrawals/balance', { subaccount })).body.data;
+      const subaccount = (await session.acme.get<SubaccountListResponse>('/sandbox/subaccounts')).body.data.find((s: { status: string }) => s.status === 'APPROVED')!.id;
+      const bankAccountId = (await session.acme.get<BankAccountListResponse>('/bank_accounts', { subaccount })).body.data[0].id;
+      const before = (await session.acme.get<BalancesResponse>('/withdrawals/balance', { subaccount })).body.data;
       const available = cents(before.disponiblePixBalance);
       const amounts = Array.from({ length: 240 }, (_, i) => 1_000 + ((i * 137) % 4_000));
       expect(amounts.reduce((sum, amount) => sum + amount, 0)).toBeGreaterThan(available);
       const responses = await Promise.all(
-        amounts.map((amount) => session.acme.post('/withdrawals/withdraw', { withdrawalMethod: 'pix', amount, bankAccountId, pixKeyType: 'RANDOM', pixKey: VALID.randomKey }, { subaccount })),
+        amounts.map((amount) => {
+          const request = { withdrawalMethod: 'pix', amount, bankAccountId, pixKeyType: 'RANDOM', pixKey: VALID.randomKey };
+          return session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', request, { subaccount });
+        }),
       );
       const accepted = responses.filter((response) => response.status === 201).reduce((sum, response) => sum + response.body.data.amount, 0);
       for (const response of responses) if (response.status !== 201) expectError(response, 422, -7102);
-      const after = (await session.acme.get('/withdrawals/balance', { subaccount })).body.data;
+      const after = (await session.acme.get<BalancesResponse>('/withdrawals/balance', { subaccount })).body.data;
       expect(after.disponiblePixBalance).toBeGreaterThanOrEqual(0);
       expect(cents(before.disponiblePixBalance - after.disponiblePixBalance)).toBe(accepted);
       expect(cents(after.withdrawalsInProcessingBalance - before.withdrawalsInProcessingBalance)).toBe(accepted);
