@@ -180,9 +180,12 @@ describe('the named cases, through the built payctl', () => {
     const status = await runCli(['auth', 'status', '--json'], { env: { PAYCTL_CONFIG_DIR: dir } });
     expect(status.code).toBe(3);
     expect(JSON.parse(status.stdout).loggedIn).toBe(false);
-    expect(status.stderr).toContain(
-      'error: the token of profile "default" is a malformed JWT: its payload is not a JSON object\nhint: log in again: payctl auth login\n',
-    );
+    // In json modes stderr is the JSON error alone.
+    expect(JSON.parse(status.stderr)).toEqual({
+      error: { message: 'the token of profile "default" is a malformed JWT: its payload is not a JSON object', returnCode: null, status: null, exitCode: 3 },
+    });
+    const human = await runCli(['auth', 'status'], { env: { PAYCTL_CONFIG_DIR: dir } });
+    expect(human.stderr).toContain('error: the token of profile "default" is a malformed JWT: its payload is not a JSON object\nhint: log in again: payctl auth login\n');
     // The way out still works.
     expect((await runCli(['auth', 'logout'], { env: { PAYCTL_CONFIG_DIR: dir } })).code).toBe(0);
   });

@@ -44,7 +44,7 @@ describe('--debug', () => {
     const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: sandbox.url, PAYCTL_TOKEN: 'forged-token-value-that-the-sandbox-refuses' };
     const result = await runInProcess(['balance', '--debug', '--json'], { env });
     expect(result.code).toBe(3);
-    expect(result.stderr).toContain('HTTP 401');
+    expect(result.stderr).toContain('"status":401');
     expect(result.stderr).not.toContain('forged-token-value-that-the-sandbox-refuses');
   });
 });

@@ -31,6 +31,8 @@ export interface CommandKind {
 }
 
 const uuid = () => randomUUID();
+/** The split every canned subscription holds, so that remove-split finds it its own. */
+const SPLIT_OF_EVERY_SUBSCRIPTION = '9d0e4f3a-6c1b-4b7e-8f2a-3c5d7e9f1a2b';
 
 export const COMMAND_KINDS: CommandKind[] = [
   { kind: 'read', command: ['balance'], method: 'GET', path: /^\/withdrawals\/balance$/, argv: () => [] },
@@ -92,7 +94,8 @@ export const COMMAND_KINDS: CommandKind[] = [
     needs: ['--yes'],
     method: 'DELETE',
     path: /^\/subscriptions\/[0-9a-f-]+\/remove_split\/[0-9a-f-]+$/,
-    argv: () => [uuid(), uuid(), '--yes'],
+    // remove-split reads the subscription first and refuses a split that is not its own.
+    argv: () => [uuid(), SPLIT_OF_EVERY_SUBSCRIPTION, '--yes'],
   },
   {
     kind: 'withdraw',
@@ -301,7 +304,17 @@ export function normalAnswer(request: RecordedRequest): Answer {
       expirationDate: '2031-01-01',
       tolerancePeriod: 0,
       status: 'ACTIVE',
-      splits: [],
+      splits: [
+        {
+          id: SPLIT_OF_EVERY_SUBSCRIPTION,
+          subaccountId: '4a5985bd-26fb-48ab-920a-a6b9ec714126',
+          splitType: 'AMOUNT',
+          splitPercentage: null,
+          splitAmount: 100,
+          liquidAmount: 96,
+          chargebackLiable: false,
+        },
+      ],
       createdAt: now,
       updatedAt: now,
       canceledAt: null,

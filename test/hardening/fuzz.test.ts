@@ -146,7 +146,8 @@ function judge(argv: string[], code: number, stdout: string, stderr: string, sen
   if (code !== 0 && code !== 2) problems.push(`exit ${code}`);
   if (api.requests.length !== sentBefore) problems.push(`${api.requests.length - sentBefore} request(s) sent`);
   if (STACK_LINE.test(stderr) || /this is a bug|unexpected failure/.test(stderr)) problems.push('stack trace or internal error');
-  if (code === 2 && !/^error: /m.test(stderr)) problems.push('exit 2 without an "error:" line');
+  // In json modes the error is the JSON document alone on stderr.
+  if (code === 2 && !/^(error: |\{"error":\{"message":"[^"])/m.test(stderr)) problems.push('exit 2 without an "error:" line');
   if (code === 2 && stdout !== '') problems.push(`exit 2 with output on stdout: ${stdout.slice(0, 100)}`);
   return problems.length ? `${show(argv)}: ${problems.join('; ')}\n  stderr: ${stderr.slice(0, 400)}` : undefined;
 }

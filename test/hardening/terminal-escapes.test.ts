@@ -188,25 +188,30 @@ describe.concurrent('every server string a command prints is shown as text', () 
 });
 
 describe('pick lists', () => {
+  const listDrawn = (prompt: string) => new RegExp(`${prompt.replace(/[()]/g, '\\$&')}[^]*gnp\\.exe`);
   const pickers = [
     {
       name: 'bank account (withdraw pix)',
       args: ['withdraw', 'pix', '--amount', '100', '--pix-key-type', 'email', '--pix-key', 'a@example.com'],
-      prompt: 'Bank account (main account)',
+      // The list is drawn once its last choice's text is on the screen.
+      steps: [{ after: listDrawn('Bank account (main account)'), keys: ['C-c'] }],
     },
-    { name: 'customer, with the id as description (cards tokenize)', args: ['cards', 'tokenize'], prompt: 'Customer' },
+    {
+      name: 'customer, searched for, with the id as description (cards tokenize)',
+      args: ['cards', 'tokenize'],
+      // Customers are searched for: a letter most names hold brings the list of matches.
+      steps: [
+        { after: 'Customer: part of the name', keys: ['a', 'Enter'] },
+        { after: listDrawn('Customer'), keys: ['C-c'] },
+      ],
+    },
   ];
   for (const picker of pickers) {
     needsTools('tmux')(`${picker.name}: choices show the payload as text; Ctrl-C sends nothing`, async () => {
       const sentBefore = proxy.requests.filter((r) => r.method !== 'GET').length;
-      const run = await runCliOnScreen(picker.args, {
-        env: { ...session.env, PAYCTL_BASE_URL: proxy.url },
-        width: 250,
-        // The list is drawn once its last choice's text is on the screen.
-        steps: [{ after: new RegExp(`${picker.prompt.replace(/[()]/g, '\\$&')}[^]*gnp\\.exe`), keys: ['C-c'] }],
-      });
+      const run = await runCliOnScreen(picker.args, { env: { ...session.env, PAYCTL_BASE_URL: proxy.url }, width: 250, steps: picker.steps });
       expect(run.code, run.screen).toBe(130);
-      const list = run.seen[0]!;
+      const list = run.seen.at(-1)!;
       expect(list).toContain(String.raw`\x1b]0;pwned\x07\x1b[31m\x1b]8;;http://evil.example/\x07link`);
       expect(list).toContain(String.raw`\u202egnp.exe\u2066`);
       expectNoRawPayload(run.bytes);

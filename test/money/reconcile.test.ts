@@ -133,12 +133,14 @@ describe('when reconcile cannot decide', () => {
       const file = csvFile('nodate.csv', [PIX_HEADER, '4321,7,email,nodate@example.com']);
       const args = ['withdraw', 'batch', file, '--method', 'pix', '--yes'];
       expect((await runInProcess(args, { env })).code).toBe(5);
-      for (let attempt = 0; attempt < 2; attempt++) {
-        const reconciled = await runInProcess([...args, '--reconcile', '-o', 'json'], { env });
-        expect(reconciled.code).toBe(5);
-        expect(reconciled.stderr).toContain("the API sent no Date header, so its clock is unknown");
-        expect(JSON.parse(reconciled.stdout)[0]).toMatchObject({ outcome: 'unknown', error: expect.stringContaining('cannot be settled') });
-      }
+      // Twice: for a person (the reason on stderr), then for a script (json: the row on stdout, stderr the JSON error alone).
+      const told = await runInProcess([...args, '--reconcile'], { env });
+      expect(told.code).toBe(5);
+      expect(told.stderr).toContain('the API sent no Date header, so its clock is unknown');
+      const reconciled = await runInProcess([...args, '--reconcile', '-o', 'json'], { env });
+      expect(reconciled.code).toBe(5);
+      expect(JSON.parse(reconciled.stderr)).toMatchObject({ error: { exitCode: 5 } });
+      expect(JSON.parse(reconciled.stdout)[0]).toMatchObject({ outcome: 'unknown', error: expect.stringContaining('cannot be settled') });
       expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
     } finally {
       await api.close();

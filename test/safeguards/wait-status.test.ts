@@ -48,7 +48,8 @@ describe('withdraw --wait', () => {
     expect(result.code).toBe(1);
     const withdrawal = JSON.parse(result.stdout);
     expect(withdrawal).toMatchObject({ amount: 1602, status: 'FAILED' });
-    expect(result.stderr).toContain(`error: withdrawal ${withdrawal.id} FAILED`);
+    // In json modes stderr is the JSON error alone.
+    expect(JSON.parse(result.stderr)).toMatchObject({ error: { message: expect.stringContaining(`withdrawal ${withdrawal.id} FAILED`), exitCode: 1 } });
   });
 
   it('past --wait-timeout: exit 5, the withdrawal still PENDING, with the command that follows it', async () => {
@@ -60,8 +61,13 @@ describe('withdraw --wait', () => {
       expect(result.code).toBe(5);
       const withdrawal = JSON.parse(result.stdout);
       expect(withdrawal).toMatchObject({ status: 'PENDING' });
-      expect(result.stderr).toContain(`is still PENDING after 1 s`);
-      expect(result.stderr).toContain(`hint: do not send it again; follow it with: payctl withdrawals get ${withdrawal.id}`);
+      expect(JSON.parse(result.stderr)).toMatchObject({ error: { message: expect.stringContaining('is still PENDING after 1 s'), exitCode: 5 } });
+      // For a person, the hint names the command that follows it.
+      const told = await s.run(pix(bank, 1604, 'wait-long-too@acme.com.br', ['--wait', '--wait-timeout', '1']));
+      expect(told.code).toBe(5);
+      const id = /withdrawal ([0-9a-f-]{36}) was made and is still PENDING after 1 s/.exec(told.stderr)?.[1];
+      expect(id, told.stderr).toBeDefined();
+      expect(told.stderr).toContain(`hint: do not send it again; follow it with: payctl withdrawals get ${id}`);
     } finally {
       await s.close();
     }
@@ -126,7 +132,7 @@ describe('status', () => {
     const none = await runCli(['status', '--json'], { env });
     expect(none.code).toBe(3);
     expect(JSON.parse(none.stdout)).toMatchObject({ profile: 'default', tokenStore: null, tokenUsable: false, balances: null, processing: null });
-    expect(none.stderr).toContain('no token for profile "default"');
+    expect(JSON.parse(none.stderr)).toMatchObject({ error: { message: expect.stringContaining('no token for profile "default"'), exitCode: 3 } });
     const expired = await runCli(['status'], { env: { ...env, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) - 60) } });
     expect(expired.code).toBe(3);
     expect(expired.stdout).toMatch(/^tokenStore\tenv$/m);

@@ -64,7 +64,8 @@ describe('withdraw pix --from-csv', () => {
     expect(rerunReport.filter((r) => r.outcome === 'unknown')).toHaveLength(unknownCount);
     if (unknownCount > 0) {
       expect(rerun.code).toBe(5);
-      expect(rerun.stderr).toContain('--reconcile');
+      // In json modes stderr is the JSON error alone.
+      expect(JSON.parse(rerun.stderr)).toMatchObject({ error: { message: expect.stringContaining(`${unknownCount} of unknown outcome`), exitCode: 5 } });
     } else {
       expect(rerun.code, rerun.stderr).toBe(0);
     }
@@ -190,7 +191,8 @@ describe('withdraw --from-csv with an answer that never comes', () => {
       expect(JSON.parse(first.stdout)[0].outcome).toBe('unknown');
       const rerun = await runInProcess(args, { env });
       expect(rerun.code).toBe(5);
-      expect(rerun.stderr).toContain('unknown  line 2');
+      expect(JSON.parse(rerun.stdout)[0]).toMatchObject({ line: 2, outcome: 'unknown' });
+      expect(JSON.parse(rerun.stderr)).toMatchObject({ error: { message: '1 of 1 rows are not paid: 1 of unknown outcome', exitCode: 5 } });
       expect(api.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
       const reconciled = await runInProcess([...args, '--reconcile'], { env });
       expect(reconciled.code, reconciled.stderr).toBe(0);

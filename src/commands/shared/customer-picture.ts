@@ -3,6 +3,7 @@ import { listSubscriptions, type SubscriptionFilters } from '../../api/subscript
 import type { Card, Customer, SubscriptionListItem } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { PayctlError } from '../../errors.js';
+import { isUuid } from '../../rules.js';
 import type { ApiClient } from '../../http/client.js';
 import { SCAN_PAGE_SIZE } from './list.js';
 import { collectPages } from './scan.js';
@@ -37,10 +38,12 @@ const cardIdOf = (subscription: Partial<SubscriptionListItem> & { tokenizedCardI
 
 /**
  * The cards these subscriptions charge, each read once, in the order first charged.
- * A card the API no longer finds (-7508) is left out; any other failure stands.
+ * A card the API no longer finds (-7508) is left out; any other failure stands. A card
+ * id that is not a UUID is not asked for: the API would refuse the path, and a string
+ * from a server never becomes part of a path unchecked.
  */
 export async function cardsCharged(api: ApiClient, subscriptions: readonly SubscriptionListItem[]): Promise<Card[]> {
-  const ids = [...new Set(subscriptions.map(cardIdOf).filter((id): id is string => typeof id === 'string' && id !== ''))];
+  const ids = [...new Set(subscriptions.map(cardIdOf).filter((id): id is string => typeof id === 'string' && isUuid(id)))];
   const cards = await Promise.all(
     ids.map((id) =>
       getCard(api, id).catch((error: unknown) => {
