@@ -2,7 +2,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, type RunResult } from '../helpers/cli.js';
+import { type RunResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt } from '../helpers/fake-api.js';
 import {
   ABSENT,
@@ -225,7 +226,7 @@ async function runCase({ row, variant, expect: expected }: Case): Promise<string
   const dir = mkdtempSync(path.join(scratch, 'case-'));
   let result: RunResult;
   try {
-    result = await runCli(row.argv(dir), {
+    result = await runInProcess(row.argv(dir), {
       env: { PAYCTL_CONFIG_DIR: path.join(dir, 'config'), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) },
       input: row.input,
       timeoutMs: 30_000,
@@ -321,7 +322,7 @@ describe('every command against answers that differ from the document', () => {
       COMMANDS.map(async (row) => {
         const api = await startVariantApi(plain);
         const dir = mkdtempSync(path.join(scratch, 'discover-'));
-        await runCli(row.argv(dir), { env: { PAYCTL_CONFIG_DIR: path.join(dir, 'config'), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) }, input: row.input });
+        await runInProcess(row.argv(dir), { env: { PAYCTL_CONFIG_DIR: path.join(dir, 'config'), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) }, input: row.input });
         await api.close();
         called.set(row.name, [...new Set(api.operations())]);
       }),
@@ -343,7 +344,7 @@ describe('every command against answers that differ from the document', () => {
       const dir = mkdtempSync(path.join(scratch, 'unknown-'));
       // A table wide enough for every column: a narrower one leaves some out.
       const env = { PAYCTL_CONFIG_DIR: path.join(dir, 'config'), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600), COLUMNS: '240' };
-      const result = await runCli(row.argv(dir), { env });
+      const result = await runInProcess(row.argv(dir), { env });
       await api.close();
       expect(result.code, `${row.name}: ${result.stderr}`).toBe(0);
       expect(result.stdout, row.name).toContain(row.showsUnknown!);
