@@ -1,16 +1,7 @@
 import { auditFiles, readRecords, type AuditRecord, type IntentRecord, type OutcomeRecord, type SettledRecord } from './log.js';
 
 /** One write as `payctl audit` shows it: its intent joined with its outcome and settlement. */
-export interface AuditEntry {
-  at: string;
-  user: string;
-  host: string;
-  profile: string;
-  env: string;
-  baseUrl: string;
-  account: string | null;
-  method: string;
-  path: string;
+export interface AuditEntry extends Omit<IntentRecord, 'type' | 'pid' | 'query' | 'body'> {
   query: Record<string, string> | null;
   body: unknown;
   /** done, refused, not sent, unknown, settled: paid, settled: not made. */
@@ -23,7 +14,6 @@ export interface AuditEntry {
   settledBy: string | null;
   /** The withdrawal's status when a read settled it. */
   settledStatus: string | null;
-  id: string;
 }
 
 /** What became of a write, in words: an outcome of exit 5, or none at all, is unknown until a read settles it. */

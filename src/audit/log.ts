@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ExitCode, PayctlError } from '../errors.js';
 import { takeLock } from '../withdrawal/lock.js';
-import { assertPrivate } from '../withdrawal/private-file.js';
+import { assertPrivate, syncFolder } from '../withdrawal/private-file.js';
 
 /**
  * The audit trail: every POST, PUT and DELETE payctl sends, recorded before it is
@@ -105,7 +105,7 @@ export class AuditLog {
   async append(record: AuditRecord): Promise<void> {
     const dir = path.dirname(this.file);
     const made = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
-    if (made) syncDir(path.dirname(dir));
+    if (made) syncFolder(path.dirname(dir));
     assertPrivate(this.file, 'audit log', 'file');
     if (fileSize(this.file) >= this.maxBytes) await this.rotate();
     const line = Buffer.from(`${JSON.stringify(record)}\n`);
@@ -118,7 +118,7 @@ export class AuditLog {
     } finally {
       fs.closeSync(fd);
     }
-    if (!existed) syncDir(dir);
+    if (!existed) syncFolder(dir);
   }
 
   /** Renames the full file aside, under a lock and only if it is still full then (another process may have just done it). */
@@ -128,7 +128,7 @@ export class AuditLog {
       if (fileSize(this.file) < this.maxBytes) return;
       const stamp = new Date().toISOString().replace(/[:.]/g, '-');
       fs.renameSync(this.file, path.join(path.dirname(this.file), `audit-${stamp}-${process.pid}.ndjson`));
-      syncDir(path.dirname(this.file));
+      syncFolder(path.dirname(this.file));
     } finally {
       await lock.release();
     }
@@ -143,18 +143,6 @@ function fileSize(file: string): number {
   }
 }
 
-/** Makes a folder's entries (a new or renamed file) durable. */
-function syncDir(dir: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(dir, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // Some file systems cannot sync a folder; the file's own data is synced.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}
 
 /** The audit files, oldest first: rotated ones by their names (which sort by time), then the current one. */
 export function auditFiles(env: NodeJS.ProcessEnv): string[] {

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { syncFolder } from '../withdrawal/private-file.js';
 
 /**
  * The journal of a batch: JSON lines appended and flushed to disk (fsync) one at
@@ -230,15 +231,3 @@ export class JournalWriter {
   }
 }
 
-/** A new file survives a crash only once its folder's entry is on disk too. */
-function syncFolder(folder: string): void {
-  let fd: number | undefined;
-  try {
-    fd = fs.openSync(folder, 'r');
-    fs.fsyncSync(fd);
-  } catch {
-    // Some file systems cannot sync a folder; the file's own fsync still holds its records.
-  } finally {
-    if (fd !== undefined) fs.closeSync(fd);
-  }
-}

@@ -152,12 +152,9 @@ export const subscriptionView: View = {
 export const customerSubscriptionView: View = {
   noun: 'subscriptions',
   fields: [...subscriptionView.fields, 'card'],
+  // The customer's own list: the card where the creation time was.
   columns: [
-    { field: 'id' },
-    { field: 'title', hide: 1 },
-    { field: 'amount', hide: 2 },
-    { field: 'frequency', header: 'every', hide: 5 },
-    { field: 'status', hide: 3 },
+    ...subscriptionView.columns.filter((column) => column.field !== 'splits' && column.field !== 'createdAt'),
     { field: 'card', hide: 4 },
     { field: 'splits', hide: 6 },
   ],

@@ -34,3 +34,16 @@ export function assertPrivate(file: string, what: string, kind: 'file' | 'direct
     );
   }
 }
+
+/** A new or renamed file survives a crash only once its folder's entry is on disk too. */
+export function syncFolder(folder: string): void {
+  let fd: number | undefined;
+  try {
+    fd = fs.openSync(folder, 'r');
+    fs.fsyncSync(fd);
+  } catch {
+    // Some file systems cannot sync a folder; the file's own fsync still holds its records.
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
