@@ -76,6 +76,15 @@ describe('sandbox: bank accounts, withdrawals and balances', () => {
     expectError(await session.globex.get(`/withdrawals/${created.body.data.id}`), 404, -7101);
   });
 
+  it('rounds the card fee (2%) to the nearest cent, not down', async () => {
+    // 2% of 2345 is 46.9: a fee of 47; 2% of 2320 is 46.4: 46.
+    for (const [amount, liquidAmount] of [[2345, 2298], [2320, 2274]] as const) {
+      const card = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'card', amount, bankAccountId: acme.mainBankAccounts[1].id });
+      expect(card.status).toBe(201);
+      expect(card.body.data).toMatchObject({ amount, liquidAmount });
+    }
+  });
+
   it('debits card and boleto withdrawals from their own balances, with their fees', async () => {
     const before = await balance();
     const card = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'card', amount: 5_000, bankAccountId: acme.mainBankAccounts[1].id });
