@@ -21,7 +21,7 @@ import { formatCents } from '../../output/money.js';
 import { formatLocalTime } from '../../output/time.js';
 import type { Choice, FieldPrompt } from '../../prompt.js';
 import { foldForSearch, isUuid } from '../../rules.js';
-import { subaccountLabel } from '../../subaccount-names.js';
+import { subaccountLabel, subaccountName } from '../../subaccount-names.js';
 import { parseNonEmpty } from '../../validate.js';
 import { cardsCharged, customerName, subscriptionsOf } from './customer-picture.js';
 import { progressLine, SCAN_PAGE_SIZE } from './list.js';
@@ -175,8 +175,10 @@ export const describeSplitValue = (split: Partial<Split>) =>
 
 /** One split of a subscription (read with its split ids): its value and receiver by name. */
 export async function pickSplit(ctx: Context, field: FieldPrompt, subscription: Subscription): Promise<string> {
-  const choices = splitsOf(subscription)
-    .filter((split): split is Partial<Split> & { id: string } => typeof split.id === 'string')
+  const splits = splitsOf(subscription).filter((split): split is Partial<Split> & { id: string } => typeof split.id === 'string');
+  // A profile that never listed sub-accounts knows no receiver's name: the directory remembers them.
+  if (splits.some((split) => subaccountName(ctx.services, String(split.subaccountId)) === undefined)) await subaccountDirectory(ctx);
+  const choices = splits
     .map((split) => ({
       name: [
         `${describeSplitValue(split)} to ${subaccountLabel(ctx.services, String(split.subaccountId))}`,
