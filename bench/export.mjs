@@ -18,6 +18,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeVersions } from './node-versions.mjs';
+import { sandboxUrl } from './sandbox-url.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin/payctl.js');
@@ -48,15 +49,7 @@ async function startSandbox(customers, latency = 0) {
   // Its request log is not wanted; only the "listening on" line is read.
   const args = [bin, 'sandbox', 'start', '--port', '0', '--customers', String(customers), '--latency', String(latency)];
   const child = spawn(process.execPath, args, { stdio: ['ignore', 'pipe', 'ignore'] });
-  const url = await new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
-  });
+  const url = await sandboxUrl(child);
   // Each benchmark has its own cache folder, so every version's code cache is made once, here.
   const env = { PATH: process.env.PATH, HOME: tmpdir(), XDG_CACHE_HOME: mkdtempSync(path.join(tmpdir(), 'payctl-bench-cache-')), PAYCTL_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'payctl-bench-')), PAYCTL_BASE_URL: url };
   for (const { node } of versions) await run(node, [bin, 'auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], env, 'acme-sandbox-secret\n');

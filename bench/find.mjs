@@ -14,6 +14,7 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { sandboxUrl } from './sandbox-url.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin/payctl.js');
@@ -35,15 +36,7 @@ async function startSandbox(extra = []) {
     partial = lines.pop();
     for (const line of lines) if (/ 429 /.test(line)) log.rateLimited++;
   });
-  const url = await new Promise((resolve, reject) => {
-    let text = '';
-    child.stdout.on('data', (chunk) => {
-      text += chunk;
-      const match = /listening on (http:\/\/\S+)/.exec(text);
-      if (match) resolve(match[1]);
-    });
-    child.on('exit', (code) => reject(new Error(`sandbox exited ${code}`)));
-  });
+  const url = await sandboxUrl(child);
   const env = {
     PATH: process.env.PATH,
     HOME: tmpdir(),
