@@ -75,6 +75,9 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
       `env -i TERM="$TERM" ${env.join(' ')} ${[process.execPath, BIN, ...args].map(quote).join(' ')}`,
       `echo $? > ${quote(exitFile)}`,
       `printf '\\033]2;payctl-screen-done\\007'`,
+      // The pane stays as payctl left it until it is read (kill-server ends this): once its shell
+      // ended, tmux would write "Pane is dead" under the last line, scrolling a full screen.
+      'exec sleep 600',
       '',
     ].join('\n'),
   );
