@@ -1,5 +1,5 @@
 import { spawn } from 'node:child_process';
-import { closeSync, existsSync, mkdtempSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,9 +31,17 @@ export function tempConfigDir(): string {
   return mkdtempSync(path.join(tmpdir(), 'payctl-test-'));
 }
 
+/**
+ * The audit log's folder (XDG_STATE_HOME) of this test file's runs, unless a test names its own.
+ * Without it every run of every worker would append to one log under HOME, behind one lock, and
+ * rotate it: slow, and one test's writes would be another's.
+ */
+const STATE_HOME = mkdtempSync(path.join(tmpdir(), 'payctl-state-'));
+process.once('exit', () => rmSync(STATE_HOME, { recursive: true, force: true }));
+
 /** The environment payctl sees in tests: nothing from the developer's or CI's shell leaks in. */
 export function cleanEnv(extra: Record<string, string | undefined> = {}): Record<string, string> {
-  const env: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: tmpdir(), LANG: 'C.UTF-8', ...extra };
+  const env: Record<string, string | undefined> = { PATH: process.env.PATH, HOME: tmpdir(), LANG: 'C.UTF-8', XDG_STATE_HOME: STATE_HOME, ...extra };
   return Object.fromEntries(Object.entries(env).filter((e): e is [string, string] => e[1] !== undefined));
 }
 
