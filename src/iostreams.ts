@@ -94,6 +94,11 @@ export class IOStreams implements IO {
     });
   }
 
+  /** The width of the terminal stderr is, for lines a person reads there; undefined when stderr is not a terminal. */
+  get stderrWidth(): number | undefined {
+    return this.streams.stderrIsTTY ? tableWidth(this.env, this.streams) : undefined;
+  }
+
   // stdin, and whether it is a terminal, are looked at only when a command reads it (src/process-io.ts).
   get stdin(): Readable {
     return this.streams.stdin;

@@ -170,6 +170,25 @@ describe('the batch report at an 80-column terminal', () => {
   });
 });
 
+describe('a confirmation at an 80-column terminal', () => {
+  screenIt("a withdrawal's summary fits: the bank account continues under its value; answered No, nothing is sent", async () => {
+    const [account] = await json<Array<{ id: number }>>(['bank-accounts', 'list', '--main-account']);
+    const count = async () => (await json<unknown[]>(['withdrawals', 'list', '--all', '--main-account'])).length;
+    const before = await count();
+    const args = ['withdraw', 'pix', '--amount', '15000', '--bank-account', String(account!.id), '--pix-key-type', 'email', '--pix-key', 'financeiro@acme.com.br'];
+    const run = await runCliOnScreen([...args, '--main-account'], { env: s.env, width: WIDTH, height: 50, steps: [{ after: /now\? \(y\/N\)/, keys: ['n', 'Enter'] }] });
+    expect(run.code, run.screen).toBe(2);
+    // The summary as written (the prompt's line is redrawn in place by cursor moves, so it is left out).
+    const lines = linesOf(run).filter((line) => !line.includes('now?'));
+    expect(lines.filter((line) => stringWidth(line) > WIDTH), run.screen).toEqual([]);
+    const to = lines.findIndex((line) => line.startsWith('  to:           bank account'));
+    expect(to, run.screen).toBeGreaterThan(-1);
+    // The line the bank account did not fit on continues under its value, not at the terminal's edge.
+    expect(lines[to + 1], run.screen).toMatch(/^ {16}\S/);
+    expect(await count()).toBe(before);
+  });
+});
+
 describe.concurrent('single resources at an 80-column terminal', () => {
   const gets: Array<{ name: string; args: () => Promise<string[]>; ids: (item: Record<string, unknown>) => string[] }> = [
     { name: 'customers get', args: async () => ['customers', 'get', (await json<Customer[]>(['customers', 'list', '--limit', '1']))[0]!.id], ids: (c) => [String(c.id)] },

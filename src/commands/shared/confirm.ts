@@ -34,6 +34,13 @@ export async function confirmChange(ctx: Context, summary: readonly string[], qu
   if (asking && !io.canPrompt) {
     throw usageError(`${question.replace(/\?$/, '')}: refused without confirmation`, 'pass --yes to confirm, or run it at a terminal to be asked');
   }
-  io.stderr.write(`${[...summary.map(visible), ...(await contextLines(ctx))].join('\n')}\n`);
+  let lines = [...summary.map(visible), ...(await contextLines(ctx))];
+  // At a terminal, a line wider than the screen continues under its value instead of wherever the terminal breaks it.
+  const width = io.stderrWidth;
+  if (width !== undefined) {
+    const { wrapLabelled } = await import('../../output/wrap.js');
+    lines = lines.flatMap((line) => wrapLabelled(line, width));
+  }
+  io.stderr.write(`${lines.join('\n')}\n`);
   if (asking && !(await (await services.prompter()).confirm(question))) throw usageError('not confirmed: nothing was sent');
 }
