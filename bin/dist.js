@@ -53,8 +53,12 @@ function loadBundle(file = BUNDLE, { useCache = true } = {}) {
   const stamp = stampOf(source);
   const ownCache = useCache ? userCacheFileOf(stamp) : undefined;
   const cachedData = useCache ? (readCache(ownCache, stamp) ?? readCache(cacheFileOf(file), stamp)) : undefined;
-  // The file's value, as a script, is the bundle as a function of CommonJS's arguments (scripts/build.mjs).
-  const script = new vm.Script(source, { filename: file, cachedData });
+  // The wrapper has a line of its own, so line numbers in stack traces are the file's.
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
+    filename: file,
+    lineOffset: -1,
+    cachedData,
+  });
   if (ownCache && (cachedData === undefined || script.cachedDataRejected)) {
     process.once('exit', () => writeCache(ownCache, stamp, script));
   }

@@ -108,19 +108,6 @@ const kyWithoutUndici = {
  */
 const buildLine = `// payctl build ${randomBytes(8).toString('hex')}`;
 
-/**
- * dist/cli.cjs is the bundle inside a function of CommonJS's arguments, which
- * `require` runs and which, run as a script (bin/dist.js's vm.Script), is the
- * script's value: the launcher compiles the file's text as it is read, instead
- * of a second copy of 330 KB wrapped in that function, which filled the young
- * heap enough for a garbage collection in every run. (`this` is the module's
- * exports under `require`, the global object in a script.)
- */
-const moduleWrapper = {
-  banner: `${buildLine}\n((bundle) => (this === globalThis ? bundle : bundle(exports, require, module, __filename, __dirname)))(function (exports, require, module, __filename, __dirname) {`,
-  footer: '})',
-};
-
 // The answer checks are code generated from the OpenAPI document, never a schema compiled at run time.
 writeValidators();
 
@@ -135,8 +122,7 @@ await Promise.all([
     plugins: [requireApart, lazyChildProcess],
     // Native: resolved from node_modules at run time, and loaded only in the keychain's child process (src/config/keychain.ts).
     external: ['@napi-rs/keyring'],
-    banner: { js: moduleWrapper.banner },
-    footer: { js: moduleWrapper.footer },
+    banner: { js: buildLine },
     inject: kyWithoutUndici.inject,
     define: { ...common.define, ...kyWithoutUndici.define },
   }),
