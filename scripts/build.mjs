@@ -22,6 +22,10 @@ const VENDOR = {
   conf: 'conf',
   inquirer: '@inquirer/prompts',
   'proper-lockfile': 'proper-lockfile',
+  // Only for tables and CSV files: kept out of dist/cli.cjs, whose code cache every run reads.
+  'csv-parse': 'csv-parse/sync',
+  'string-width': 'string-width',
+  'wrap-ansi': 'wrap-ansi',
   // Only when a proxy variable is set (src/http/proxy.ts).
   'proxy-from-env': 'proxy-from-env',
   'https-proxy-agent': 'https-proxy-agent',

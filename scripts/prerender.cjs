@@ -38,7 +38,7 @@ async function main(distDir) {
     fs.writeFileSync(cacheFileOf(bundle), Buffer.concat([Buffer.from(`${stamp}\n`), script.createCachedData()]));
 
     fs.mkdirSync(path.join(distDir, 'help'), { recursive: true });
-    for (const words of cli.commandPaths()) {
+    for (const words of await cli.commandPaths()) {
       const file = helpFileOf(distDir, words);
       if (!file) throw new Error(`no help file name for the command "${words.join(' ')}"`);
       fs.writeFileSync(file, await run(cli, [...words, '--help'], env));

@@ -1,5 +1,5 @@
 import { runPayctl, main } from './main.js';
-import { COMMAND_TREE } from './commands/tree.js';
+import { loadCommandTree } from './commands/top-level.js';
 import { everyCommand } from './commands/spec.js';
 import { Interrupts } from './iostreams.js';
 import { processIO } from './process-io.js';
@@ -23,8 +23,8 @@ export function run(argv: readonly string[]): void {
 }
 
 /** Every command path, the root (`[]`) first: the build pre-renders their help. */
-export function commandPaths(): string[][] {
-  return [[], ...everyCommand(COMMAND_TREE).map((command) => command.path)];
+export async function commandPaths(): Promise<string[][]> {
+  return [[], ...everyCommand(await loadCommandTree()).map((command) => command.path)];
 }
 
 export { main };

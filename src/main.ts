@@ -4,7 +4,7 @@ import { Command, CommanderError, Option } from 'commander';
 import type { Context, IO } from './context.js';
 import { processIO } from './process-io.js';
 import { EXIT_CODE_TABLE, ExitCode, PayctlError, usageError } from './errors.js';
-import { COMMAND_TREE } from './commands/tree.js';
+import { commandTreeFor, loadCommandTree } from './commands/top-level.js';
 import { flagOf, type CommandSpec, type OptionSpec } from './commands/spec.js';
 import { GLOBAL_OPTIONS, optionsOf, parseFlags } from './commands/options.js';
 import { checkBeforeRetrying, writesOnTheWire, type Write } from './http/writes.js';
@@ -59,8 +59,9 @@ async function runHeld(argv: readonly string[], runIO: IO, io: IO, env: NodeJS.P
   let context: Context | undefined;
   // Registered before any request, so it sees the writes on the wire before their own abort handlers settle them.
   const stopped = new Promise<Write[]>((resolve) => interrupts.signal.addEventListener('abort', () => resolve(writesOnTheWire()), { once: true }));
-  const words = respelled(argv);
-  const program = buildProgram(words, runIO, asJson, (load, raw) => {
+  const tree = await commandTreeFor(commandPath(argv)[0]);
+  const words = respelled(argv, tree);
+  const program = buildProgram(tree, words, runIO, asJson, (load, raw) => {
     const flags = parseFlags(raw.globals);
     const streams: IOStreams = new IOStreams(runIO, env, flags, interrupts, () => services.profileCsvSeparator(), argv);
     const services: Services = new Services(streams, env, flags);
@@ -70,7 +71,7 @@ async function runHeld(argv: readonly string[], runIO: IO, io: IO, env: NodeJS.P
   const ran = program.parseAsync([...words], { from: 'user' }).then(
     () => ExitCode.ok,
     // Once the run is cut short, what the command says as it gives up is not reported: main has answered.
-    (error: unknown) => (interrupts.stopped ? ExitCode.interrupted : failure(error, io, context, words, asJson)),
+    (error: unknown) => (interrupts.stopped ? ExitCode.interrupted : failure(error, io, context, tree, words, asJson)),
   );
   const outcome = await Promise.race([ran, stopped]);
   if (typeof outcome === 'number') return outcome;
@@ -146,20 +147,20 @@ function interruptedWrites(writes: readonly Write[]): PayctlError {
   });
 }
 
-function failure(error: unknown, io: IO, context: Context | undefined, words: readonly string[], asJson: boolean): number {
+function failure(error: unknown, io: IO, context: Context | undefined, tree: readonly CommandSpec[], words: readonly string[], asJson: boolean): number {
   if (error instanceof CommanderError) {
     if (error.exitCode === 0) return ExitCode.ok;
     // commander has already printed its message, but in json modes, where only the JSON line is written.
-    if (asJson) writeJsonError(io, commanderMessage(error, words), undefined, undefined, ExitCode.usage);
+    if (asJson) writeJsonError(io, commanderMessage(error, tree, words), undefined, undefined, ExitCode.usage);
     return ExitCode.usage;
   }
   return reportError(error, io, context, words, asJson);
 }
 
 /** commander's message as one line; a group run without its subcommand (commander shows the group's help) says which it takes. */
-function commanderMessage(error: CommanderError, words: readonly string[]): string {
+function commanderMessage(error: CommanderError, tree: readonly CommandSpec[], words: readonly string[]): string {
   if (error.code !== 'commander.help') return error.message.replace(/^error: /, '');
-  let specs: readonly CommandSpec[] = COMMAND_TREE;
+  let specs = tree;
   const path: string[] = [];
   for (const word of commandPath(words)) {
     const spec = specs.find((candidate) => candidate.name === word);
@@ -192,9 +193,9 @@ function commandPath(argv: readonly string[]): string[] {
  * The command line as the command it spells: `withdraw pix --from-csv FILE …` is
  * `withdraw batch FILE … --method pix` (see `Respelling`). Other lines are left alone.
  */
-function respelled(argv: readonly string[]): readonly string[] {
+function respelled(argv: readonly string[], tree: readonly CommandSpec[]): readonly string[] {
   if (argv.length === 1 && argv[0] === '-v') return ['--version'];
-  let specs: readonly CommandSpec[] = COMMAND_TREE;
+  let specs = tree;
   let spec: CommandSpec | undefined;
   for (const word of commandPath(argv)) {
     spec = specs.find((candidate) => candidate.name === word);
@@ -217,7 +218,8 @@ function respelled(argv: readonly string[]): readonly string[] {
 type CommandLoader = NonNullable<CommandSpec['load']>;
 type Runner = (load: CommandLoader, raw: CommanderInput) => Promise<void>;
 
-function buildProgram(argv: readonly string[], io: IO, asJson: boolean, run: Runner): Command {
+/** The program of these commands (those of `commandTreeFor`), with the one `argv` runs wired in full. */
+function buildProgram(tree: readonly CommandSpec[], argv: readonly string[], io: IO, asJson: boolean, run: Runner): Command {
   const program = new Command('payctl')
     .description('Manage cards, customers, sub-accounts, subscriptions, bank accounts, withdrawals and balances of the payment platform.')
     .version(VERSION, '-V, --version', 'print the version')
@@ -242,7 +244,7 @@ function buildProgram(argv: readonly string[], io: IO, asJson: boolean, run: Run
     .addHelpText('after', `\n${ENVIRONMENT_HELP}\n\n${EXIT_HELP}\n\nRun 'payctl COMMAND --help' for a command's flags and examples.`);
   for (const option of GLOBAL_OPTIONS) program.addOption(toOption(option));
   const path = commandPath(argv);
-  for (const spec of COMMAND_TREE) addCommand(program, spec, path, run);
+  for (const spec of tree) addCommand(program, spec, path, run);
   return program;
 }
 
@@ -279,8 +281,8 @@ function toOption(spec: OptionSpec): Option {
 }
 
 /** What `payctl WORDS… --help` prints, for `payctl help WORDS…`; words that name no command are a usage error. */
-export function printHelp(words: readonly string[], io: IO): void {
-  let command = buildProgram(words, io, false, () => Promise.resolve());
+export async function printHelp(words: readonly string[], io: IO): Promise<void> {
+  let command = buildProgram(await loadCommandTree(), words, io, false, () => Promise.resolve());
   for (const [i, word] of words.entries()) {
     const next = command.commands.find((candidate) => candidate.name() === word);
     if (!next) {

@@ -2,6 +2,7 @@ import { describe, expect, expectTypeOf, it } from 'vitest';
 import { COMMAND_TREE } from '../../src/commands/tree.js';
 import { everyCommand, flagOf, parseOptions, switchOption, valueOption, type Invocation } from '../../src/commands/spec.js';
 import { optionsOf } from '../../src/commands/options.js';
+import { commandTreeFor, TOP_LEVEL_NAMES } from '../../src/commands/top-level.js';
 import type { withdrawBatch, withdrawPix } from '../../src/commands/withdraw/index.js';
 import { parseWithdrawalAmount } from '../../src/validate.js';
 
@@ -68,5 +69,16 @@ describe('a command reads its input as its declaration types it', () => {
       pix.need('allowDuplicate', async () => ''),
     ];
     expect(typeof misuse).toBe('function');
+  });
+});
+
+describe('the top-level commands a run loads one by one', () => {
+  it('are those of the tree, in its order, each loading its own spec', async () => {
+    expect(TOP_LEVEL_NAMES).toEqual(COMMAND_TREE.map((spec) => spec.name));
+    for (const spec of COMMAND_TREE) expect(await commandTreeFor(spec.name === 'help' ? undefined : spec.name)).toContain(spec);
+  });
+
+  it('a word that names no command, no word, or help, loads every command', async () => {
+    for (const word of ['balanc', undefined, 'help', 'constructor']) expect(await commandTreeFor(word)).toBe(COMMAND_TREE);
   });
 });

@@ -3,5 +3,5 @@ import type { Invocation } from '../spec.js';
 import type { help } from './index.js';
 
 export async function run({ io, args: [words] }: Invocation<typeof help>): Promise<void> {
-  printHelp(words ?? [], io);
+  await printHelp(words ?? [], io);
 }

@@ -1,0 +1,42 @@
+import type { CommandSpec } from './spec.js';
+
+/**
+ * Each top-level command's spec, loaded on demand, in `--help`'s order (a test
+ * checks it against COMMAND_TREE). A run evaluates only the spec of the command
+ * it runs: evaluating every group's (their options, fields and examples) was a
+ * few milliseconds of every run.
+ */
+const TOP_LEVEL: Readonly<Record<string, () => Promise<CommandSpec>>> = {
+  status: async () => (await import('./status/index.js')).statusCommand,
+  auth: async () => (await import('./auth/index.js')).authCommands,
+  profiles: async () => (await import('./profiles/index.js')).profilesCommands,
+  subaccounts: async () => (await import('./subaccounts/index.js')).subaccountsCommands,
+  cards: async () => (await import('./cards/index.js')).cardsCommands,
+  customers: async () => (await import('./customers/index.js')).customersCommands,
+  subs: async () => (await import('./subs/index.js')).subsCommands,
+  'bank-accounts': async () => (await import('./bank-accounts/index.js')).bankAccountsCommands,
+  withdraw: async () => (await import('./withdraw/index.js')).withdrawCommands,
+  withdrawals: async () => (await import('./withdrawals/index.js')).withdrawalsCommands,
+  balance: async () => (await import('./balance/index.js')).balanceCommand,
+  sandbox: async () => (await import('./sandbox/index.js')).sandboxCommands,
+  audit: async () => (await import('./audit/index.js')).auditCommand,
+  api: async () => (await import('./api/index.js')).apiCommand,
+  completion: async () => (await import('./completion/index.js')).completionCommand,
+  help: async () => (await import('./help/index.js')).helpCommand,
+  version: async () => (await import('./help/index.js')).versionCommand,
+};
+
+export const TOP_LEVEL_NAMES: readonly string[] = Object.keys(TOP_LEVEL);
+
+/** Every command of payctl (src/commands/tree.ts). */
+export const loadCommandTree = async (): Promise<readonly CommandSpec[]> => (await import('./tree.js')).COMMAND_TREE;
+
+/**
+ * The commands a command line needs: the one its first word names, or all of
+ * them when that word names none (commander then suggests the nearest) or is
+ * `help` (which lists them all).
+ */
+export async function commandTreeFor(firstWord: string | undefined): Promise<readonly CommandSpec[]> {
+  const load = firstWord !== undefined && firstWord !== 'help' && Object.hasOwn(TOP_LEVEL, firstWord) ? TOP_LEVEL[firstWord] : undefined;
+  return load ? [await load()] : loadCommandTree();
+}
