@@ -1,4 +1,5 @@
-import { ANSWER_CHECKS, OPERATION_ROUTES, type AnswerFault, type OperationId } from './validators.js';
+import type { AnswerFault } from './answer-checks.js';
+import { ANSWER_CHECKS, OPERATION_ROUTES, type OperationId } from './validators.js';
 
 export type { OperationId } from './validators.js';
 
