@@ -1,11 +1,11 @@
-import { execFileSync, spawn } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { normalAnswer } from '../hardening/commands.js';
@@ -171,20 +171,6 @@ describe('TLS', () => {
     }
   });
 });
-
-/** Starts payctl and resolves once it has exited; `child` is there to signal it. */
-function startCli(args: readonly string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdin.end();
-  const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve) =>
-    child.on('close', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr })),
-  );
-  return { child, done };
-}
 
 describe.concurrent('Ctrl-C (SIGINT)', () => {
   /** A server that answers reads like the API and holds every `held` request open; resolves `arrived` when the first comes. */

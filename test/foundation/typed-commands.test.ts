@@ -1,10 +1,9 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { normalAnswer } from '../hardening/commands.js';
 import { createApiClient, type RecordedRequest as DryRunRecord } from '../../src/http/client.js';
@@ -120,24 +119,6 @@ describe.concurrent('flags are what each command declares', () => {
   });
 });
 
-/** payctl as a child process, to send it signals. */
-function start(args: readonly string[], env: Record<string, string>) {
-  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
-  let stdout = '';
-  let stderr = '';
-  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  child.stdin.end();
-  const done = new Promise<{ code: number }>((resolve) => child.on('close', (code) => resolve({ code: code ?? -1 })));
-  const waitFor = async (text: RegExp) => {
-    for (let waited = 0; !text.test(stderr) && !text.test(stdout); waited += 20) {
-      if (waited > 20_000) throw new Error(`never printed ${text}: ${stderr}`);
-      await new Promise((resolve) => setTimeout(resolve, 20));
-    }
-  };
-  return { child, done, waitFor, output: () => ({ stdout, stderr }) };
-}
-
 /** A server that answers like the API but holds every withdrawal POST until `release`; `arrived(n)` waits for n of them. */
 async function holdingWithdrawals() {
   const held: Array<() => void> = [];
@@ -163,7 +144,7 @@ function batchFile(rows: number): string {
 /** A batch of 5 rows, 2 at a time, against `server`, with its 2 first POSTs held and then one Ctrl-C. */
 async function batchInterruptedOnce({ server, arrived }: Awaited<ReturnType<typeof holdingWithdrawals>>) {
   const file = batchFile(5);
-  const run = start(['withdraw', 'batch', file, '--method', 'pix', '--main-account', '--yes', '--concurrency', '2'], envFor(server.url));
+  const run = startCli(['withdraw', 'batch', file, '--method', 'pix', '--main-account', '--yes', '--concurrency', '2'], envFor(server.url));
   await arrived(2);
   run.child.kill('SIGINT');
   await run.waitFor(/stopping: waiting for the requests in flight/);
@@ -210,7 +191,7 @@ describe.concurrent('Ctrl-C reaches the command through the run signal', () => {
   });
 
   it('sandbox start: Ctrl-C closes the sandbox and ends with 0', async () => {
-    const run = start(['sandbox', 'start', '--port', '0', '--customers', '5'], { PAYCTL_CONFIG_DIR: tempConfigDir() });
+    const run = startCli(['sandbox', 'start', '--port', '0', '--customers', '5'], { PAYCTL_CONFIG_DIR: tempConfigDir() });
     await run.waitFor(/listening on http/);
     run.child.kill('SIGINT');
     const { code } = await run.done;

@@ -1,4 +1,4 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
@@ -113,4 +113,34 @@ export function runCliInTerminal(args: readonly string[], options: TerminalOptio
     child.stdin.on('error', () => undefined);
     if (options.input !== undefined) child.stdin.write(options.input);
   });
+}
+
+/** payctl running as a child process, for a test to signal it: `done` once it has exited. */
+export interface RunningCli {
+  child: ChildProcessWithoutNullStreams;
+  done: Promise<RunResult & { signal: NodeJS.Signals | null }>;
+  /** Resolves once stdout or stderr shows `text` (at most 20 s). */
+  waitFor(text: RegExp): Promise<void>;
+  /** What it has written so far. */
+  output(): { stdout: string; stderr: string };
+}
+
+/** Starts the built payctl with stdin closed, to signal it while it runs. */
+export function startCli(args: readonly string[], env: Record<string, string>): RunningCli {
+  const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(env), stdio: ['pipe', 'pipe', 'pipe'] });
+  let stdout = '';
+  let stderr = '';
+  child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  child.stdin.end();
+  const done = new Promise<RunResult & { signal: NodeJS.Signals | null }>((resolve) =>
+    child.on('close', (code, signal) => resolve({ code: code ?? -1, signal, stdout, stderr })),
+  );
+  const waitFor = async (text: RegExp) => {
+    for (let waited = 0; !text.test(stderr) && !text.test(stdout); waited += 20) {
+      if (waited > 20_000) throw new Error(`never printed ${text}: ${stderr}`);
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+  };
+  return { child, done, waitFor, output: () => ({ stdout, stderr }) };
 }
