@@ -16,7 +16,6 @@ export async function withHints<T>(work: Promise<T>, hints: Readonly<Record<numb
 }
 
 /** Return codes of the API about a subscription (docs/sandbox.md). */
-export const SUBSCRIPTION_NOT_FOUND = -7601;
 export const SUBSCRIPTION_CANCELLED = -7602;
 export const SPLIT_NOT_FOUND = -7603;
 export const SPLITS_EXCEED_AMOUNT = -7604;
