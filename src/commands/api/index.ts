@@ -18,7 +18,8 @@ export const parseApiPath: Parser<ApiPath> = (label, raw) => {
   if (/^[a-z][a-z0-9+.-]*:/i.test(raw) || raw.startsWith('//') || raw.trim() === '') {
     throw usageError(`${label} ${JSON.stringify(raw)} is invalid: give a route relative to the base URL, e.g. /customers or customers`);
   }
-  const url = new URL(raw.startsWith('/') ? raw : `/${raw}`, 'http://base.invalid');
+  // Resolved against the root, a route reads the same with its leading slash or without.
+  const url = new URL(raw, 'http://base.invalid/');
   return { path: url.pathname, query: Object.fromEntries(url.searchParams) };
 };
 
