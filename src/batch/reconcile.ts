@@ -1,6 +1,7 @@
 import { listWithdrawals } from '../api/withdrawals.js';
 import type { ApiClient } from '../http/client.js';
-import { allPages } from '../commands/shared/list.js';
+import { ALL_PAGES_PACE } from '../commands/shared/list.js';
+import { collectPages } from '../commands/shared/scan.js';
 import { apiClockOffset } from '../withdrawal/api-clock.js';
 import { compareWithdrawal, createdAtOf, idOf, type WithdrawalIdentity } from '../withdrawal/identity.js';
 
@@ -51,8 +52,7 @@ export async function reconcile(
   const clockOffsets = new Map<string | null, number | undefined>();
   for (const account of new Set(unknown.map((row) => row.account))) {
     const client = await clientFor(account);
-    const items: unknown[] = [];
-    for await (const page of allPages((query) => listWithdrawals(client, query), 100)) items.push(...page);
+    const items: unknown[] = await collectPages((query) => listWithdrawals(client, query), { ...ALL_PAGES_PACE, limit: 100 });
     const offset = apiClockOffset(client);
     clockOffsets.set(account, offset);
     const rows = unknown.filter((row) => row.account === account).sort((a, b) => a.at - b.at);

@@ -1,10 +1,9 @@
-import type { Page } from '../../api/pages.js';
 import type { Context } from '../../context.js';
 import { switchOption, valueOption, type OptionDefs, type OptionValues } from '../spec.js';
 import { parseLimit, parsePage } from '../../validate.js';
 import type { View } from '../../output/views.js';
 import { statusLine } from '../../output/status-line.js';
-import { scanPages, type PageFetcher, type ScanResult } from './scan.js';
+import { scanPages, type PageFetcher, type ScanProgress, type ScanResult } from './scan.js';
 
 export type { PageFetcher };
 
@@ -27,68 +26,15 @@ export interface ListInvocation extends Context {
   readonly opts: OptionValues<typeof PAGING_OPTIONS>;
 }
 
-/** Pages requested at once by `--all`: enough to keep the connection busy, few enough to stay polite and flat in memory. */
-export const PAGE_CONCURRENCY = 4;
-
-export interface PageProgress {
-  items: number;
-  total: number;
-}
-
 /**
- * Every page of a list, in order. Once the first page tells how many there are
- * (`totalPages`, or `total` over the page size for withdrawals, which give only
- * `meta.total`), up to `concurrency` pages are in flight and at most that many
- * wait to be yielded, so memory does not grow with the list. Pages continue past
- * the estimate while they come back full and `total` is not reached, and stop at
- * an empty page.
+ * Pages in flight for `--all` (and as many answered, waiting their turn): enough to keep the
+ * connection busy, few enough to stay polite and flat in memory.
  */
-export async function* allPages<T>(
-  fetch: PageFetcher<T>,
-  limit: number,
-  onProgress?: (progress: PageProgress) => void,
-  concurrency = PAGE_CONCURRENCY,
-): AsyncGenerator<T[]> {
-  const first = await fetch({ page: 1, limit });
-  let total = first.total;
-  let seen = first.items.length;
-  onProgress?.({ items: seen, total });
-  yield first.items;
-  if (first.items.length === 0) return;
-  const knownPages = first.totalPages ?? Math.ceil(total / limit);
-  const pending = new Map<number, Promise<Page<T>>>();
-  const start = (page: number) => {
-    const promise = fetch({ page, limit });
-    // Failures are raised when the page's turn comes; this keeps an early one from being "unhandled".
-    promise.catch(() => undefined);
-    pending.set(page, promise);
-  };
-  let nextToStart = 2;
-  try {
-    for (let page = 2; ; page++) {
-      while (nextToStart <= knownPages && nextToStart < page + concurrency) start(nextToStart++);
-      if (!pending.has(page)) {
-        // Beyond the estimate: only when the list grew or lacks totalPages and is not complete yet.
-        if (first.totalPages !== undefined || seen >= total) return;
-        start(page);
-        nextToStart = page + 1;
-      }
-      const result = await pending.get(page)!;
-      pending.delete(page);
-      total = Math.max(total, result.total);
-      seen += result.items.length;
-      onProgress?.({ items: seen, total });
-      if (result.items.length > 0) yield result.items;
-      if (result.items.length < limit && page >= knownPages) return;
-      if (result.items.length === 0) return;
-    }
-  } finally {
-    pending.clear();
-  }
-}
+export const PAGE_CONCURRENCY = 4;
+export const ALL_PAGES_PACE = { startConcurrency: PAGE_CONCURRENCY, maxConcurrency: PAGE_CONCURRENCY };
 
 /** How far a list has come, on stderr at a terminal. */
-export function progressLine(io: Context['io'], noun: string): { update: (progress: PageProgress) => void; done: () => void } {
+export function progressLine(io: Context['io'], noun: string): { update: (progress: ScanProgress) => void; done: () => void } {
   const line = statusLine(io);
   return {
     update: ({ items, total }) =>
@@ -125,12 +71,15 @@ export async function writeAllPages<T>({ io }: Context, view: View, fetch: PageF
   const progress = progressLine(io, view.noun);
   let total = 0;
   try {
-    for await (const items of allPages(fetch, limit, (p) => {
-      total = p.total;
-      progress.update(p);
-    })) {
-      await writer.write(items);
-    }
+    ({ total } = await scanPages(fetch, (items) => writer.write(items), {
+      ...ALL_PAGES_PACE,
+      limit,
+      signal: io.signal,
+      onProgress: (p) => {
+        total = p.total;
+        progress.update(p);
+      },
+    }));
   } catch (error) {
     progress.done();
     await writer.abort();
