@@ -39,8 +39,8 @@ const cardIdOf = (subscription: Partial<SubscriptionListItem> & { tokenizedCardI
 /**
  * The cards these subscriptions charge, each read once, in the order first charged.
  * A card the API no longer finds (-7508) is left out; any other failure stands. A card
- * id that is not a UUID is not asked for: the API would refuse the path, and a string
- * from a server never becomes part of a path unchecked.
+ * id that is not a UUID (an answer not quite the API's) is not asked for: the API refuses
+ * such a path, which would end the whole picture over one card.
  */
 export async function cardsCharged(api: ApiClient, subscriptions: readonly SubscriptionListItem[]): Promise<Card[]> {
   const ids = [...new Set(subscriptions.map(cardIdOf).filter((id): id is string => typeof id === 'string' && isUuid(id)))];
