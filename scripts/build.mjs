@@ -3,18 +3,17 @@
 // streams stack) and every module file adds to it, so payctl is bundled as
 // CommonJS: its own code is one file, dist/cli.cjs, in which each command's code
 // runs only when that command does (and so do the requires of the Node built-ins
-// it uses); ky is in it too, with its Fetch API classes swapped (see kyWithoutUndici).
+// it uses); ky is in it too, with its Fetch API classes swapped (see kyWithoutUndici, scripts/bundle-options.mjs).
 // The libraries only some runs need (chalk, conf, inquirer, proper-lockfile) and the
 // sandbox are bundled apart, into dist/vendor/ and dist/sandbox.cjs, and required
 // on first use.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
+import { common, kyWithoutUndici } from './bundle-options.mjs';
 import { writeValidators } from './gen-validators.mjs';
-
-const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
 /** Bundles loaded on demand: the package each re-exports, by bundle name. */
 const VENDOR = {
@@ -34,16 +33,6 @@ const VENDOR = {
 const BUNDLE_OF = Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [pkg, `./vendor/${bundle}.cjs`]));
 const APART = new RegExp(`^(${Object.values(VENDOR).map((pkg) => pkg.replace(/[/.-]/g, '\\$&')).join('|')})$`);
 
-const common = {
-  bundle: true,
-  format: 'cjs',
-  platform: 'node',
-  target: 'node20.12',
-  minify: true,
-  sourcemap: 'linked',
-  define: { __PAYCTL_VERSION__: JSON.stringify(version) },
-  logLevel: 'warning',
-};
 
 /**
  * In dist/cli.cjs, `import('chalk')` and the like become a require of the library's
@@ -81,24 +70,6 @@ const lazyChildProcess = {
   },
 };
 
-/**
- * ky builds a WHATWG Request at import (a feature probe) and for every request;
- * on Node 20 the first touch of fetch's classes loads undici, about 30 ms of a
- * 40 ms command. In dist/cli.cjs ky's `globalThis.Headers`, `.Request` and
- * `.Response` are those of src/http/fetch-classes.ts, and `.ReadableStream` and
- * `.FormData` are undefined, so ky takes its no-streams paths. payctl's own
- * code never names these globals (it imports the classes), so only ky is touched.
- */
-const kyWithoutUndici = {
-  inject: ['src/http/fetch-classes.ts'],
-  define: {
-    'globalThis.Headers': 'LiteHeaders',
-    'globalThis.Request': 'LiteRequest',
-    'globalThis.Response': 'LiteResponse',
-    'globalThis.ReadableStream': 'undefined',
-    'globalThis.FormData': 'undefined',
-  },
-};
 
 /**
  * The first line of dist/cli.cjs names its build; a code cache starts with the

@@ -1,0 +1,35 @@
+// The esbuild options of dist/cli.cjs that the start-up benchmark's own bundles
+// (bench/startup.mjs) share with the build (scripts/build.mjs).
+import { readFileSync } from 'node:fs';
+
+const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
+
+export const common = {
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20.12',
+  minify: true,
+  sourcemap: 'linked',
+  define: { __PAYCTL_VERSION__: JSON.stringify(version) },
+  logLevel: 'warning',
+};
+
+/**
+ * ky builds a WHATWG Request at import (a feature probe) and for every request;
+ * on Node 20 the first touch of fetch's classes loads undici, about 30 ms of a
+ * 40 ms command. In dist/cli.cjs ky's `globalThis.Headers`, `.Request` and
+ * `.Response` are those of src/http/fetch-classes.ts, and `.ReadableStream` and
+ * `.FormData` are undefined, so ky takes its no-streams paths. payctl's own
+ * code never names these globals (it imports the classes), so only ky is touched.
+ */
+export const kyWithoutUndici = {
+  inject: ['src/http/fetch-classes.ts'],
+  define: {
+    'globalThis.Headers': 'LiteHeaders',
+    'globalThis.Request': 'LiteRequest',
+    'globalThis.Response': 'LiteResponse',
+    'globalThis.ReadableStream': 'undefined',
+    'globalThis.FormData': 'undefined',
+  },
+};
