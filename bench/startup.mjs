@@ -7,7 +7,8 @@
 // balance --json at most 1.15x the bare node:http GET. One more case, with no target:
 // bench/request-path.ts, the request path of balance --json without the command line
 // and the rest of a run, bundled and launched as dist/cli.cjs is (the floor of any
-// payctl that checks its answers).
+// payctl that checks its answers), and bench/request-path-one-attempt.ts, the same
+// with the GET sent once through node:http instead of through ky.
 // dist/ is as built (by this node); on another version the first run (the warm-up)
 // leaves that version's code cache in the user's cache folder, as it does for users.
 //   npm run build && npm run bench:startup     (BENCH_RUNS=60 for more runs, BENCH_NODES=22,24)
@@ -26,13 +27,15 @@ const runs = Number(process.env.BENCH_RUNS ?? 40);
 const wanted = process.env.BENCH_NODES?.split(',');
 const versions = nodeVersions().filter(({ major }) => !wanted || wanted.includes(major));
 
-// The request path alone, bundled with dist/cli.cjs's options and run by bin/dist.js's loader
-// (its code cache is written by the warm-up run, as for another Node's first run of payctl).
+// The request path alone (with ky, and sent once without it), each bundled with dist/cli.cjs's
+// options and run by bin/dist.js's loader (its code cache is written by the warm-up run, as for
+// another Node's first run of payctl).
 const requestPathDir = mkdtempSync(path.join(tmpdir(), 'payctl-bench-request-path-'));
+const REQUEST_PATHS = ['request-path', 'request-path-one-attempt'];
 await build({
   ...common,
   sourcemap: false,
-  entryPoints: { 'request-path': path.join(root, 'bench/request-path.ts') },
+  entryPoints: Object.fromEntries(REQUEST_PATHS.map((name) => [name, path.join(root, `bench/${name}.ts`)])),
   outdir: requestPathDir,
   outExtension: { '.js': '.cjs' },
   external: ['@napi-rs/keyring'],
@@ -40,8 +43,11 @@ await build({
   inject: kyWithoutUndici.inject.map((file) => path.join(root, file)),
   define: { ...common.define, ...kyWithoutUndici.define },
 });
-const requestPath = path.join(requestPathDir, 'launch.cjs');
-writeFileSync(requestPath, `require(${JSON.stringify(path.join(root, 'bin/dist.js'))}).loadBundle(${JSON.stringify(path.join(requestPathDir, 'request-path.cjs'))}).exports.run();\n`);
+const launcherOf = (name) => {
+  const launcher = path.join(requestPathDir, `${name}-launch.cjs`);
+  writeFileSync(launcher, `require(${JSON.stringify(path.join(root, 'bin/dist.js'))}).loadBundle(${JSON.stringify(path.join(requestPathDir, `${name}.cjs`))}).exports.run();\n`);
+  return launcher;
+};
 
 // The API answer comes from a separate process, so the server's work is not timed against payctl.
 const server = spawn(process.execPath, ['-e', `
@@ -65,7 +71,8 @@ const cases = [
   ['payctl --version', [bin, '--version']],
   ['payctl --help', [bin, '--help']],
   ['payctl balance --json', [bin, 'balance', '--json']],
-  ['balance request path alone', [requestPath]],
+  ['balance request path alone', [launcherOf('request-path')]],
+  ['  the same sent once, no ky', [launcherOf('request-path-one-attempt')]],
   ['bare node:http GET', ['-e', `
     const http = require('node:http');
     http.get(process.env.PAYCTL_BASE_URL + '/balance', { agent: new http.Agent({ keepAlive: true }) }, (res) => {
@@ -80,6 +87,7 @@ const targets = {
   'payctl --help': ['node -e 0', 1.3],
   'payctl balance --json': ['bare node:http GET', 1.15],
   'balance request path alone': ['bare node:http GET'],
+  '  the same sent once, no ky': ['bare node:http GET'],
 };
 
 const samples = new Map(versions.flatMap(({ major }) => cases.map(([name]) => [`${major} ${name}`, []])));
@@ -118,6 +126,6 @@ for (const { major, version } of versions) {
     const ratio = against && value / medianOf(against);
     const versus = against && against !== 'node -e 0' ? `, ${ratio.toFixed(2)}x ${against}` : '';
     const verdict = limit ? ` (target ≤ ${limit}x${against === 'node -e 0' ? '' : ` ${against}`}: ${ratio <= limit ? 'met' : 'MISSED'})` : '';
-    console.log(`${name.padEnd(27)} median ${value.toFixed(1).padStart(6)} ms  ${(value / base).toFixed(2)}x node -e 0${versus}${verdict}`);
+    console.log(`${name.padEnd(29)} median ${value.toFixed(1).padStart(6)} ms  ${(value / base).toFixed(2)}x node -e 0${versus}${verdict}`);
   }
 }
