@@ -34,8 +34,9 @@ export default defineConfig({
     testTimeout: 30_000,
     hookTimeout: 60_000,
     poolOptions: {
-      // Much of the suite waits on sockets, timers and child processes rather than computing.
-      forks: { maxForks: 4, minForks: 1 },
+      // Much of the suite waits on sockets, timers, terminals and child processes rather than computing:
+      // six own-process files and two shared threads at a time keep a 2-core machine busy to the end.
+      forks: { maxForks: 6, minForks: 1 },
       threads: { isolate: false, maxThreads: 2, minThreads: 1 },
     },
     globalSetup: ['test/helpers/global-setup.ts'],
