@@ -106,10 +106,11 @@ const INTEGER_TEXT = /^[+-]?\d+$/;
 /** The path or query parameters of an operation, validated as one object. */
 class ParameterSet {
   private readonly integerNames = new Set<string>();
-  private readonly validate: ValidateFunction;
+  private readonly schema: SchemaObject;
+  private compiled: ValidateFunction | undefined;
 
   constructor(
-    ajv: Ajv2020,
+    private readonly ajv: Ajv2020,
     parameters: readonly ParameterObject[],
     private readonly part: RequestPart,
     private readonly overrideReturnCode?: number,
@@ -121,7 +122,12 @@ class ParameterSet {
       if (parameter.schema.type === 'integer') this.integerNames.add(parameter.name);
     }
     const required = parameters.filter((parameter) => parameter.required).map((parameter) => parameter.name);
-    this.validate = ajv.compile({ type: 'object', properties, required, additionalProperties: false });
+    this.schema = { type: 'object', properties, required, additionalProperties: false };
+  }
+
+  /** Compiled on first use: a sandbox that serves a few routes (each test's) compiles only theirs. */
+  private get validate(): ValidateFunction {
+    return (this.compiled ??= this.ajv.compile(this.schema));
   }
 
   /** Query values from a raw query string; a repeated parameter is refused rather than silently picked. */
@@ -172,7 +178,9 @@ export interface CompiledOperation {
 }
 
 let compiled: CompiledOperation[] | undefined;
-let sharedAjv: Ajv2020 | undefined;
+let processAjv: Ajv2020 | undefined;
+/** One Ajv for the process's requests and answers: a component schema both use is compiled once. */
+const sharedAjv = (): Ajv2020 => (processAjv ??= createApiAjv());
 
 /**
  * Why `body`, answered with `status` by `operation` (undefined: no route), is not
@@ -187,8 +195,7 @@ export function answerViolation(operation: CompiledOperation | undefined, status
     if (!documented) return `status ${status} is not documented for ${operation.method} ${operation.pathTemplate}`;
     schemaName = documented;
   }
-  sharedAjv ??= createApiAjv();
-  const validate = sharedAjv.getSchema(componentSchemaRef(schemaName))!;
+  const validate = sharedAjv().getSchema(componentSchemaRef(schemaName))!;
   if (validate(body)) return undefined;
   const error = validate.errors![0]!;
   return `does not match ${schemaName}: ${error.instancePath || '(root)'} ${error.message ?? error.keyword}`;
@@ -197,7 +204,7 @@ export function answerViolation(operation: CompiledOperation | undefined, status
 /** Every operation of the document, compiled on first use and shared by every sandbox of the process. */
 export function compiledOperations(): CompiledOperation[] {
   if (compiled) return compiled;
-  const ajv = createApiAjv();
+  const ajv = sharedAjv();
   const parameterOf = (ref: { $ref: string }) => apiDocument.components.parameters[localRefName(ref.$ref)]!;
   compiled = [];
   for (const [pathTemplate, methods] of Object.entries(apiDocument.paths)) {
@@ -205,7 +212,8 @@ export function compiledOperations(): CompiledOperation[] {
       const parameters = (operation.parameters ?? []).map(parameterOf);
       const inLocation = (location: ParameterLocation) => parameters.filter((parameter) => parameter.in === location);
       const bodyRef = operation.requestBody?.content['application/json'].schema.$ref;
-      const bodyValidator = bodyRef ? ajv.getSchema(componentSchemaRef(localRefName(bodyRef))) : undefined;
+      // getSchema compiles the schema (once per Ajv instance): left to the first body.
+      const bodyValidator = bodyRef ? () => ajv.getSchema(componentSchemaRef(localRefName(bodyRef)))! : undefined;
       compiled.push({
         operationId: operation.operationId,
         method: method.toUpperCase(),
@@ -215,7 +223,7 @@ export function compiledOperations(): CompiledOperation[] {
         successStatus: Number(Object.keys(operation.responses).find((status) => status.startsWith('2'))),
         path: new ParameterSet(ajv, inLocation('path'), 'path'),
         query: new ParameterSet(ajv, inLocation('query'), 'query', operation['x-query-return-code']),
-        validateBody: bodyValidator && ((body: unknown) => check(bodyValidator, body, 'body')),
+        validateBody: bodyValidator && ((body: unknown) => check(bodyValidator(), body, 'body')),
         answerSchemas: Object.fromEntries(Object.entries(operation.responses).map(([status, response]) => [status, responseSchemaName(response)])),
       });
     }

@@ -3,7 +3,8 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { runCli, startCli, tempConfigDir } from '../helpers/cli.js';
+import { startCli, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { normalAnswer } from '../hardening/commands.js';
 import { createApiClient, type RecordedRequest as DryRunRecord } from '../../src/http/client.js';
@@ -51,7 +52,7 @@ describe.concurrent('--dry-run records every write and sends none', () => {
 
   it('api POST --dry-run -o json prints the request as one JSON object and sends nothing', async () => {
     await withServer(answerLikeTheApi, async (server) => {
-      const result = await runCli(['api', 'POST', '/sandbox/balance', '--data', '{"pix":100}', '--dry-run', '-o', 'json'], { env: envFor(server.url) });
+      const result = await runInProcess(['api', 'POST', '/sandbox/balance', '--data', '{"pix":100}', '--dry-run', '-o', 'json'], { env: envFor(server.url) });
       expect(result.code, result.stderr).toBe(0);
       expect(JSON.parse(result.stdout)).toEqual({
         dryRun: true,
@@ -68,7 +69,7 @@ describe.concurrent('--dry-run records every write and sends none', () => {
   it('withdraw --dry-run reads what its summary needs, sends no POST, and prints the request it would send', async () => {
     await withServer(answerLikeTheApi, async (server) => {
       const args = ['withdraw', 'pix', '--amount', '1500', '--bank-account', '7', '--pix-key-type', 'email', '--pix-key', 'ana@example.com', '--dry-run'];
-      const result = await runCli(args, { env: envFor(server.url) });
+      const result = await runInProcess(args, { env: envFor(server.url) });
       expect(result.code, result.stderr).toBe(0);
       expect(server.requests.length).toBeGreaterThan(0);
       expect(server.requests.filter((r) => r.method !== 'GET')).toEqual([]);
@@ -81,10 +82,10 @@ describe.concurrent('--dry-run records every write and sends none', () => {
 describe.concurrent('flags are what each command declares', () => {
   it('a flag another command takes is an unknown option here: exit 2, nothing sent', async () => {
     await withServer(answerLikeTheApi, async (server) => {
-      const card = await runCli(['withdraw', 'card', '--amount', '1500', '--bank-account', '7', '--pix-key', 'ana@example.com', '--yes'], { env: envFor(server.url) });
+      const card = await runInProcess(['withdraw', 'card', '--amount', '1500', '--bank-account', '7', '--pix-key', 'ana@example.com', '--yes'], { env: envFor(server.url) });
       expect(card.code).toBe(2);
       expect(card.stderr).toContain("error: unknown option '--pix-key'");
-      const list = await runCli(['customers', 'list', '--yes'], { env: envFor(server.url) });
+      const list = await runInProcess(['customers', 'list', '--yes'], { env: envFor(server.url) });
       expect(list.code).toBe(2);
       expect(list.stderr).toContain("error: unknown option '--yes'");
       expect(server.requests).toEqual([]);
@@ -97,8 +98,8 @@ describe.concurrent('flags are what each command declares', () => {
       const file = path.join(dir, 'rows.csv');
       writeFileSync(file, 'amount,bank_account_id\n1500,7\n2500,7\n');
       const env = envFor(server.url);
-      const spelled = await runCli(['withdraw', 'card', '--main-account', '--from-csv', file, '--dry-run', '-o', 'json'], { env });
-      const batch = await runCli(['withdraw', 'batch', file, '--method', 'card', '--main-account', '--dry-run', '-o', 'json'], { env });
+      const spelled = await runInProcess(['withdraw', 'card', '--main-account', '--from-csv', file, '--dry-run', '-o', 'json'], { env });
+      const batch = await runInProcess(['withdraw', 'batch', file, '--method', 'card', '--main-account', '--dry-run', '-o', 'json'], { env });
       expect(spelled.code, spelled.stderr).toBe(0);
       expect(JSON.parse(spelled.stdout)).toHaveLength(2);
       expect(JSON.parse(spelled.stdout)).toEqual(JSON.parse(batch.stdout));
@@ -107,13 +108,13 @@ describe.concurrent('flags are what each command declares', () => {
   });
 
   it('options that cannot go together are refused before any value is checked, naming both', async () => {
-    const result = await runCli(['subs', 'add-split', '--subscription', 'not-a-uuid', '--amount', '100', '--percentage', '10'], { env: envFor('http://127.0.0.1:9') });
+    const result = await runInProcess(['subs', 'add-split', '--subscription', 'not-a-uuid', '--amount', '100', '--percentage', '10'], { env: envFor('http://127.0.0.1:9') });
     expect(result.code).toBe(2);
     expect(result.stderr).toBe('error: --amount and --percentage cannot be used together: a split is a fixed amount or a percentage\n');
   });
 
   it('an argument is named in capitals in messages, as the contract writes it', async () => {
-    const result = await runCli(['sandbox', 'settle', 'x', '--status', 'COMPLETED'], { env: envFor('http://127.0.0.1:9') });
+    const result = await runInProcess(['sandbox', 'settle', 'x', '--status', 'COMPLETED'], { env: envFor('http://127.0.0.1:9') });
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('error: WITHDRAWAL_ID "x" is invalid: must be a UUID');
   });

@@ -10,19 +10,31 @@ declare module 'vitest' {
   }
 }
 
+/** What the projects' set-ups share: each project (vitest.config.ts) runs this set-up, in the one main process. */
+interface SuiteReport {
+  dir: string;
+  /** Projects whose run has not ended yet. */
+  running: number;
+}
+const shared = globalThis as { payctlSuiteReport?: SuiteReport };
+
 /**
- * Makes the folder tests report into, and prints at the end of the run the hardening
- * suite's summary line and, when tools were missing, which tests did not run.
+ * Makes the folder tests report into (one for the whole run, whichever project a file is in),
+ * and prints once, when the last project ends, the hardening suite's summary line and, when
+ * tools were missing, which tests did not run.
  */
 export default function setup(project: TestProject) {
-  const dir = mkdtempSync(path.join(tmpdir(), 'payctl-suite-'));
-  project.provide('suiteReportDir', dir);
+  const report = (shared.payctlSuiteReport ??= { dir: mkdtempSync(path.join(tmpdir(), 'payctl-suite-')), running: 0 });
+  report.running++;
+  project.provide('suiteReportDir', report.dir);
   return () => {
-    const tally = path.join(dir, 'tally.ndjson');
+    if (--report.running > 0) return;
+    shared.payctlSuiteReport = undefined;
+    const tally = path.join(report.dir, 'tally.ndjson');
     if (existsSync(tally)) console.log(summaryLine(readFileSync(tally, 'utf8')));
-    const skipped = path.join(dir, 'skipped.ndjson');
+    const skipped = path.join(report.dir, 'skipped.ndjson');
     if (existsSync(skipped)) console.log(skippedLine(readFileSync(skipped, 'utf8')));
-    rmSync(dir, { recursive: true, force: true });
+    rmSync(report.dir, { recursive: true, force: true });
   };
 }
 

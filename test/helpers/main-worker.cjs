@@ -3,6 +3,7 @@
 // ({ code, stdout, stderr }). Races between processes cost no Node start-up per run this way.
 const { Readable, Writable } = require('node:stream');
 const readline = require('node:readline');
+const { waitUntil } = require('./start-at.cjs');
 
 const cli = require(process.argv[2]);
 
@@ -24,8 +25,8 @@ async function next() {
     const { argv, env, input, startAt } = queue.shift();
     const [stdout, stderr] = [collector(), collector()];
     const io = { stdin: Readable.from(input ? [input] : []), stdout: stdout.stream, stderr: stderr.stream, stdinIsTTY: false, stdoutIsTTY: false, stderrIsTTY: false };
-    // Every worker given the same startAt begins at that instant: a busy wait, as a timer would be late by milliseconds.
-    while (startAt !== undefined && Date.now() < startAt);
+    // Every worker given the same startAt begins at that instant.
+    if (startAt !== undefined) waitUntil(startAt);
     const code = await cli.main(argv, io, env);
     process.stdout.write(`${JSON.stringify({ code, stdout: stdout.text(), stderr: stderr.text() })}\n`);
   }

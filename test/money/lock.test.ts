@@ -21,6 +21,7 @@ beforeAll(async () => {
     entry,
     `import fs from 'node:fs';
 import { takeLock } from ${JSON.stringify(path.join(ROOT, 'src/withdrawal/lock.ts'))};
+import { waitUntil } from ${JSON.stringify(path.join(ROOT, 'test/helpers/start-at.cjs'))};
 const [lockPath, startAt] = process.argv.slice(2);
 // Every removal under the lock waits 100 ms first: judging a lock stale and removing it are far
 // apart, as on a loaded machine, so takers that judged the same stale lock interleave every time.
@@ -31,7 +32,7 @@ for (const name of ['unlinkSync', 'rmdirSync', 'rmSync']) {
     return real(target, ...rest);
   };
 }
-while (Date.now() < Number(startAt)) {}
+waitUntil(Number(startAt));
 takeLock(lockPath, 'test lock', 0).then(
   async (lock) => {
     process.stdout.write('won');

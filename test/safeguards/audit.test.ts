@@ -3,7 +3,8 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, type RunResult } from '../helpers/cli.js';
+import { BIN, cleanEnv, type RunResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { csvFile, fundedMainAccount, PIX_HEADER, pixRows, sandboxWithdrawals, startProxy } from '../money/helpers.js';
@@ -198,7 +199,7 @@ describe('payctl audit', () => {
     return state;
   }
   const audit = async (state: string, args: string[]) => {
-    const result = await runCli(['audit', ...args, '--json'], { env: { XDG_STATE_HOME: state } });
+    const result = await runInProcess(['audit', ...args, '--json'], { env: { XDG_STATE_HOME: state } });
     expect(result.code, result.stderr).toBe(0);
     return JSON.parse(result.stdout) as Array<{ body: { pix: number }; outcome: string }>;
   };
@@ -211,7 +212,7 @@ describe('payctl audit', () => {
     const date = `${yesterday.getFullYear()}-${String(yesterday.getMonth() + 1).padStart(2, '0')}-${String(yesterday.getDate()).padStart(2, '0')}`;
     expect(await audit(state, ['--since', date])).toHaveLength(5);
     expect(await audit(state, ['--since', '2999-01-01'])).toEqual([]);
-    const bad = await runCli(['audit', '--since', 'yesterday'], { env: { XDG_STATE_HOME: state } });
+    const bad = await runInProcess(['audit', '--since', 'yesterday'], { env: { XDG_STATE_HOME: state } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--since "yesterday" is not a duration or a date');
   });
@@ -222,7 +223,7 @@ describe('payctl audit', () => {
     expect(last).toHaveLength(50);
     expect(last[0]!.body.pix).toBe(10);
     expect(await audit(state, ['--all'])).toHaveLength(60);
-    const csv = await runCli(['audit', '-o', 'csv', '--fields', 'method,path,outcome'], { env: { XDG_STATE_HOME: state } });
+    const csv = await runInProcess(['audit', '-o', 'csv', '--fields', 'method,path,outcome'], { env: { XDG_STATE_HOME: state } });
     expect(csv.stdout.split('\n')[0]).toBe('method,path,outcome');
     expect(csv.stdout.split('\n')[1]).toBe('POST,/sandbox/balance,done');
     expect(csv.stderr).toContain('add --all');
@@ -252,15 +253,15 @@ describe('a write cut short is of unknown outcome until a read settles it', () =
       expect(records.map((r) => r.type)).toEqual(['intent']);
       expect(records[0]).toMatchObject({ method: 'POST', path: '/withdrawals/withdraw', body: { withdrawalMethod: 'card', amount: 2501, bankAccountId: 7 } });
 
-      const unknown = JSON.parse((await runCli(['audit', '--json'], { env })).stdout);
+      const unknown = JSON.parse((await runInProcess(['audit', '--json'], { env })).stdout);
       expect(unknown).toMatchObject([{ method: 'POST', path: '/withdrawals/withdraw', outcome: 'unknown', status: null, exitCode: null }]);
 
-      const get = await runCli(['withdrawals', 'get', created.id, '--json'], { env });
+      const get = await runInProcess(['withdrawals', 'get', created.id, '--json'], { env });
       expect(get.code, get.stderr).toBe(0);
-      const settled = JSON.parse((await runCli(['audit', '--json'], { env })).stdout);
+      const settled = JSON.parse((await runInProcess(['audit', '--json'], { env })).stdout);
       expect(settled).toMatchObject([{ outcome: 'settled: paid', resourceId: created.id, settledBy: 'withdrawals get', settledStatus: 'COMPLETED' }]);
       // A later read of the same withdrawal settles nothing more.
-      await runCli(['withdrawals', 'get', created.id, '--json'], { env });
+      await runInProcess(['withdrawals', 'get', created.id, '--json'], { env });
       expect(recordsIn(state).map((r) => r.type)).toEqual(['intent', 'settled']);
     } finally {
       await api.close();

@@ -1,7 +1,8 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { csvFile, sandboxWithdrawals } from '../money/helpers.js';
 import { json, parsed } from '../commands/helpers.js';
@@ -77,15 +78,15 @@ describe('withdrawal limits', () => {
   it('cleared, the limit no longer applies', async () => {
     const dir = tempConfigDir();
     const env = { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: s.sandbox.url };
-    expect((await runCli(['profiles', 'set', 'default', '--max-withdrawal', '100'], { env })).code).toBe(0);
-    expect((await runCli(['profiles', 'set', 'default', '--clear-max-withdrawal'], { env })).code).toBe(0);
-    expect(JSON.parse((await runCli(['profiles', 'show', '--json'], { env })).stdout)).toMatchObject({ maxWithdrawal: null });
+    expect((await runInProcess(['profiles', 'set', 'default', '--max-withdrawal', '100'], { env })).code).toBe(0);
+    expect((await runInProcess(['profiles', 'set', 'default', '--clear-max-withdrawal'], { env })).code).toBe(0);
+    expect(JSON.parse((await runInProcess(['profiles', 'show', '--json'], { env })).stdout)).toMatchObject({ maxWithdrawal: null });
   });
 });
 
 describe('profiles set', () => {
   const env = () => ({ PAYCTL_CONFIG_DIR: tempConfigDir() });
-  const add = (e: Record<string, string>, name: string, url: string, kind: string) => runCli(['profiles', 'add', name, '--base-url', url, '--env', kind], { env: e });
+  const add = (e: Record<string, string>, name: string, url: string, kind: string) => runInProcess(['profiles', 'add', name, '--base-url', url, '--env', kind], { env: e });
 
   it('bad values are exit 2 naming the flag and the rule; a limit and its clearing together are refused', async () => {
     const e = env();
@@ -97,11 +98,11 @@ describe('profiles set', () => {
       [['--csv-separator', 'x'], '--csv-separator'],
       [[], 'nothing to set'],
     ] as const) {
-      const result = await runCli(['profiles', 'set', 'default', ...args], { env: e });
+      const result = await runInProcess(['profiles', 'set', 'default', ...args], { env: e });
       expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
       expect(result.stderr).toContain(message);
     }
-    const missing = await runCli(['profiles', 'set', 'nope', '--max-withdrawal', '100'], { env: e });
+    const missing = await runInProcess(['profiles', 'set', 'nope', '--max-withdrawal', '100'], { env: e });
     expect(missing.code).toBe(2);
     expect(missing.stderr).toContain('profile "nope" does not exist');
   });
@@ -110,31 +111,31 @@ describe('profiles set', () => {
     const e = { PAYCTL_CONFIG_DIR: s.configDir, PAYCTL_BASE_URL: s.sandbox.url };
     const other = { ...e, PAYCTL_CONFIG_DIR: tempConfigDir() };
     expect((await add(other, 'br', s.sandbox.url, 'local')).code).toBe(0);
-    const set = await runCli(['profiles', 'set', 'br', '--csv-separator', ';'], { env: other });
+    const set = await runInProcess(['profiles', 'set', 'br', '--csv-separator', ';'], { env: other });
     expect(set.code, set.stderr).toBe(0);
     const config = JSON.parse(readFileSync(path.join(other.PAYCTL_CONFIG_DIR, 'config.json'), 'utf8'));
     expect(config.profiles.br.csvSeparator).toBe(';');
-    const csv = await runCli(['profiles', 'list', '-o', 'csv', '--profile', 'br'], { env: other });
+    const csv = await runInProcess(['profiles', 'list', '-o', 'csv', '--profile', 'br'], { env: other });
     expect(csv.stdout.split('\n')[0]).toContain(';');
   });
 
   it('changing a limit of a production profile needs --yes without a terminal, and is asked at one (default No)', async () => {
     const e = env();
     expect((await add(e, 'prod', 'https://api.example.com', 'production')).code).toBe(0);
-    const refused = await runCli(['profiles', 'set', 'prod', '--max-withdrawal', '100000'], { env: e });
+    const refused = await runInProcess(['profiles', 'set', 'prod', '--max-withdrawal', '100000'], { env: e });
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('refused without confirmation');
-    expect(JSON.parse((await runCli(['profiles', 'show', 'prod', '--json'], { env: e })).stdout)).toMatchObject({ maxWithdrawal: null });
+    expect(JSON.parse((await runInProcess(['profiles', 'show', 'prod', '--json'], { env: e })).stdout)).toMatchObject({ maxWithdrawal: null });
 
     const declined = await runCliInTerminal(['profiles', 'set', 'prod', '--max-withdrawal', '100000'], { env: e, stderrOnTerminal: true, steps: [{ after: 'Change the limits', send: '\r' }] });
     expect(declined.code).toBe(2);
     expect(declined.stdout).toContain('largest single withdrawal: none → R$ 1.000,00 (100000 cents)');
-    expect(JSON.parse((await runCli(['profiles', 'show', 'prod', '--json'], { env: e })).stdout)).toMatchObject({ maxWithdrawal: null });
+    expect(JSON.parse((await runInProcess(['profiles', 'show', 'prod', '--json'], { env: e })).stdout)).toMatchObject({ maxWithdrawal: null });
 
     const accepted = await runCliInTerminal(['profiles', 'set', 'prod', '--max-withdrawal', '100000'], { env: e, stderrOnTerminal: true, steps: [{ after: 'Change the limits', send: 'y\r' }] });
     expect(accepted.code, accepted.stdout).toBe(0);
-    expect((await runCli(['profiles', 'set', 'prod', '--max-batch-total', '900000', '--yes'], { env: e })).code).toBe(0);
-    expect(JSON.parse((await runCli(['profiles', 'show', 'prod', '--json'], { env: e })).stdout)).toMatchObject({ maxWithdrawal: 100000, maxBatchTotal: 900000 });
+    expect((await runInProcess(['profiles', 'set', 'prod', '--max-batch-total', '900000', '--yes'], { env: e })).code).toBe(0);
+    expect(JSON.parse((await runInProcess(['profiles', 'show', 'prod', '--json'], { env: e })).stdout)).toMatchObject({ maxWithdrawal: 100000, maxBatchTotal: 900000 });
   });
 
   it('adding a production profile at a terminal mentions the keychain once; in a script it does not', async () => {

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { fakeJwt } from '../helpers/fake-api.js';
 import { sandboxWithdrawals } from '../money/helpers.js';
@@ -129,11 +130,11 @@ describe('status', () => {
 
   it('without a token: what is known here, then exit 3; an expired one says so', async () => {
     const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: s.sandbox.url };
-    const none = await runCli(['status', '--json'], { env });
+    const none = await runInProcess(['status', '--json'], { env });
     expect(none.code).toBe(3);
     expect(JSON.parse(none.stdout)).toMatchObject({ profile: 'default', tokenStore: null, tokenUsable: false, balances: null, processing: null });
     expect(JSON.parse(none.stderr)).toMatchObject({ error: { message: expect.stringContaining('no token for profile "default"'), exitCode: 3 } });
-    const expired = await runCli(['status'], { env: { ...env, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) - 60) } });
+    const expired = await runInProcess(['status'], { env: { ...env, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) - 60) } });
     expect(expired.code).toBe(3);
     expect(expired.stdout).toMatch(/^tokenStore\tenv$/m);
     expect(expired.stdout).toMatch(/^tokenUsable\tfalse$/m);
