@@ -73,7 +73,7 @@ export async function takeLock(lockPath: string, what: string, waitMs: number): 
     });
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (BUSY_CODES.has(code)) throw new LockBusy(lockPath, readHolder(lockPath)?.holder);
+    if (BUSY_CODES.has(code)) throw new LockBusy(lockPath, await busyHolder(lockPath));
     throw usageError(`cannot make the ${what} ${lockPath}: ${code || (error as Error).message}: nothing was sent`);
   }
   return {
@@ -89,6 +89,25 @@ export async function takeLock(lockPath: string, what: string, waitMs: number): 
 const BUSY_CODES = new Set(['ELOCKED', 'EEXIST', 'ENOTEMPTY']);
 
 const HOLDER_FILE = /^holder-([0-9a-f-]{36})\.json$/;
+
+/** How long a busy lock with no record to read is read again: a takeover's rename lands within it. */
+const HOLDER_READS = 10;
+const HOLDER_READ_EVERY_MS = 20;
+
+/**
+ * The holder of a lock found busy. A lock being taken over from a stale holder
+ * has no record for an instant (the old one unlinked and the folder removed, the
+ * new holder's folder not yet renamed into place), and a process that lost the
+ * race reads it then: it reads again for a moment, so that it can name the
+ * winner. A lock left half made stays unnamed.
+ */
+async function busyHolder(lockPath: string): Promise<LockHolder | undefined> {
+  for (let read = 1; ; read++) {
+    const holder = readHolder(lockPath)?.holder;
+    if (holder || read === HOLDER_READS) return holder;
+    await new Promise((resolve) => setTimeout(resolve, HOLDER_READ_EVERY_MS));
+  }
+}
 
 function readHolder(lockPath: string): { token: string; holder: LockHolder } | undefined {
   try {

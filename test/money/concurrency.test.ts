@@ -83,8 +83,8 @@ describe.concurrent('one batch at a time per journal', () => {
       const file = csvFile('stale.csv', [PIX_HEADER, ...pixRows(prefix, 20, bank)]);
       leaveLock(`${file}.journal.lock`, { pid: deadPid(), host: os.hostname(), bootId: bootId() });
       const serial = batchArgs(file, ['--concurrency', '1']);
-      // Two processes started the usual way. Started at one instant (runTogether) the loser sometimes cannot
-      // name the winner: it reads the lock between the stale record's removal and the new record's arrival.
+      // Two processes started the usual way. The loser may read the lock between the stale record's removal and
+      // the winner's record's arrival; it reads again until the winner's is there (busyHolder in src/withdrawal/lock.ts).
       const [a, b] = await Promise.all([batches.runProcess(serial), batches.runProcess(serial)]);
       expect([a.code, b.code].sort(), `round ${round}:\n${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
       const loser = a.code === 2 ? a : b;
