@@ -2,7 +2,7 @@ import { mkdtempSync, readdirSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { AuthResponse, BalancesResponse, BankAccountListResponse, WithdrawalListResponse, WithdrawalResponse } from '../../src/api/types.js';
 import { startSandboxProcess, type SandboxProcess } from './helpers.js';
 
@@ -61,6 +61,8 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
     const seen = new Set<string>();
 
     let sandbox: SandboxProcess = await start();
+    // A failing assertion must not leave the sandbox process behind.
+    onTestFinished(() => sandbox.kill('SIGKILL'));
     let token = await login(agent, sandbox.url);
     const seeded = (await call<WithdrawalListResponse>(agent, sandbox.url, token, 'GET', '/withdrawals?limit=100')).body.data;
     for (const withdrawal of seeded) seen.add(withdrawal.id);
@@ -71,6 +73,7 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
     for (let round = 0; round < ROUNDS; round++) {
       const url = sandbox.url;
       let killed = false;
+      let [createdThisRound, settledThisRound] = [0, 0];
       const writer = async (n: number) => {
         const mine: string[] = [];
         for (let i = 0; !killed; i++) {
@@ -79,14 +82,17 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
               const id = mine.shift()!;
               const status = (n + i) % 2 ? 'COMPLETED' : 'FAILED';
               const reply = await call(agent, url, token, 'POST', `/sandbox/withdrawals/${id}/settle`, { status });
-              if (reply.status === 200) settled.set(id, status);
-              else throw new Error(`settle answered ${reply.status}: ${JSON.stringify(reply.body)}`);
+              if (reply.status === 200) {
+                settled.set(id, status);
+                settledThisRound++;
+              } else throw new Error(`settle answered ${reply.status}: ${JSON.stringify(reply.body)}`);
             } else {
               const amount = 100 + ((n * 7919 + i * 104729) % 900);
               const request = { withdrawalMethod: 'pix', amount, bankAccountId, pixKeyType: 'EMAIL', pixKey: `w${n}@example.com` };
               const reply = await call<WithdrawalResponse>(agent, url, token, 'POST', '/withdrawals/withdraw', request);
               if (reply.status !== 201) throw new Error(`withdraw answered ${reply.status}: ${JSON.stringify(reply.body)}`);
               created.set(reply.body.data.id, amount);
+              createdThisRound++;
               mine.push(reply.body.data.id);
             }
           } catch (error) {
@@ -96,7 +102,14 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
         }
       };
       const writers = Array.from({ length: WRITERS }, (_, n) => writer(n));
-      await new Promise((resolve) => setTimeout(resolve, 150 + Math.random() * 450));
+      // Each round writes before it is killed (on a slow machine a fixed wait may end before any writer
+      // has been answered), then goes on for a random time, so that the kill lands anywhere in the writes.
+      const worked = Date.now();
+      while (createdThisRound < WRITERS || settledThisRound < 1) {
+        if (Date.now() - worked > 20_000) throw new Error(`round ${round}: ${createdThisRound} withdrawals and ${settledThisRound} settlements in 20 s`);
+        await new Promise((resolve) => setTimeout(resolve, 5));
+      }
+      await new Promise((resolve) => setTimeout(resolve, Math.random() * 450));
       killed = true;
       process.kill(sandbox.pid, 'SIGKILL');
       expect(await sandbox.exited).toBe('SIGKILL');
