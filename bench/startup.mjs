@@ -32,17 +32,20 @@ const versions = nodeVersions().filter(({ major }) => !wanted || wanted.includes
 // another Node's first run of payctl).
 const requestPathDir = mkdtempSync(path.join(tmpdir(), 'payctl-bench-request-path-'));
 const REQUEST_PATHS = ['request-path', 'request-path-one-attempt'];
-await build({
-  ...common,
-  sourcemap: false,
-  entryPoints: Object.fromEntries(REQUEST_PATHS.map((name) => [name, path.join(root, `bench/${name}.ts`)])),
-  outdir: requestPathDir,
-  outExtension: { '.js': '.cjs' },
-  external: ['@napi-rs/keyring'],
-  banner: { js: '// payctl build benchrequestpath' },
-  inject: kyWithoutUndici.inject.map((file) => path.join(root, file)),
-  define: { ...common.define, ...kyWithoutUndici.define },
-});
+// One build each: a bundle's code cache is named by its build line (bin/dist.js), so each needs its own.
+for (const name of REQUEST_PATHS) {
+  await build({
+    ...common,
+    sourcemap: false,
+    entryPoints: { [name]: path.join(root, `bench/${name}.ts`) },
+    outdir: requestPathDir,
+    outExtension: { '.js': '.cjs' },
+    external: ['@napi-rs/keyring'],
+    banner: { js: `// payctl build bench${name.replaceAll('-', '')}` },
+    inject: kyWithoutUndici.inject.map((file) => path.join(root, file)),
+    define: { ...common.define, ...kyWithoutUndici.define },
+  });
+}
 const launcherOf = (name) => {
   const launcher = path.join(requestPathDir, `${name}-launch.cjs`);
   writeFileSync(launcher, `require(${JSON.stringify(path.join(root, 'bin/dist.js'))}).loadBundle(${JSON.stringify(path.join(requestPathDir, `${name}.cjs`))}).exports.run();\n`);
