@@ -1,4 +1,4 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
@@ -24,7 +24,16 @@ const shared = globalThis as { payctlSuiteReport?: SuiteReport };
  * tools were missing, which tests did not run.
  */
 export default function setup(project: TestProject) {
-  const report = (shared.payctlSuiteReport ??= { dir: mkdtempSync(path.join(tmpdir(), 'payctl-suite-')), running: 0 });
+  if (!shared.payctlSuiteReport) {
+    const dir = mkdtempSync(path.join(tmpdir(), 'payctl-suite-'));
+    // The folders and files tests make (config folders, CSVs, journals, sandboxes' data) go into this
+    // run's own temporary folder, removed with it: a run makes thousands, and /tmp kept them all.
+    // Set before the workers start, which inherit it.
+    process.env.TMPDIR = path.join(dir, 'tmp');
+    mkdirSync(process.env.TMPDIR);
+    shared.payctlSuiteReport = { dir, running: 0 };
+  }
+  const report = shared.payctlSuiteReport;
   report.running++;
   project.provide('suiteReportDir', report.dir);
   return () => {
