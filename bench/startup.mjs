@@ -19,7 +19,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { nodeVersions } from './node-versions.mjs';
-import { common, kyWithoutUndici } from '../scripts/bundle-options.mjs';
+import { cliBundle } from '../scripts/bundle-options.mjs';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 const bin = path.join(root, 'bin/payctl.js');
@@ -35,15 +35,11 @@ const REQUEST_PATHS = ['request-path', 'request-path-one-attempt'];
 // One build each: a bundle's code cache is named by its build line (bin/dist.js), so each needs its own.
 for (const name of REQUEST_PATHS) {
   await build({
-    ...common,
+    ...cliBundle,
     sourcemap: false,
     entryPoints: { [name]: path.join(root, `bench/${name}.ts`) },
     outdir: requestPathDir,
-    outExtension: { '.js': '.cjs' },
-    external: ['@napi-rs/keyring'],
     banner: { js: `// payctl build bench${name.replaceAll('-', '')}` },
-    inject: kyWithoutUndici.inject.map((file) => path.join(root, file)),
-    define: { ...common.define, ...kyWithoutUndici.define },
   });
 }
 const launcherOf = (name) => {

@@ -3,7 +3,7 @@
 // streams stack) and every module file adds to it, so payctl is bundled as
 // CommonJS: its own code is one file, dist/cli.cjs, in which each command's code
 // runs only when that command does (and so do the requires of the Node built-ins
-// it uses); ky is in it too, with its Fetch API classes swapped (see kyWithoutUndici, scripts/bundle-options.mjs).
+// it uses); ky is in it too, with its Fetch API classes swapped (see scripts/bundle-options.mjs).
 // The libraries only some runs need (chalk, conf, inquirer, proper-lockfile) and the
 // sandbox are bundled apart, into dist/vendor/ and dist/sandbox.cjs, and required
 // on first use.
@@ -12,7 +12,7 @@ import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { common, kyWithoutUndici } from './bundle-options.mjs';
+import { cliBundle, common } from './bundle-options.mjs';
 import { writeValidators } from './gen-validators.mjs';
 
 /** Bundles loaded on demand: the package each re-exports, by bundle name. */
@@ -86,16 +86,11 @@ const dist = 'dist';
 const staging = mkdtempSync('dist-build-');
 await Promise.all([
   build({
-    ...common,
+    ...cliBundle,
     entryPoints: { cli: 'src/cli.ts' },
     outdir: staging,
-    outExtension: { '.js': '.cjs' },
     plugins: [requireApart, lazyChildProcess],
-    // Native: resolved from node_modules at run time, and loaded only in the keychain's child process (src/config/keychain.ts).
-    external: ['@napi-rs/keyring'],
     banner: { js: buildLine },
-    inject: kyWithoutUndici.inject,
-    define: { ...common.define, ...kyWithoutUndici.define },
   }),
   build({
     ...common,

@@ -1,6 +1,7 @@
-// The esbuild options of dist/cli.cjs that the start-up benchmark's own bundles
-// (bench/startup.mjs) share with the build (scripts/build.mjs).
+// The esbuild options of dist/ (scripts/build.mjs), and those of dist/cli.cjs, which the
+// start-up benchmark's own bundles (bench/startup.mjs) share.
 import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 
 const { version } = JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8'));
 
@@ -23,8 +24,8 @@ export const common = {
  * `.FormData` are undefined, so ky takes its no-streams paths. payctl's own
  * code never names these globals (it imports the classes), so only ky is touched.
  */
-export const kyWithoutUndici = {
-  inject: ['src/http/fetch-classes.ts'],
+const kyWithoutUndici = {
+  inject: [fileURLToPath(new URL('../src/http/fetch-classes.ts', import.meta.url))],
   define: {
     'globalThis.Headers': 'LiteHeaders',
     'globalThis.Request': 'LiteRequest',
@@ -32,4 +33,14 @@ export const kyWithoutUndici = {
     'globalThis.ReadableStream': 'undefined',
     'globalThis.FormData': 'undefined',
   },
+};
+
+/** dist/cli.cjs's options but for its entry, output folder, build line and plugins. */
+export const cliBundle = {
+  ...common,
+  outExtension: { '.js': '.cjs' },
+  // Native: resolved from node_modules at run time, and loaded only in the keychain's child process (src/config/keychain.ts).
+  external: ['@napi-rs/keyring'],
+  inject: kyWithoutUndici.inject,
+  define: { ...common.define, ...kyWithoutUndici.define },
 };
