@@ -3,7 +3,8 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli } from '../helpers/cli.js';
+import { BIN, cleanEnv, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { startWorkers } from '../helpers/workers.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { STACK_LINE, inPool, normalAnswer } from './commands.js';
@@ -366,14 +367,25 @@ describe('config file safety', () => {
     const N = 8;
     const names = Array.from({ length: N }, (_, i) => `p${i}`);
     const tokens = names.map((_, i) => fakeJwt(hour() + i).replace('signature', `race${i}`));
-    const added = await Promise.all(names.map((name, i) => runCli(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${5000 + i}`], { env })));
-    expect(added.map((r) => r.code), added.map((r) => r.stderr).join('')).toEqual(names.map(() => 0));
-    // Tokens for the first profiles while more profiles are added and the current one changes, all at once.
-    const mixed = await Promise.all([
-      ...names.map((name, i) => runCli(['auth', 'token', '--stdin', '--profile', name], { env, input: `${tokens[i]}\n` })),
-      ...names.map((name) => runCli(['profiles', 'add', `q${name}`, '--base-url', 'https://api.example.com'], { env })),
-      runCli(['profiles', 'use', 'p3'], { env }),
-    ]);
+    // Real processes racing, each kept up for its runs (no Node start-up per run); a first run loads payctl in each.
+    const workers = startWorkers(N + 1);
+    let added: RunResult[];
+    let mixed: RunResult[];
+    try {
+      await Promise.all(workers.map((worker) => worker.run(['profiles', 'list'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir() } })));
+      const together = Date.now() + 50;
+      added = await Promise.all(names.map((name, i) => workers[i]!.run(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${5000 + i}`], { env, startAt: together })));
+      expect(added.map((r) => r.code), added.map((r) => r.stderr).join('')).toEqual(names.map(() => 0));
+      // Tokens for the first profiles while more profiles are added and the current one changes, all at once.
+      const again = Date.now() + 50;
+      mixed = await Promise.all([
+        ...names.map((name, i) => workers[i]!.run(['auth', 'token', '--stdin', '--profile', name], { env, input: `${tokens[i]}\n`, startAt: again })),
+        ...names.map((name, i) => workers[N - i]!.run(['profiles', 'add', `q${name}`, '--base-url', 'https://api.example.com'], { env, startAt: again })),
+        workers[N]!.run(['profiles', 'use', 'p3'], { env, startAt: again }),
+      ]);
+    } finally {
+      await Promise.all(workers.map((worker) => worker.close()));
+    }
     expect(mixed.map((r) => r.code), mixed.map((r) => r.stderr).join('')).toEqual(mixed.map(() => 0));
     const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')) as {
       currentProfile: string;

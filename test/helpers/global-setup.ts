@@ -5,49 +5,33 @@ import type { TestProject } from 'vitest/node';
 
 declare module 'vitest' {
   export interface ProvidedContext {
-    /** A folder test files of every worker append their reports to (test/hardening/tally.ts, test/helpers/tools.ts). */
+    /** A folder the test files of every worker append their reports to (test/hardening/tally.ts, test/helpers/tools.ts). */
     suiteReportDir: string;
   }
 }
 
-/** What the projects' set-ups share: each project (vitest.config.ts) runs this set-up, in the one main process. */
-interface SuiteReport {
-  dir: string;
-  /** Projects whose run has not ended yet. */
-  running: number;
-}
-const shared = globalThis as { payctlSuiteReport?: SuiteReport };
-
 /**
- * Makes the folder tests report into (one for the whole run, whichever project a file is in),
- * and prints once, when the last project ends, the hardening suite's summary line and, when
- * tools were missing, which tests did not run.
+ * Makes the folder test files report into, and prints at the end of the run the hardening suite's
+ * summary line and, when tools were missing, which tests did not run.
  */
 export default function setup(project: TestProject) {
-  if (!shared.payctlSuiteReport) {
-    const dir = mkdtempSync(path.join(tmpdir(), 'payctl-suite-'));
-    // The folders and files tests make (config folders, CSVs, journals, sandboxes' data) go into this
-    // run's own temporary folder, removed with it: a run makes thousands, and /tmp kept them all.
-    // Set before the workers start, which inherit it.
-    process.env.TMPDIR = path.join(dir, 'tmp');
-    mkdirSync(process.env.TMPDIR);
-    // Extra CA certificates are read by every Node process at its start (about 60 ms of CPU for a
-    // system bundle), and the suite starts hundreds: workers, sandboxes, payctl processes. Everything
-    // the suite's processes talk to is on 127.0.0.1, with the tests' own certificates where TLS is used.
-    delete process.env.NODE_EXTRA_CA_CERTS;
-    shared.payctlSuiteReport = { dir, running: 0 };
-  }
-  const report = shared.payctlSuiteReport;
-  report.running++;
-  project.provide('suiteReportDir', report.dir);
+  const dir = mkdtempSync(path.join(tmpdir(), 'payctl-suite-'));
+  // The folders and files tests make (config folders, CSVs, journals, sandboxes' data) go into this
+  // run's own temporary folder, removed with it: a run makes thousands, and /tmp kept them all.
+  // Set before the workers start, which inherit it.
+  process.env.TMPDIR = path.join(dir, 'tmp');
+  mkdirSync(process.env.TMPDIR);
+  // Extra CA certificates are read by every Node process at its start (about 60 ms of CPU for a
+  // system bundle), and the suite starts hundreds: workers, sandboxes, payctl processes. Everything
+  // the suite's processes talk to is on 127.0.0.1, with the tests' own certificates where TLS is used.
+  delete process.env.NODE_EXTRA_CA_CERTS;
+  project.provide('suiteReportDir', dir);
   return () => {
-    if (--report.running > 0) return;
-    shared.payctlSuiteReport = undefined;
-    const tally = path.join(report.dir, 'tally.ndjson');
+    const tally = path.join(dir, 'tally.ndjson');
     if (existsSync(tally)) console.log(summaryLine(readFileSync(tally, 'utf8')));
-    const skipped = path.join(report.dir, 'skipped.ndjson');
+    const skipped = path.join(dir, 'skipped.ndjson');
     if (existsSync(skipped)) console.log(skippedLine(readFileSync(skipped, 'utf8')));
-    rmSync(report.dir, { recursive: true, force: true });
+    rmSync(dir, { recursive: true, force: true });
   };
 }
 
