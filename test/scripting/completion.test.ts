@@ -6,7 +6,7 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, ROOT, cleanEnv, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { needsTools } from '../helpers/tools.js';
+import { hasTool, needsTools } from '../helpers/tools.js';
 
 const exec = promisify(execFile);
 const SHELLS = ['bash', 'zsh', 'fish'] as const;
@@ -15,6 +15,8 @@ const ZSH_CAPTURE = path.join(ROOT, 'test/scripting/zsh-capture.zsh');
 
 let scripts: Record<(typeof SHELLS)[number], string>;
 let env: Record<string, string>;
+/** zsh's list of completion functions (compinit's dump), written once for every zsh case. */
+let zshDump: string;
 
 beforeAll(async () => {
   // `payctl` on PATH, as after installing, and a config with two profiles besides the default.
@@ -26,6 +28,8 @@ beforeAll(async () => {
     expect(added.code, added.stderr).toBe(0);
   }
   const dir = mkdtempSync(path.join(tmpdir(), 'payctl-completion-'));
+  zshDump = path.join(dir, 'zcompdump');
+  if (hasTool('zsh')) await exec('zsh', ['-f', '-c', `autoload -Uz compinit; compinit -u -d '${zshDump}'`], { env });
   scripts = {} as typeof scripts;
   for (const shell of SHELLS) {
     const printed = await runInProcess(['completion', shell], { env });
@@ -52,7 +56,7 @@ const complete: Record<(typeof SHELLS)[number], (line: string) => Promise<string
     return words((await exec('bash', ['--norc', '-c', program], { env })).stdout);
   },
   async zsh(line) {
-    return words((await exec('zsh', ['-f', ZSH_CAPTURE, scripts.zsh, line], { env, timeout: 15_000 })).stdout);
+    return words((await exec('zsh', ['-f', ZSH_CAPTURE, scripts.zsh, line, zshDump], { env, timeout: 15_000 })).stdout);
   },
   async fish(line) {
     return words((await exec('fish', ['--no-config', '-c', `source ${scripts.fish}; complete -C '${line}'`], { env })).stdout);

@@ -1,9 +1,11 @@
 # Prints the candidates zsh's own completion system (compinit) offers for a command line:
-#   zsh -f zsh-capture.zsh COMPLETION_SCRIPT 'payctl withdraw pix --pix-key-type '
+#   zsh -f zsh-capture.zsh COMPLETION_SCRIPT 'payctl withdraw pix --pix-key-type ' DUMP_FILE
 # An interactive zsh runs on a pseudo-terminal (zpty); compadd is wrapped to print what it adds.
+# compinit reads the completion functions zsh has from DUMP_FILE (made once by `compinit -d`):
+# finding them reads every file of zsh's function path, nine tenths of a run without it.
 zmodload zsh/zpty
 zpty z zsh -f -i
-zpty -w z "PROMPT='' RPROMPT=''; autoload -Uz compinit; compinit -u -D"
+zpty -w z "PROMPT='' RPROMPT=''; autoload -Uz compinit; compinit -u -d ${(q)3}"
 zpty -w z "source ${(q)1}"
 zpty -w z "zstyle ':completion:*' list-grouped false; zstyle ':completion:*' insert-tab false"
 # The markers are written split ("<""c>") so that the echo of these lines never matches them.
