@@ -2,7 +2,8 @@ import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { runInProcess } from '../helpers/in-process.js';
 import { startSecretService, startSilentBus, type SecretService } from '../helpers/secret-service.js';
 import { hasTools, needsTools, type Tool } from '../helpers/tools.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
@@ -25,8 +26,8 @@ const secret = () => sandbox.credentials.find((c) => c.clientId === 'acme')!.cli
 function payctl(configDir: string, extraEnv: Record<string, string | undefined>) {
   const env = { PAYCTL_CONFIG_DIR: configDir, PAYCTL_BASE_URL: sandbox.url, ...extraEnv };
   return {
-    run: (args: string[], input?: string): Promise<RunResult> => runCli(args, { env, input }),
-    login: () => runCli(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env, input: `${secret()}\n` }),
+    run: (args: string[], input?: string): Promise<RunResult> => runInProcess(args, { env, input }),
+    login: () => runInProcess(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env, input: `${secret()}\n` }),
   };
 }
 
@@ -102,7 +103,7 @@ describe('the token in the Secret Service', () => {
     const cli = payctl(dir, { DBUS_SESSION_BUS_ADDRESS: service.address });
     ok(await cli.run(['profiles', 'set', 'default', '--token-store', 'keychain']));
     ok(await cli.login());
-    const result = await runCli(['auth', 'status', '--json'], {
+    const result = await runInProcess(['auth', 'status', '--json'], {
       env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: sandbox.url, DBUS_SESSION_BUS_ADDRESS: service.address, PAYCTL_TOKEN: 'opaque-token-from-a-vault' },
     });
     expect(JSON.parse(ok(result).stdout)).toMatchObject({ tokenStore: 'env', tokenSource: 'env' });

@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/in-process.js';
-import { runCli, tempConfigDir } from '../helpers/cli.js';
+import { tempConfigDir } from '../helpers/cli.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import type {
   AuthResponse, Balances, BalancesResponse, BankAccount, PostbackPayload, Withdrawal, WithdrawalListResponse, WithdrawalResponse,
@@ -82,7 +82,7 @@ describe('sandbox: rate limit', () => {
     const sandbox = await startSandboxProcess(['--rate-limit', '1', '--customers', '20']);
     try {
       const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: sandbox.url };
-      const login = await runCli(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env, input: 'acme-sandbox-secret\n' });
+      const login = await runInProcess(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env, input: 'acme-sandbox-secret\n' });
       expect(login.code, login.stderr).toBe(0);
       // The one request a second is spent just before payctl runs (in this process, so no start-up
       // delay lets the bucket refill): its first GET must be answered 429. A first run loads the
@@ -192,9 +192,9 @@ describe('sandbox: withdrawals that settle on their own', () => {
     const sandbox = await startSandboxProcess(['--settle-after', '300', '--settle-failed-share', '0', '--customers', '20']);
     try {
       const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: sandbox.url };
-      expect((await runCli(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env, input: 'acme-sandbox-secret\n' })).code).toBe(0);
-      const bankAccountId = JSON.parse((await runCli(['bank-accounts', 'list', '--json', '--main-account'], { env })).stdout)[0].id;
-      const result = await runCli(
+      expect((await runInProcess(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env, input: 'acme-sandbox-secret\n' })).code).toBe(0);
+      const bankAccountId = JSON.parse((await runInProcess(['bank-accounts', 'list', '--json', '--main-account'], { env })).stdout)[0].id;
+      const result = await runInProcess(
         [
           'withdraw', 'pix', '--amount', '1234', '--bank-account', String(bankAccountId),
           '--pix-key-type', 'email', '--pix-key', VALID.email, '--main-account', '--yes', '--json',
@@ -205,7 +205,7 @@ describe('sandbox: withdrawals that settle on their own', () => {
       const withdrawal = JSON.parse(result.stdout);
       expect(withdrawal).toMatchObject({ amount: 1234, status: 'PENDING' });
       await new Promise((resolve) => setTimeout(resolve, 600));
-      const later = await runCli(['withdrawals', 'get', withdrawal.id, '--json', '--main-account'], { env });
+      const later = await runInProcess(['withdrawals', 'get', withdrawal.id, '--json', '--main-account'], { env });
       expect(JSON.parse(later.stdout)).toMatchObject({ id: withdrawal.id, status: 'COMPLETED' });
     } finally {
       sandbox.kill();
