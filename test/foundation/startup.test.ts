@@ -78,8 +78,8 @@ describe('help', () => {
         expect({ words, help: readHelp(words) }).toEqual({ words, help: rendered.stdout });
         expect(rendered.stdout).toMatch(/^Usage: payctl/);
       }
-      // The launcher answers with that text, for the root, a group and a command, -h or --help.
-      for (const words of [[], ['subs'], ['withdraw', 'pix']]) {
+      // The launcher answers with that text, for the root, a group, a command and one three words deep (the longest help), -h or --help.
+      for (const words of [[], ['subs'], ['withdraw', 'pix'], ['subaccounts', 'create', 'pj']]) {
         for (const flag of ['--help', '-h']) {
           const fast = await runCli([...words, flag]);
           expect({ words, flag, code: fast.code, stdout: fast.stdout, stderr: fast.stderr }).toEqual({ words, flag, code: 0, stdout: readHelp(words), stderr: '' });
