@@ -368,7 +368,8 @@ describe('config file safety', () => {
     const names = Array.from({ length: N }, (_, i) => `p${i}`);
     const tokens = names.map((_, i) => fakeJwt(hour() + i).replace('signature', `race${i}`));
     // Real processes racing, each kept up for its runs (no Node start-up per run); a first run loads payctl in each.
-    const workers = startWorkers(N + 1);
+    // A worker runs one command at a time: one worker for each run of the mixed round, so that all of them start together.
+    const workers = startWorkers(2 * N + 1);
     let added: RunResult[];
     let mixed: RunResult[];
     try {
@@ -380,8 +381,8 @@ describe('config file safety', () => {
       const again = Date.now() + 50;
       mixed = await Promise.all([
         ...names.map((name, i) => workers[i]!.run(['auth', 'token', '--stdin', '--profile', name], { env, input: `${tokens[i]}\n`, startAt: again })),
-        ...names.map((name, i) => workers[N - i]!.run(['profiles', 'add', `q${name}`, '--base-url', 'https://api.example.com'], { env, startAt: again })),
-        workers[N]!.run(['profiles', 'use', 'p3'], { env, startAt: again }),
+        ...names.map((name, i) => workers[N + i]!.run(['profiles', 'add', `q${name}`, '--base-url', 'https://api.example.com'], { env, startAt: again })),
+        workers[2 * N]!.run(['profiles', 'use', 'p3'], { env, startAt: again }),
       ]);
     } finally {
       await Promise.all(workers.map((worker) => worker.close()));
