@@ -82,14 +82,15 @@ describe('phones', () => {
   });
 });
 
-describe('local times', () => {
-  const zone = process.env.TZ;
-  afterEach(() => {
-    // Node reads TZ again whenever it is assigned.
-    if (zone === undefined) delete process.env.TZ;
-    else process.env.TZ = zone;
-  });
+// Tests here set TZ in this process, which later test files share (vitest.config.ts): each puts it back as it was.
+const zone = process.env.TZ;
+afterEach(() => {
+  // Node reads TZ again whenever it is assigned.
+  if (zone === undefined) delete process.env.TZ;
+  else process.env.TZ = zone;
+});
 
+describe('local times', () => {
   it('writes an API time in the local zone, to the minute: America/Sao_Paulo', () => {
     process.env.TZ = 'America/Sao_Paulo';
     expect(formatLocalTime('2026-11-23T19:45:12.345Z')).toBe('2026-11-23 16:45');
@@ -134,7 +135,6 @@ describe('table cells', () => {
     expect(cellText('2026-11-23', undefined)).toBe('2026-11-23');
     expect(cellText(42, undefined)).toBe('42');
     expect(cellText({ a: 1 }, undefined)).toBe('{"a":1}');
-    delete process.env.TZ;
   });
 
   it('make server text visible after formatting', () => {
