@@ -25,7 +25,7 @@ import { tally, trackFailures } from './tally.js';
 
 const SEED = Number(process.env.PAYCTL_FUZZ_SEED ?? 20_251_122);
 const IN_PROCESS_CASES = Number(process.env.PAYCTL_FUZZ_CASES ?? 3040);
-// A process each: what they add to the in-process cases is the launcher's own reading of argv (--version, --help, --debug, exports).
+// A process each: what they add to the in-process cases is the built binary's launcher and code cache, and its own reading of argv (--debug, exports, help).
 const BINARY_CASES = 20;
 
 /** mulberry32: small, seeded, good enough to pick argv. */

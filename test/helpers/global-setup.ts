@@ -25,6 +25,10 @@ export default function setup(project: TestProject) {
   // system bundle), and the suite starts hundreds: workers, sandboxes, payctl processes. Everything
   // the suite's processes talk to is on 127.0.0.1, with the tests' own certificates where TLS is used.
   delete process.env.NODE_EXTRA_CA_CERTS;
+  // payctl takes the proxy variables from the process's environment (proxy-from-env reads it), so a
+  // proxy set in the developer's shell would reach the in-process runs, which the tests give an
+  // environment of their own; the proxy tests set these variables for the runs that need them.
+  for (const name of ['http_proxy', 'HTTP_PROXY', 'https_proxy', 'HTTPS_PROXY', 'all_proxy', 'ALL_PROXY', 'no_proxy', 'NO_PROXY']) delete process.env[name];
   project.provide('suiteReportDir', dir);
   return () => {
     const tally = path.join(dir, 'tally.ndjson');
