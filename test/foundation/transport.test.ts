@@ -88,6 +88,53 @@ describe.concurrent('a 5xx answer', () => {
   });
 });
 
+/** To `method`, 40 MiB of a JSON string in 1 MiB writes, its length said in Content-Length or not (chunked); the API's answers to the rest. */
+const hugeAnswer = (method: string, announced: boolean) => (request: RecordedRequest, response: import('node:http').ServerResponse) => {
+  if (request.method !== method) {
+    const answer = normalAnswer(request);
+    return sendJson(response, answer.status, answer.body);
+  }
+  const size = 40 * 1024 * 1024;
+  response.writeHead(200, { 'content-type': 'application/json', ...(announced ? { 'content-length': size + 20 } : {}) });
+  response.write('{"data":{"padding":"');
+  const chunk = Buffer.alloc(1024 * 1024, 'a');
+  let sent = 0;
+  const pump = () => {
+    while (sent < size && !response.destroyed) {
+      sent += chunk.length;
+      if (!response.write(chunk)) return void response.once('drain', pump);
+    }
+    if (!response.destroyed) response.end('"}}');
+  };
+  pump();
+};
+
+describe.concurrent('an answer larger than 32 MiB, its length announced or not', () => {
+  for (const announced of [true, false]) {
+    const how = announced ? 'with Content-Length' : 'chunked';
+    it(`${how}, to a GET: exit 4, nothing kept`, async () => {
+      await withServer(hugeAnswer('GET', announced), async (server) => {
+        const result = await runInProcess(['balance'], { env: envFor(server.url) });
+        expect(result.code, result.stderr).toBe(4);
+        expect(result.stderr).toContain('error: the response is larger than 32 MiB');
+        expect(result.stdout).toBe('');
+        expect(server.requests.length).toBeGreaterThan(0);
+      });
+    });
+
+    it(`${how}, to a withdrawal POST: exit 5, outcome unknown, sent once`, async () => {
+      await withServer(hugeAnswer('POST', announced), async (server) => {
+        const result = await runInProcess(WITHDRAW, { env: envFor(server.url) });
+        expect(result.code, result.stderr).toBe(5);
+        expect(result.stderr).toContain('the response is larger than 32 MiB');
+        expect(result.stderr).toMatch(/outcome is unknown|check whether/);
+        expect(server.requests.filter((r) => r.method === 'POST')).toHaveLength(1);
+        expect(result.stdout).toBe('');
+      });
+    });
+  }
+});
+
 describe('TLS', () => {
   let certDir: string;
   let certFile: string;
