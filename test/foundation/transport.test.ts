@@ -9,6 +9,7 @@ import { runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { normalAnswer } from '../hardening/commands.js';
+import { sendHugeBody } from '../helpers/fault-server.js';
 
 /**
  * What the exit code says about a write: a 5xx to a POST, PUT or DELETE is an
@@ -88,33 +89,27 @@ describe.concurrent('a 5xx answer', () => {
   });
 });
 
-/** To `method`, 40 MiB of a JSON string in 1 MiB writes, its length said in Content-Length or not (chunked); the API's answers to the rest. */
+/**
+ * To `method`, a body over 32 MiB: announced, its Content-Length says so and then only its first bytes
+ * come (payctl must refuse it at the headers, not wait for the rest); else it is sent whole, chunked.
+ * The API's answers to the rest.
+ */
 const hugeAnswer = (method: string, announced: boolean) => (request: RecordedRequest, response: import('node:http').ServerResponse) => {
-  if (request.method !== method) {
-    const answer = normalAnswer(request);
-    return sendJson(response, answer.status, answer.body);
+  if (request.method === method && announced) {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': 40 * 1024 * 1024 });
+    return void response.write('{"data":{"padding":"');
   }
-  const size = 40 * 1024 * 1024;
-  response.writeHead(200, { 'content-type': 'application/json', ...(announced ? { 'content-length': size + 20 } : {}) });
-  response.write('{"data":{"padding":"');
-  const chunk = Buffer.alloc(1024 * 1024, 'a');
-  let sent = 0;
-  const pump = () => {
-    while (sent < size && !response.destroyed) {
-      sent += chunk.length;
-      if (!response.write(chunk)) return void response.once('drain', pump);
-    }
-    if (!response.destroyed) response.end('"}}');
-  };
-  pump();
+  if (request.method === method) return sendHugeBody(response, { announced: false });
+  const answer = normalAnswer(request);
+  return sendJson(response, answer.status, answer.body);
 };
 
 describe.concurrent('an answer larger than 32 MiB, its length announced or not', () => {
   for (const announced of [true, false]) {
-    const how = announced ? 'with Content-Length' : 'chunked';
+    const how = announced ? 'announced in Content-Length' : 'chunked';
     it(`${how}, to a GET: exit 4, nothing kept`, async () => {
       await withServer(hugeAnswer('GET', announced), async (server) => {
-        const result = await runInProcess(['balance'], { env: envFor(server.url) });
+        const result = await runInProcess(['balance', '--timeout', '5'], { env: envFor(server.url) });
         expect(result.code, result.stderr).toBe(4);
         expect(result.stderr).toContain('error: the response is larger than 32 MiB');
         expect(result.stdout).toBe('');
@@ -124,7 +119,7 @@ describe.concurrent('an answer larger than 32 MiB, its length announced or not',
 
     it(`${how}, to a withdrawal POST: exit 5, outcome unknown, sent once`, async () => {
       await withServer(hugeAnswer('POST', announced), async (server) => {
-        const result = await runInProcess(WITHDRAW, { env: envFor(server.url) });
+        const result = await runInProcess([...WITHDRAW, '--timeout', '5'], { env: envFor(server.url) });
         expect(result.code, result.stderr).toBe(5);
         expect(result.stderr).toContain('the response is larger than 32 MiB');
         expect(result.stderr).toMatch(/outcome is unknown|check whether/);

@@ -69,6 +69,25 @@ export interface FaultServer {
 export const SLOW_ANSWER_MS = 400;
 const HUGE_BODY_BYTES = 40 * 1024 * 1024;
 
+/**
+ * A 200 whose JSON body is 40 MiB, more than payctl accepts, streamed so the server does not hold it
+ * in memory; `announced`: its length is said in Content-Length, else it is sent chunked.
+ */
+export function sendHugeBody(res: http.ServerResponse, { announced }: { announced: boolean }): void {
+  res.writeHead(200, { 'content-type': 'application/json', ...(announced ? { 'content-length': HUGE_BODY_BYTES + 20 } : {}) });
+  res.write('{"data":{"padding":"');
+  const chunk = Buffer.alloc(1024 * 1024, 'a');
+  let sent = 0;
+  const pump = () => {
+    while (sent < HUGE_BODY_BYTES && !res.destroyed) {
+      sent += chunk.length;
+      if (!res.write(chunk)) return void res.once('drain', pump);
+    }
+    if (!res.destroyed) res.end('"}}');
+  };
+  pump();
+}
+
 const CASE_PREFIX = /^\/case\/([^/]+)(\/.*)?$/;
 
 export async function startFaultServer(): Promise<FaultServer> {
@@ -175,22 +194,8 @@ function misbehave(plan: CasePlan, request: RecordedRequest, req: http.IncomingM
       return raw(200, 'application/json', JSON.stringify({ data: null, message: 'ok' }));
     case 'empty-body':
       return raw(200, 'application/json', '');
-    case 'huge-body': {
-      // More than payctl accepts, streamed so the server does not hold it in memory.
-      res.writeHead(200, { 'content-type': 'application/json', 'content-length': HUGE_BODY_BYTES + 20 });
-      res.write('{"data":{"padding":"');
-      const chunk = Buffer.alloc(1024 * 1024, 'a');
-      let sent = 0;
-      const pump = () => {
-        while (sent < HUGE_BODY_BYTES && !res.destroyed) {
-          sent += chunk.length;
-          if (!res.write(chunk)) return void res.once('drain', pump);
-        }
-        if (!res.destroyed) res.end('"}}');
-      };
-      pump();
-      return;
-    }
+    case 'huge-body':
+      return sendHugeBody(res, { announced: true });
     case 'redirect-302':
     case 'redirect-307':
       return raw(plan.fault === 'redirect-302' ? 302 : 307, 'text/plain', 'moved', { location: `${otherHost}${request.url}` });
