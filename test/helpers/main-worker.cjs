@@ -5,8 +5,8 @@ const { Readable, Writable } = require('node:stream');
 const readline = require('node:readline');
 const { waitUntil } = require('./start-at.cjs');
 
-// Loaded as bin/payctl.js loads it: through the launcher, with the build's V8 code cache.
-const cli = require(require('node:path').join(process.argv[2], '../../bin/dist.js')).loadBundle(process.argv[2]).exports;
+// The bundle loaded as bin/payctl.js loads it: by the launcher's code (argv[2], its bin/dist.js), with the build's V8 code cache.
+const cli = require(process.argv[2]).loadBundle().exports;
 
 const collector = () => {
   const chunks = [];

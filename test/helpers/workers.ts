@@ -19,8 +19,8 @@ export interface PayctlWorker {
  * command at a time, in order.
  */
 export function startWorkers(count: number): PayctlWorker[] {
-  const bundle = path.join(path.dirname(BIN), '..', 'dist', 'cli.cjs');
-  return Array.from({ length: count }, () => worker(spawn(process.execPath, [WORKER_SCRIPT, bundle], { env: cleanEnv() })));
+  const launcherCode = path.join(path.dirname(BIN), 'dist.js');
+  return Array.from({ length: count }, () => worker(spawn(process.execPath, [WORKER_SCRIPT, launcherCode], { env: cleanEnv() })));
 }
 
 function worker(child: ChildProcessWithoutNullStreams): PayctlWorker {
