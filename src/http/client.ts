@@ -4,7 +4,7 @@ import { maskSecrets, redactHeaders, secretFieldsIn } from '../redact.js';
 import { answerFault, type OperationId } from '../api/answers.js';
 import { VERSION } from '../version.js';
 import type { LiteResponse } from './fetch-classes.js';
-import { INTERRUPTED, nodeFetch, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
+import { INTERRUPTED, nodeFetch, RESPONSE_TOO_LARGE, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
 import { checkBeforeRetrying, mayHaveEffect, type Write } from './writes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -227,7 +227,8 @@ function registerSecretsOf(value: unknown, secrets: ApiClientOptions['secrets'])
 
 /**
  * The contract's retry policy: only GET, at most 2 retries on network errors,
- * 408, 429 and 5xx, jittered backoff, `Retry-After` honoured up to 10 s. A wait
+ * 408, 429 and 5xx, jittered backoff, `Retry-After` honoured up to 10 s. An answer
+ * too large to read is not a network error: asked again, it comes back as large. A wait
  * that would outlast the request's deadline is not taken, so the real answer
  * (429, 503) is reported instead of a timeout; an unreadable `Retry-After`
  * falls back to the backoff instead of waiting the maximum.
@@ -243,7 +244,7 @@ function retryPolicy(deadline: number, retryRateLimited: boolean): RetryOptions 
     backoffLimit: 4_000,
     jitter: true,
     shouldRetry: ({ error }) => {
-      if (error instanceof TransportError && error.code === INTERRUPTED) return false;
+      if (error instanceof TransportError && (error.code === INTERRUPTED || error.code === RESPONSE_TOO_LARGE)) return false;
       if (isHttpError(error) && !statusCodes.includes(error.response.status)) return false;
       if (!isHttpError(error)) return undefined;
       const header = error.response.headers.get('retry-after');

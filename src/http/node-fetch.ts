@@ -38,10 +38,13 @@ export interface NodeFetchOptions {
 }
 
 export const INTERRUPTED = 'EINTERRUPTED';
+/** The answer was larger than payctl reads: asking again would bring the same answer, so it is not retried. */
+export const RESPONSE_TOO_LARGE = 'ERESPONSETOOLARGE';
 
 /** An answer is read whole into memory: one larger than this is refused (a body's characters, or the bytes its Content-Length declares). */
 const MAX_RESPONSE_CHARACTERS = 32 * 1024 * 1024;
 const TOO_LARGE = `the response is larger than ${MAX_RESPONSE_CHARACTERS / 1024 / 1024} MiB`;
+const TOO_LARGE_HINT = "asked again, it would be as large. The API's answers are far smaller: check the base URL (payctl auth status)";
 
 const httpAgent = new http.Agent({ keepAlive: true });
 /** node:https (with TLS and crypto) is loaded only for an https base URL: a local sandbox never needs it. */
@@ -115,12 +118,12 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
         // An http request goes to the proxy itself: a 407 is the proxy asking for credentials, and it forwarded nothing.
         if (proxy && !secure && response.statusCode === 407) return proxyRefused(response.statusCode, response.statusMessage);
         // A body that says it is too large is refused before it is read; one that does not say is cut off when it is.
-        if (Number(response.headers['content-length']) > MAX_RESPONSE_CHARACTERS) return fail(TOO_LARGE, 'ERESPONSETOOLARGE');
+        if (Number(response.headers['content-length']) > MAX_RESPONSE_CHARACTERS) return fail(TOO_LARGE, RESPONSE_TOO_LARGE, TOO_LARGE_HINT);
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => {
           text += chunk;
-          if (text.length > MAX_RESPONSE_CHARACTERS) fail(TOO_LARGE, 'ERESPONSETOOLARGE');
+          if (text.length > MAX_RESPONSE_CHARACTERS) fail(TOO_LARGE, RESPONSE_TOO_LARGE, TOO_LARGE_HINT);
         });
         response.on('aborted', () => fail('the connection closed before the response was complete', 'ECONNRESET'));
         response.on('error', (error: NodeJS.ErrnoException) => fail(`the response broke off: ${error.message}`, error.code ?? 'ECONNRESET'));
