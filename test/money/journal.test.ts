@@ -75,7 +75,7 @@ describe('a journal cut by a crash', () => {
       expect(again.code, again.stderr).toBe(0);
       await expectPaidOnce(s, 'cut-', pixKeys('cut', 6));
     }
-  }, 60_000);
+  });
 
   it('inside its header, before any row: nothing was sent, so the batch starts afresh', async () => {
     const file = csvFile('header.csv', [PIX_HEADER, ...pixRows('header', 3, bank)]);
@@ -155,7 +155,7 @@ describe('a full disk', () => {
     } finally {
       disk?.unmount();
     }
-  }, 60_000);
+  });
 });
 
 describe('a journal or lock anyone else could write is refused', () => {

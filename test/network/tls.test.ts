@@ -35,7 +35,7 @@ beforeAll(async () => {
   caFile = /^ca file: (\S+)$/m.exec(stdout)![1]!;
   sandbox = { url, caFile, credentials: [{ company: 'acme', clientId: 'acme', clientSecret: 'acme-sandbox-secret' }] } as RunningSandbox;
   token = await sandboxToken(sandbox);
-}, 60_000);
+});
 
 afterAll(async () => {
   if (child.exitCode === null) {
