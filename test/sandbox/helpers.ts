@@ -208,7 +208,7 @@ export interface Delivery {
 }
 
 /** A receiver on 127.0.0.1 answering the given statuses in turn (then 200). */
-export async function receiver(statuses: number[]) {
+export async function receiver(statuses: number[], { answerAfter }: { answerAfter?: Promise<void> } = {}) {
   const deliveries: Delivery[] = [];
   let notify: () => void = () => {};
   const server = createServer((req, res) => {
@@ -217,8 +217,11 @@ export async function receiver(statuses: number[]) {
     req.on('data', (chunk: string) => (body += chunk));
     req.on('end', () => {
       deliveries.push({ headers: req.headers, body, at: Date.now() });
-      res.statusCode = statuses.shift() ?? 200;
-      res.end();
+      const status = statuses.shift() ?? 200;
+      void (answerAfter ?? Promise.resolve()).then(() => {
+        res.statusCode = status;
+        res.end();
+      });
       notify();
     });
   });
