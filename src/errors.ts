@@ -19,7 +19,25 @@ export const ExitCode = {
   internalError: 1,
   usage: 2,
   auth: 3,
+  /** The network, TLS or a timeout failed before the request could have taken effect: retrying is safe. */
   network: 4,
+  /** HTTP 429: the API turned the request away for now, without acting on it; retry after a wait. */
+  rateLimited: 4,
+  /** HTTP 408: the server gave up waiting for the request, so it did not act on it. */
+  serverStoppedWaiting: 4,
+  /** A 5xx answer to a GET: the server failed, and a read changes nothing (a write so answered is `unknownOutcome`). */
+  serverFailedOnRead: 4,
+  /** An answer to a GET that is not the API's (a proxy's page, cut JSON, the wrong shape); a write so answered is `unknownOutcome`. */
+  notApiAnswerToRead: 4,
+  /** A GET's answer over 32 MiB, more than payctl reads: nothing changed, and asked again it would be as large. */
+  answerTooLargeToRead: 4,
+  /**
+   * What every exit 4 says, whatever its cause: the request took no effect, so
+   * retrying is safe. For reading an exit code back (the audit log's outcomes);
+   * a failure takes the name of its cause.
+   */
+  tookNoEffect: 4,
+  /** A POST, PUT or DELETE was sent and its outcome is unknown (no answer, a 5xx, an answer not the API's): check before retrying. */
   unknownOutcome: 5,
   /** `withdraw … --wait`: the withdrawal was made but not settled in time; check it before doing anything again. */
   stillPending: 5,

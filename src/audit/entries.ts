@@ -1,3 +1,4 @@
+import { ExitCode } from '../errors.js';
 import { auditFiles, readRecords, type AuditRecord, type IntentRecord, type OutcomeRecord, type SettledRecord } from './log.js';
 
 /** One write as `payctl audit` shows it: its intent joined with its outcome and settlement. */
@@ -19,9 +20,9 @@ export interface AuditEntry extends Omit<IntentRecord, 'type' | 'pid' | 'query' 
 /** What became of a write, in words: an outcome of exit 5, or none at all, is unknown until a read settles it. */
 function outcomeOf(outcome: OutcomeRecord | undefined, settled: SettledRecord | undefined): string {
   if (settled) return settled.resourceId ? 'settled: paid' : 'settled: not made';
-  if (!outcome || outcome.exitCode === 5) return 'unknown';
-  if (outcome.exitCode === 0) return 'done';
-  return outcome.exitCode === 4 ? 'not sent' : 'refused';
+  if (!outcome || outcome.exitCode === ExitCode.unknownOutcome) return 'unknown';
+  if (outcome.exitCode === ExitCode.ok) return 'done';
+  return outcome.exitCode === ExitCode.tookNoEffect ? 'not sent' : 'refused';
 }
 
 function entryOf(intent: IntentRecord, outcome: OutcomeRecord | undefined, settled: SettledRecord | undefined): AuditEntry {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import os from 'node:os';
+import { ExitCode } from '../errors.js';
 import type { AuditHooks, AuditedWrite, WriteOutcome } from '../http/client.js';
 import { maskSecrets } from '../redact.js';
 import type { Services } from '../services.js';
@@ -100,7 +101,7 @@ export async function settleWithdrawals(services: Services, findings: readonly W
   for (const file of files.slice(-2)) {
     for (const record of readRecords(file).records) {
       if (record.type === 'intent' && record.method === 'POST' && record.path === WITHDRAW_PATH && record.baseUrl === baseUrl) open.set(record.id, record);
-      else if (record.type === 'outcome' && record.exitCode !== 5) {
+      else if (record.type === 'outcome' && record.exitCode !== ExitCode.unknownOutcome) {
         open.delete(record.id);
         if (record.resourceId) claimed.add(record.resourceId);
       } else if (record.type === 'settled') {

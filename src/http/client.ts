@@ -281,7 +281,8 @@ function errorFromTransport(error: unknown, sent: Write): PayctlError {
         hint: checkBeforeRetrying(sent),
       });
     }
-    return new PayctlError(error.message, ExitCode.network, { hint: error.hint ?? 'nothing took effect; it is safe to retry' });
+    const exitCode = error.code === RESPONSE_TOO_LARGE ? ExitCode.answerTooLargeToRead : ExitCode.network;
+    return new PayctlError(error.message, exitCode, { hint: error.hint ?? 'nothing took effect; it is safe to retry' });
   }
   return new PayctlError(
     `request failed: ${(error as Error)?.message ?? String(error)}`,
@@ -317,7 +318,7 @@ function notAnApiAnswer(status: number, sent: Write, what: string): PayctlError 
 function answerNotTheApis(message: string, status: number, sent: Write): PayctlError {
   return mayHaveEffect(sent.method)
     ? new PayctlError(`${message}; the ${sent.method}'s outcome is unknown`, ExitCode.unknownOutcome, { status, hint: checkBeforeRetrying(sent) })
-    : new PayctlError(message, ExitCode.network, { status, hint: 'check --base-url and the profile; retrying is safe' });
+    : new PayctlError(message, ExitCode.notApiAnswerToRead, { status, hint: 'check --base-url and the profile; retrying is safe' });
 }
 
 function parseEnvelope<T>(body: unknown, status: number, sent: Write, operation: OperationId | undefined): ApiEnvelope<T> {
@@ -348,7 +349,7 @@ function serverFailure(status: number, sent: Write, apiMessage: string, returnCo
         returnCode,
         hint: checkBeforeRetrying(sent),
       })
-    : new PayctlError(`${apiMessage}: the server failed`, ExitCode.network, { status, returnCode, hint: 'nothing took effect; retrying later is safe' });
+    : new PayctlError(`${apiMessage}: the server failed`, ExitCode.serverFailedOnRead, { status, returnCode, hint: 'nothing took effect; retrying later is safe' });
 }
 
 async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<PayctlError> {
@@ -379,10 +380,10 @@ async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<Pa
       hint: 'set the profile\'s base URL to the final address: payctl profiles add NAME --base-url URL',
     });
   }
-  if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.network, { ...details, hint: 'wait and retry' });
+  if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.rateLimited, { ...details, hint: 'wait and retry' });
   // 408: the server gave up waiting for the request, so it did not act on it.
   if (status === 408)
-    return new PayctlError('the server timed out waiting for the request (HTTP 408)', ExitCode.network, {
+    return new PayctlError('the server timed out waiting for the request (HTTP 408)', ExitCode.serverStoppedWaiting, {
       status,
       hint: 'nothing took effect; it is safe to retry',
     });
