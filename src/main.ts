@@ -6,7 +6,7 @@ import { processIO } from './process-io.js';
 import { EXIT_CODE_TABLE, ExitCode, PayctlError, usageError } from './errors.js';
 import { commandTreeFor, loadCommandTree } from './commands/top-level.js';
 import { flagOf, type CommandSpec, type OptionSpec } from './commands/spec.js';
-import { GLOBAL_OPTIONS, optionsOf, parseFlags } from './commands/options.js';
+import { GLOBAL_FLAGS, GLOBAL_OPTIONS, optionsOf, parseFlags } from './commands/options.js';
 import { checkBeforeRetrying, writesOnTheWire, type Write } from './http/writes.js';
 import { Interrupts, IOStreams } from './iostreams.js';
 import { Services } from './services.js';
@@ -26,6 +26,13 @@ const ENVIRONMENT_HELP = `Environment:
   COLUMNS             width tables fit (default: the terminal's)`;
 
 const HELP_WIDTH = 80;
+
+/**
+ * Whether --debug was given, read off the arguments themselves (its spelling is
+ * the spec's): main asks before the flags are parsed, and when parsing them fails.
+ */
+const DEBUG_FLAG = flagOf('debug', GLOBAL_FLAGS.debug);
+const asksForDebug = (argv: readonly string[]) => argv.includes(DEBUG_FLAG);
 
 const EXIT_HELP = `Exit codes:\n${EXIT_CODE_TABLE.map(([code, meaning]) => `  ${String(code).padEnd(4)}${meaning}`).join('\n')}`;
 
@@ -48,7 +55,7 @@ export function main(argv: readonly string[], io?: IO, env: NodeJS.ProcessEnv = 
  */
 export async function runPayctl(argv: readonly string[], io: IO, env: NodeJS.ProcessEnv, interrupts: Interrupts): Promise<number> {
   const asJson = wantsJson(argv);
-  const held = asJson && !io.stderrIsTTY && !argv.includes('--debug') ? new HeldText() : undefined;
+  const held = asJson && !io.stderrIsTTY && !asksForDebug(argv) ? new HeldText() : undefined;
   const code = await runHeld(argv, held ? withStderr(io, held.stream) : io, io, env, interrupts, asJson);
   if (held && code === ExitCode.ok && held.text !== '') io.stderr.write(held.text);
   return code;
@@ -307,7 +314,7 @@ export function reportError(error: unknown, io: IO, ctx: Context | undefined, ar
   const message = known?.message ?? `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
   if (asJson) {
     writeJsonError(io, scrub(message), known?.returnCode, known?.status, exitCode);
-    if (argv.includes('--debug') && error instanceof Error && !known) io.stderr.write(`${visibleLines(scrub(error.stack ?? ''))}\n`);
+    if (asksForDebug(argv) && error instanceof Error && !known) io.stderr.write(`${visibleLines(scrub(error.stack ?? ''))}\n`);
     return exitCode;
   }
   const detail = [known?.returnCode !== undefined ? `returnCode ${known.returnCode}` : '', known?.status ? `HTTP ${known.status}` : '']
@@ -316,7 +323,7 @@ export function reportError(error: unknown, io: IO, ctx: Context | undefined, ar
   let text = `error: ${shown(message)}${detail ? ` (${detail})` : ''}\n`;
   const hint = known?.hint ?? (known ? undefined : 'this is a bug in payctl; run again with --debug and report the output');
   if (hint) text += `hint: ${shown(hint)}\n`;
-  if (argv.includes('--debug') && error instanceof Error && !known) text += `${visibleLines(scrub(error.stack ?? ''))}\n`;
+  if (asksForDebug(argv) && error instanceof Error && !known) text += `${visibleLines(scrub(error.stack ?? ''))}\n`;
   io.stderr.write(text);
   return exitCode;
 }

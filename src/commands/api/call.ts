@@ -12,9 +12,9 @@ type Query = Record<string, string>;
 type ApiCall = Invocation<typeof apiCall>;
 
 /** A secret in a query string is kept in the logs of every server and proxy on the way. */
-function refuseSecretsInQuery(query: Query): void {
+function refuseSecretsInQuery({ flag }: ApiCall, query: Query): void {
   const keys = Object.keys(query).filter(isSecretKey);
-  if (keys.length > 0) throw usageError(`the query holds secrets (${keys.join(', ')}), and a URL is kept in logs along the way`, 'send them in the body: --data @body.json');
+  if (keys.length > 0) throw usageError(`the query holds secrets (${keys.join(', ')}), and a URL is kept in logs along the way`, `send them in the body: ${flag('data')} @body.json`);
 }
 
 /**
@@ -23,13 +23,14 @@ function refuseSecretsInQuery(query: Query): void {
  * stays in shell history.
  */
 async function readData({ io, flag }: ApiCall, raw: string): Promise<unknown> {
-  if (raw.startsWith('@')) return readJsonFile(io.stdin, raw.slice(1), raw === '@-' ? `${flag('data')} @- (stdin)` : `${flag('data')} ${raw}`);
-  const body = parseJson(raw, flag('data'));
+  const data = flag('data');
+  if (raw.startsWith('@')) return readJsonFile(io.stdin, raw.slice(1), raw === '@-' ? `${data} @- (stdin)` : `${data} ${raw}`);
+  const body = parseJson(raw, data);
   const keys = new Set(secretFieldsIn(body).map((field) => field.key));
   if (keys.size > 0) {
     throw usageError(
-      `${flag('data')} given inline holds secrets (${[...keys].join(', ')}), and the command line is visible to every user of this machine (ps) and kept in shell history`,
-      'put the body in a file, or pipe it: --data @body.json, or --data @- < body.json',
+      `${data} given inline holds secrets (${[...keys].join(', ')}), and the command line is visible to every user of this machine (ps) and kept in shell history`,
+      `put the body in a file, or pipe it: ${data} @body.json, or ${data} @- < body.json`,
     );
   }
   return body;
@@ -58,7 +59,7 @@ export async function run(invocation: ApiCall): Promise<void> {
   }
   const fields = io.output.fieldsFor(undefined);
   if (opts.data !== undefined && method === 'GET') throw usageError(`${flag('data')} cannot be sent with GET: use ${flag('query')} for parameters`);
-  refuseSecretsInQuery(query);
+  refuseSecretsInQuery(invocation, query);
   const body = opts.data === undefined ? undefined : await readData(invocation, opts.data);
   const client = await services.api();
   const envelope = await client.request({ method, path: target.path, query, body, accountContext: true });

@@ -1,5 +1,5 @@
 import type { Context } from '../../context.js';
-import { switchOption, valueOption, type OptionDefs, type OptionValues } from '../spec.js';
+import { flagOf, switchOption, valueOption, type OptionDefs, type OptionValues } from '../spec.js';
 import { parseLimit, parsePage } from '../../validate.js';
 import type { View } from '../../output/views.js';
 import { statusLine } from '../../output/status-line.js';
@@ -17,8 +17,11 @@ export const PAGING_OPTIONS = {
   all: switchOption('every page, in order (fetched a few at a time; a failure mid-way exits non-zero)'),
 } satisfies OptionDefs;
 
+const ALL_FLAG = flagOf('all', PAGING_OPTIONS.all);
+const PAGE_FLAG = flagOf('page', PAGING_OPTIONS.page);
+
 /** --all and --page are one or the other (a list command's `exclusive`). */
-export const ALL_OR_PAGE = { options: ['all', 'page'], reason: '--all fetches every page' } as const;
+export const ALL_OR_PAGE = { options: ['all', 'page'], reason: `${ALL_FLAG} fetches every page` } as const;
 
 /** A list command's invocation: its view and its paging values. */
 export interface ListInvocation extends Context {
@@ -120,8 +123,8 @@ export async function writeMatches<T>({ io }: Context, view: View, fetch: PageFe
 
 /** What to type for another page: the command as it was typed, its `--page` replaced. */
 export function nextPageCommand(argv: readonly string[], page: number): string {
-  const kept = argv.filter((arg, i) => !(arg === '--page' || arg.startsWith('--page=') || argv[i - 1] === '--page'));
-  return ['payctl', ...kept, '--page', String(page)].map(shellWord).join(' ');
+  const kept = argv.filter((arg, i) => !(arg === PAGE_FLAG || arg.startsWith(`${PAGE_FLAG}=`) || argv[i - 1] === PAGE_FLAG));
+  return ['payctl', ...kept, PAGE_FLAG, String(page)].map(shellWord).join(' ');
 }
 
 /** A word as a POSIX shell reads it back: quoted when it holds anything but plain characters. */
