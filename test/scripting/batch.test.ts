@@ -128,10 +128,12 @@ describe('withdraw pix --from-csv', () => {
 
   it('shows count, total and per-account totals, and without a terminal or --yes refuses', async () => {
     const file = csvFile('confirm.csv', ['amount,bank_account_id', `1500,${bankAccountId}`, `2500,${bankAccountId}`]);
+    const before = await withdrawals();
     const refused = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('refused without confirmation');
     expect(existsSync(`${file}.journal`)).toBe(false);
+    expect((await withdrawals()).length, 'after the refused run').toBe(before.length);
 
     const dryRun = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account', '--dry-run', '-o', 'csv']);
     expect(dryRun.code, dryRun.stderr).toBe(0);
@@ -139,11 +141,21 @@ describe('withdraw pix --from-csv', () => {
     expect(dryRun.stderr).toContain('R$ 40,00 (4000 cents)');
     expect(dryRun.stderr).toContain(`main account → bank account ${bankAccountId}: 2 withdrawals, R$ 40,00 (4000 cents)`);
     expect(dryRun.stdout.split('\n')[1]).toMatch(/^2,planned,/);
+    expect((await withdrawals()).length, 'after the dry run').toBe(before.length);
 
     const sent = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account', '--yes', '-o', 'csv']);
     expect(sent.code, sent.stderr).toBe(0);
     expect(sent.stdout.trimEnd().split('\n').slice(1).map((line) => line.split(',')[1])).toEqual(['sent', 'sent']);
     expect(sent.stderr).toContain('2 done (2 now');
+    // Exactly two more withdrawals in the sandbox: one card withdrawal per row.
+    const after = await withdrawals();
+    expect(after.length, 'after the --yes run').toBe(before.length + 2);
+    const known = new Set(before.map((w) => w.id));
+    const made = after.filter((w) => !known.has(w.id));
+    expect(made.map((w) => [w.withdrawalPaymentType, w.amount, w.bankAccountId]).sort()).toEqual([
+      ['CARD', 1500, Number(bankAccountId)],
+      ['CARD', 2500, Number(bankAccountId)],
+    ]);
   });
 
   it('exits 1 with the reasons when rows are refused, and a rerun tries only those', async () => {
