@@ -160,13 +160,26 @@ describe('withdraw pix --from-csv', () => {
 
   it('exits 1 with the reasons when rows are refused, and a rerun tries only those', async () => {
     const file = csvFile('refused.csv', ['amount,bank_account_id', `1700,${bankAccountId}`, '1700,999999']);
+    const before = await withdrawals();
     const first = await session.run(['withdraw', 'boleto', '--from-csv', file, '--main-account', '--yes']);
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/failed\s+line 3: .*returnCode -7100/);
+    // The sandbox's own count: the first run paid line 2 once, and line 3 (refused) not at all.
+    const afterFirst = await withdrawals();
+    expect(afterFirst.length, 'after the first run').toBe(before.length + 1);
+    const known = new Set(before.map((w) => w.id));
+    const [paid, ...more] = afterFirst.filter((w) => !known.has(w.id));
+    expect(more).toEqual([]);
+    expect(paid).toMatchObject({ withdrawalPaymentType: 'BOLETO', amount: 1700, bankAccountId: Number(bankAccountId) });
     const second = await session.run(['withdraw', 'boleto', '--from-csv', file, '--main-account', '--yes', '-o', 'json']);
     expect(second.code).toBe(1);
     const outcomes = (JSON.parse(second.stdout) as Array<{ outcome: string }>).map((r) => r.outcome);
     expect(outcomes).toEqual(['already-done', 'failed']);
+    // The rerun sent nothing: line 2 is done (the sandbox's withdrawal) and line 3 is refused again.
+    const afterSecond = await withdrawals();
+    expect(afterSecond.length, 'after the rerun').toBe(afterFirst.length);
+    expect(afterSecond.map((w) => w.id).sort()).toEqual(afterFirst.map((w) => w.id).sort());
+    expect((JSON.parse(second.stdout) as Array<{ withdrawalId?: string }>)[0]!.withdrawalId).toBe(paid!.id);
   });
 });
 
