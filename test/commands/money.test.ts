@@ -41,9 +41,13 @@ describe('withdraw', () => {
     expect(await json(s, ['withdrawals', 'get', created.id])).toMatchObject({ id: created.id, amount: 1500 });
   });
 
-  needsTools('script')('card at a terminal: table with money in BRL, and the summary on stderr', async () => {
+  needsTools('script')('card at a terminal: table with money in BRL, and the summary on stderr, made once', async () => {
+    const before = new Set((await sandboxWithdrawals(s)).map((w) => w.id));
     const result = await runCliInTerminal(['withdraw', 'card', '--amount', '2345', '--bank-account', String(bank), '--yes'], { env: s.env });
     expect(result.code, result.stderr).toBe(0);
+    const after = await sandboxWithdrawals(s);
+    expect(after.length).toBe(before.size + 1);
+    expect(after.filter((w) => !before.has(w.id))).toEqual([expect.objectContaining({ amount: 2345, withdrawalPaymentType: 'CARD', bankAccountId: bank })]);
     expect(plain(result.stdout)).toMatch(/amount\s+R\$ 23,45/);
     expect(result.stdout).toContain('\u001b[33mPENDING\u001b[39m');
     expect(result.stderr).toContain('R$ 23,45 (2345 cents)');
@@ -53,9 +57,13 @@ describe('withdraw', () => {
     expect(result.stderr).toMatch(/profile: +default \(local, http:\/\/127\.0\.0\.1:\d+\)/);
   });
 
-  it('boleto in JSON', async () => {
-    const created = parsed(await s.run(['withdraw', 'boleto', '--amount', '10000', '--bank-account', String(bank), '--yes', '--json']));
+  it('boleto in JSON, made once', async () => {
+    const count = await withdrawalCount(s);
+    const created = parsed<{ id: string }>(await s.run(['withdraw', 'boleto', '--amount', '10000', '--bank-account', String(bank), '--yes', '--json']));
     expect(created).toMatchObject({ amount: 10000, liquidAmount: 9901, withdrawalPaymentType: 'BOLETO', status: 'PENDING' });
+    const after = await sandboxWithdrawals(s);
+    expect(after.length).toBe(count + 1);
+    expect(after.find((w) => w.id === created.id)).toMatchObject({ amount: 10000, withdrawalPaymentType: 'BOLETO', bankAccountId: bank });
   });
 
   it('--dry-run prints the request, sends nothing and needs no --yes', async () => {

@@ -6,7 +6,6 @@ import type {
   SubscriptionListResponse, SubscriptionResponse, Withdrawal, WithdrawalResponse,
 } from '../../src/api/types.js';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
-import { splitAllowanceCents, splitGrossCents } from '../../src/sandbox/fees.js';
 import { startSandboxProcess } from '../sandbox/helpers.js';
 import { tally, trackFailures } from './tally.js';
 
@@ -526,12 +525,21 @@ describe('races', () => {
   }, 30_000);
 
   it('30 concurrent split additions on one subscription: the split sum never passes what is left after the fee', async () => {
+    // A subscription of R$ 100,00 without splits, so the limit is known from docs/sandbox.md ("Fees"):
+    // fee = round(10000 × 3.99%) + 39 = 399 + 39 = 438 cents; the splits may add up to 10000 − 438 = 9562.
     const subscriptions = (await call<SubscriptionListResponse>('GET', '/subscriptions?status=ACTIVE&limit=100', { token: acme })).body.data;
-    const target = subscriptions.find((s) => s.splits.length === 0) ?? subscriptions[0];
+    const { customerId, cardId } = subscriptions[0];
+    const fixture = await call<SubscriptionResponse>('POST', '/sandbox/subscriptions', {
+      token: acme,
+      body: { customerId, tokenizedCardId: cardId, title: 'Race Plan', amount: 10000, frequency: 30 },
+    });
+    expect(fixture.status, fixture.text).toBe(201);
+    const target = fixture.body.data;
     const before = (await call<SubscriptionResponse>('GET', `/subscriptions/${target.id}`, { token: acme })).body.data;
-    const allowance = splitAllowanceCents(before.amount);
-    const used = before.splits.reduce((sum: number, split) => sum + splitGrossCents(split, before.amount), 0);
-    const each = Math.max(1, Math.floor((allowance - used) / 5) + 1);
+    expect(before).toMatchObject({ amount: 10000, splits: [] });
+    const allowance = 9562;
+    // A fifth of the allowance, plus one: any four splits (1913 or 1999 cents) fit in it, no five do (5 × 1913 = 9565).
+    const each = 1913;
     const attempts = Array.from({ length: 30 }, (_, i) =>
       call('POST', '/subscriptions/add_split', {
         token: acme,
@@ -543,10 +551,14 @@ describe('races', () => {
     const replies = await Promise.all(attempts);
     expect(replies.filter((reply) => reply.status >= 300).map((reply) => refusalProblem(reply, 'split over the limit', 422, -7604)).filter(Boolean)).toEqual([]);
     const after = (await call<SubscriptionResponse>('GET', `/subscriptions/${target.id}`, { token: acme })).body.data;
-    const total = after.splits.reduce((sum: number, split) => sum + splitGrossCents(split, after.amount), 0);
+    // Gross values by the doc's rule: AMOUNT → splitAmount (1913); PERCENTAGE → floor(10000 × 19.99 / 100) = 1999.
+    const gross = after.splits.map((split) => (split.splitType === 'AMOUNT' ? split.splitAmount : split.splitPercentage === 19.99 ? 1999 : undefined));
+    expect(gross.filter((value) => value !== 1913 && value !== 1999)).toEqual([]);
+    const total = gross.reduce((sum: number, value) => sum + value!, 0);
     expect(total).toBeLessThanOrEqual(allowance);
     expect(after.splits.length - before.splits.length).toBe(replies.filter((reply) => reply.status < 300).length);
     expect(replies.some((reply) => reply.status >= 300)).toBe(true);
+    expect(after.splits).toHaveLength(4);
     tally('attacks', 30);
   });
 });

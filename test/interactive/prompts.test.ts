@@ -19,6 +19,9 @@ describe.concurrent('interactive', () => {
   needsTools('script')('withdraw pix with no flags: pick a bank account, type amount and key, see the summary, confirm', async () => {
     const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
     const key = cpf('390533447');
+    // Counted by this key: the file's tests run at once, and only this one pays to it.
+    const toKey = async () => (await sandboxWithdrawals(s)).filter((w) => w.pixKey === key);
+    expect(await toKey()).toEqual([]);
     const screen = await runCliInTerminal(['withdraw', 'pix'], {
       env: s.env,
       stderrOnTerminal: true,
@@ -41,6 +44,8 @@ describe.concurrent('interactive', () => {
     expect(text).toMatch(/status\s+PENDING/);
     const paid = await sandboxWithdrawals(s);
     expect(paid).toContainEqual(expect.objectContaining({ amount: 2500, pixKey: key, bankAccountId: firstAccount!.id }));
+    // Made exactly once.
+    expect(await toKey()).toEqual([expect.objectContaining({ amount: 2500, pixKey: key, bankAccountId: firstAccount!.id })]);
   });
 
   needsTools('script')('withdraw pix answered No sends nothing (exit 2)', async () => {

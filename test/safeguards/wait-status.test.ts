@@ -44,31 +44,44 @@ describe('withdraw --wait', () => {
     expect(after.find((w) => w.id === withdrawal.id)).toBeDefined();
   });
 
-  it('to FAILED: exit 1, the FAILED withdrawal on stdout and the reason on stderr', async () => {
+  it('to FAILED: exit 1, the FAILED withdrawal on stdout and the reason on stderr, made once', async () => {
+    const before = (await sandboxWithdrawals(failing)).length;
     const result = await failing.run(pix(failingBank, 1602, 'wait-failed@acme.com.br', ['--wait', '--json']));
     expect(result.code).toBe(1);
     const withdrawal = JSON.parse(result.stdout);
     expect(withdrawal).toMatchObject({ amount: 1602, status: 'FAILED' });
     // In json modes stderr is the JSON error alone.
     expect(JSON.parse(result.stderr)).toMatchObject({ error: { message: expect.stringContaining(`withdrawal ${withdrawal.id} FAILED`), exitCode: 1 } });
+    // A FAILED withdrawal is not sent again: the sandbox holds exactly one more, the one on stdout.
+    const after = await sandboxWithdrawals(failing);
+    expect(after.length).toBe(before + 1);
+    expect(after.filter((w) => w.pixKey === 'wait-failed@acme.com.br')).toEqual([expect.objectContaining({ id: withdrawal.id, amount: 1602 })]);
   });
 
-  it('past --wait-timeout: exit 5, the withdrawal still PENDING, with the command that follows it', async () => {
+  it('past --wait-timeout: exit 5, the withdrawal still PENDING and made once, with the command that follows it', async () => {
     const s = await startSandboxSession('acme');
     try {
       parsed(await s.run(['sandbox', 'credit', '--pix', '100000', '--json']));
       const bank = (await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']))[0]!.id;
+      const before = (await sandboxWithdrawals(s)).length;
       const result = await s.run(pix(bank, 1603, 'wait-long@acme.com.br', ['--wait', '--wait-timeout', '1', '--json']));
       expect(result.code).toBe(5);
       const withdrawal = JSON.parse(result.stdout);
       expect(withdrawal).toMatchObject({ status: 'PENDING' });
       expect(JSON.parse(result.stderr)).toMatchObject({ error: { message: expect.stringContaining('is still PENDING after 1 s'), exitCode: 5 } });
+      // Running out of patience does not send it again: the sandbox holds exactly one more, the one on stdout.
+      const afterJson = await sandboxWithdrawals(s);
+      expect(afterJson.length).toBe(before + 1);
+      expect(afterJson.filter((w) => w.pixKey === 'wait-long@acme.com.br')).toEqual([expect.objectContaining({ id: withdrawal.id, amount: 1603 })]);
       // For a person, the hint names the command that follows it.
       const told = await s.run(pix(bank, 1604, 'wait-long-too@acme.com.br', ['--wait', '--wait-timeout', '1']));
       expect(told.code).toBe(5);
       const id = /withdrawal ([0-9a-f-]{36}) was made and is still PENDING after 1 s/.exec(told.stderr)?.[1];
       expect(id, told.stderr).toBeDefined();
       expect(told.stderr).toContain(`hint: do not send it again; follow it with: payctl withdrawals get ${id}`);
+      const afterPerson = await sandboxWithdrawals(s);
+      expect(afterPerson.length).toBe(before + 2);
+      expect(afterPerson.filter((w) => w.pixKey === 'wait-long-too@acme.com.br')).toEqual([expect.objectContaining({ id, amount: 1604 })]);
     } finally {
       await s.close();
     }

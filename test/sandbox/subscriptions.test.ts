@@ -2,7 +2,6 @@ import { describe, expect, it } from 'vitest';
 import type {
   CancelSubscriptionResponse, MessageResponse, SplitResponse, SubaccountListResponse, SubscriptionListItem, SubscriptionListResponse, SubscriptionResponse,
 } from '../../src/api/types.js';
-import { subscriptionFeeCents } from '../../src/sandbox/fees.js';
 import { expectError, useSandbox, type Fixtures, type Session } from './helpers.js';
 
 describe('sandbox: subscriptions and splits', () => {
@@ -155,7 +154,8 @@ describe('sandbox: subscriptions and splits', () => {
 
   it('keeps the splits within the amount left after the subscription fee (422 -7604), also on amount updates', async () => {
     const amount = 10000;
-    const allowance = amount - subscriptionFeeCents(amount);
+    // docs/sandbox.md, "Fees": fee = round(10000 × 3.99%) + 39 = 399 + 39 = 438 cents; allowance = 10000 − 438.
+    const allowance = 9562;
     const subscription = await newFixture({ amount });
     const add = (body: Record<string, unknown>) => session.acme.post('/subscriptions/add_split', { subscriptionId: subscription.id, subaccountId: acme.subaccounts.approved[0], ...body });
     expectError(await add({ splitType: 'amount', splitAmount: allowance + 1 }), 422, -7604);

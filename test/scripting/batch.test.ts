@@ -128,10 +128,12 @@ describe('withdraw pix --from-csv', () => {
 
   it('shows count, total and per-account totals, and without a terminal or --yes refuses', async () => {
     const file = csvFile('confirm.csv', ['amount,bank_account_id', `1500,${bankAccountId}`, `2500,${bankAccountId}`]);
+    const before = await withdrawals();
     const refused = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account']);
     expect(refused.code).toBe(2);
     expect(refused.stderr).toContain('refused without confirmation');
     expect(existsSync(`${file}.journal`)).toBe(false);
+    expect((await withdrawals()).length, 'after the refused run').toBe(before.length);
 
     const dryRun = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account', '--dry-run', '-o', 'csv']);
     expect(dryRun.code, dryRun.stderr).toBe(0);
@@ -139,22 +141,45 @@ describe('withdraw pix --from-csv', () => {
     expect(dryRun.stderr).toContain('R$ 40,00 (4000 cents)');
     expect(dryRun.stderr).toContain(`main account → bank account ${bankAccountId}: 2 withdrawals, R$ 40,00 (4000 cents)`);
     expect(dryRun.stdout.split('\n')[1]).toMatch(/^2,planned,/);
+    expect((await withdrawals()).length, 'after the dry run').toBe(before.length);
 
     const sent = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account', '--yes', '-o', 'csv']);
     expect(sent.code, sent.stderr).toBe(0);
     expect(sent.stdout.trimEnd().split('\n').slice(1).map((line) => line.split(',')[1])).toEqual(['sent', 'sent']);
     expect(sent.stderr).toContain('2 done (2 now');
+    // Exactly two more withdrawals in the sandbox: one card withdrawal per row.
+    const after = await withdrawals();
+    expect(after.length, 'after the --yes run').toBe(before.length + 2);
+    const known = new Set(before.map((w) => w.id));
+    const made = after.filter((w) => !known.has(w.id));
+    expect(made.map((w) => [w.withdrawalPaymentType, w.amount, w.bankAccountId]).sort()).toEqual([
+      ['CARD', 1500, Number(bankAccountId)],
+      ['CARD', 2500, Number(bankAccountId)],
+    ]);
   });
 
   it('exits 1 with the reasons when rows are refused, and a rerun tries only those', async () => {
     const file = csvFile('refused.csv', ['amount,bank_account_id', `1700,${bankAccountId}`, '1700,999999']);
+    const before = await withdrawals();
     const first = await session.run(['withdraw', 'boleto', '--from-csv', file, '--main-account', '--yes']);
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/failed\s+line 3: .*returnCode -7100/);
+    // The sandbox's own count: the first run paid line 2 once, and line 3 (refused) not at all.
+    const afterFirst = await withdrawals();
+    expect(afterFirst.length, 'after the first run').toBe(before.length + 1);
+    const known = new Set(before.map((w) => w.id));
+    const [paid, ...more] = afterFirst.filter((w) => !known.has(w.id));
+    expect(more).toEqual([]);
+    expect(paid).toMatchObject({ withdrawalPaymentType: 'BOLETO', amount: 1700, bankAccountId: Number(bankAccountId) });
     const second = await session.run(['withdraw', 'boleto', '--from-csv', file, '--main-account', '--yes', '-o', 'json']);
     expect(second.code).toBe(1);
     const outcomes = (JSON.parse(second.stdout) as Array<{ outcome: string }>).map((r) => r.outcome);
     expect(outcomes).toEqual(['already-done', 'failed']);
+    // The rerun sent nothing: line 2 is done (the sandbox's withdrawal) and line 3 is refused again.
+    const afterSecond = await withdrawals();
+    expect(afterSecond.length, 'after the rerun').toBe(afterFirst.length);
+    expect(afterSecond.map((w) => w.id).sort()).toEqual(afterFirst.map((w) => w.id).sort());
+    expect((JSON.parse(second.stdout) as Array<{ withdrawalId?: string }>)[0]!.withdrawalId).toBe(paid!.id);
   });
 });
 
