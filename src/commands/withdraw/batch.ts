@@ -6,7 +6,7 @@ import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
 import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type RowState } from '../../batch/journal.js';
 import { reconcile, type UnknownRow } from '../../batch/reconcile.js';
 import type { WithdrawalFinding } from '../../audit/trail.js';
-import { batchReportView, batchSummary, batchTotals, PAID, reportRow, type ReportRow } from '../../batch/report.js';
+import { batchReportView, batchSummary, batchTotals, PAID, planSummary, reportRow, type ReportRow } from '../../batch/report.js';
 import { parseBatch, type BatchRow } from '../../batch/rows.js';
 import type { Context } from '../../context.js';
 import { ExitCode, PayctlError, usageError } from '../../errors.js';
@@ -46,7 +46,8 @@ interface BatchPlan {
  * one withdrawal per CSV row. Every row is checked before any is sent; one
  * confirmation covers the batch; the journal, held by one run at a time, makes a
  * rerun skip rows done and refuse rows whose outcome is unknown until
- * `--reconcile` settles them from the withdrawals list.
+ * `--reconcile` settles them from the withdrawals list. Under --dry-run the rows
+ * to send are recorded, not sent, and nothing is written to disk.
  */
 export async function run(invocation: Invocation<typeof withdrawBatch>): Promise<void> {
   const { services, args: [csvFile], opts, flag } = invocation;
@@ -69,16 +70,17 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
   const rows = readRows(invocation, plan, separator, opts.allowDuplicateRows);
   refuseAboveBatchLimits(services.settings(), rows.map((row) => ({ line: row.line, amount: row.request.amount })), csvFile);
   assertPrivate(journalFile, 'journal', 'file');
-  const lock = await lockJournal(journalFile);
+  // A dry run writes nothing to disk, not even the lock: it reads the journal as it stands.
+  const lock = services.flags.dryRun ? undefined : await lockJournal(journalFile);
   try {
-    await runLocked(invocation, plan, rows, lock, opts.reconcile);
+    await runBatch(invocation, plan, rows, lock, opts.reconcile);
   } catch (error) {
     if (!(error instanceof JournalWriteError)) throw error;
     throw new PayctlError(`${error.message}: nothing more was sent`, ExitCode.unknownOutcome, {
       hint: `check before retrying: make room for the journal, then run: ${plan.reconcileCommand}`,
     });
   } finally {
-    await lock.release();
+    await lock?.release();
   }
 }
 
@@ -113,7 +115,13 @@ async function lockJournal(journalFile: string): Promise<HeldLock> {
   }
 }
 
-async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: HeldLock, wantsReconcile: boolean): Promise<void> {
+/**
+ * Settles rows of unknown outcome (with --reconcile), confirms, then sends the
+ * rows to send while holding the journal's `lock`. Without a lock (--dry-run)
+ * they are recorded instead, in the file's order, and only a plan goes to stderr:
+ * stdout is left to the requests main prints.
+ */
+async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: HeldLock | undefined, wantsReconcile: boolean): Promise<void> {
   const { io, services } = ctx;
   const journal = openJournal(services, plan);
   const states = journal.contents.rows;
@@ -124,7 +132,7 @@ async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: 
   };
 
   const reconciled = new Set<string>();
-  if (wantsReconcile && [...states.values()].some((s) => s.state === 'unknown') && !services.flags.dryRun) {
+  if (wantsReconcile && [...states.values()].some((s) => s.state === 'unknown')) {
     await settleUnknown(ctx, plan.method, rows, states, journal, clientFor, reconciled);
   }
 
@@ -154,8 +162,10 @@ async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: 
   const rowKeys = new Set(rows.map((row) => row.key));
   const orphans = [...states].filter(([key, state]) => state.state === 'unknown' && !rowKeys.has(key)) as Array<[string, Extract<RowState, { state: 'unknown' }>]>;
   let sending: SendResult = { unrecorded: [] };
-  if (services.flags.dryRun) {
-    for (const row of toSend) outcomes.set(row.key, reportRow(row, 'planned'));
+  if (!lock) {
+    // What a dry run records is a list, whatever its length: one request per row to send.
+    services.recordedAsList = true;
+    await recordAll(toSend, clientFor, outcomes);
   } else if (toSend.length > 0) {
     sending = await sendAll(ctx, toSend, plan.concurrency, journal, lock, clientFor, outcomes);
     if (sending.stopped === 'interrupted') io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
@@ -163,8 +173,8 @@ async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: 
   journal.close();
 
   const report = rows.map((row) => outcomes.get(row.key)!);
-  await writeReport(ctx, report);
-  const summary = batchSummary(report);
+  if (lock) await writeReport(ctx, report);
+  const summary = lock ? batchSummary(report) : planSummary(report);
   for (const [key, state] of orphans) {
     const where = state.intent ? `line ${state.intent.line} of an earlier version of the file` : 'a row no longer in the file';
     summary.push(`  unknown  ${where} (journal key ${key}): settle it with --reconcile`);
@@ -180,7 +190,10 @@ interface OpenJournal {
   close(): void;
 }
 
-/** The journal, checked to belong to this kind of batch; the file is written only when something is recorded. */
+/**
+ * The journal, checked to belong to this kind of batch; the file is written only
+ * when something is recorded, and never under --dry-run (its records are dropped).
+ */
 function openJournal(services: Context['services'], plan: BatchPlan): OpenJournal {
   let contents: JournalContents;
   try {
@@ -205,6 +218,7 @@ function openJournal(services: Context['services'], plan: BatchPlan): OpenJourna
   return {
     contents,
     append: (record) => {
+      if (services.flags.dryRun) return;
       if (!writer) {
         writer = new JournalWriter(plan.journalFile);
         const at = new Date().toISOString();
@@ -277,8 +291,8 @@ async function settleUnknown(
     }
     count[settlement.kind]++;
   }
-  // The audit log shows these sends as unknown until now.
-  await (await import('../../audit/trail.js')).settleWithdrawals(ctx.services, findings, 'withdraw batch --reconcile');
+  // The audit log shows these sends as unknown until now; a dry run writes nothing to it.
+  if (!ctx.services.flags.dryRun) await (await import('../../audit/trail.js')).settleWithdrawals(ctx.services, findings, 'withdraw batch --reconcile');
   await ctx.io.output.note(
     `reconcile: ${count.paid} of ${settlements.size + neverSent} unknown rows were paid (found in withdrawals list); ${count.absent} were not, and those still in the file are sent` +
       (count.undecided ? `; ${count.undecided} cannot be decided and stay unknown` : ''),
@@ -349,7 +363,7 @@ async function sendAll(
     let written: boolean;
     try {
       const created = await withdraw(client, request);
-      // Rows are sent only when not under --dry-run, which plans them instead.
+      // Rows are sent only when not under --dry-run, which records them instead (recordAll).
       if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);
       outcome = reportRow(row, 'sent', { withdrawalId: created.id, status: created.status });
       written = record(() => journal.append({ type: 'done', key: row.key, withdrawalId: created.id, status: created.status, at: new Date().toISOString() }));
@@ -396,6 +410,17 @@ async function sendAll(
   };
   for (const row of rows) if (!outcomes.has(row.key)) outcomes.set(row.key, reportRow(row, 'not-sent', { error: notSent[result.stopped ?? 'interrupted'] }));
   return result;
+}
+
+/**
+ * Under --dry-run: each row's request recorded by the API client, never sent,
+ * one after another so that they are recorded in the file's order.
+ */
+async function recordAll(rows: BatchRow[], clientFor: (account: string | null) => Promise<ApiClient>, outcomes: Map<string, ReportRow>): Promise<void> {
+  for (const row of rows) {
+    await withdraw(await clientFor(row.account), row.request);
+    outcomes.set(row.key, reportRow(row, 'planned'));
+  }
 }
 
 /**
