@@ -14,7 +14,6 @@ import { GLOBAL_FLAGS } from '../options.js';
 import type { ApiClient } from '../../http/client.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
-import { parseChoice } from '../../validate.js';
 import { apiClockOffset, describeClockOffset } from '../../withdrawal/api-clock.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
 import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdrawal/lock.js';
@@ -36,6 +35,8 @@ interface BatchPlan {
   journalFile: string;
   /** The flag that names the journal, for messages about it. */
   journalFlag: string;
+  /** The flag that settles rows of unknown outcome, for messages about them. */
+  reconcileFlag: string;
   concurrency: number;
   /** The command that settles unknown rows, for hints. */
   reconcileCommand: string;
@@ -60,14 +61,11 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
     csvFile,
     journalFile,
     journalFlag: flag('journal'),
+    reconcileFlag: flag('reconcile'),
     concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
     reconcileCommand: `payctl withdraw batch ${csvFile} ${flag('method')} ${method}${opts.journal ? ` ${flag('journal')} ${opts.journal}` : ''} ${flag('reconcile')}`,
   };
-  // The global --csv-separator also says how the input file is split (else it is read off the header row).
-  const given = services.flags.csvSeparator;
-  const separator = given === undefined ? undefined : parseChoice<CsvSeparator>(flagOf('csvSeparator', GLOBAL_FLAGS.csvSeparator), given, CSV_SEPARATORS);
-
-  const rows = readRows(invocation, plan, separator, opts.allowDuplicateRows);
+  const rows = readRows(invocation, plan, inputSeparator(services.flags.csvSeparator), opts.allowDuplicateRows);
   refuseAboveBatchLimits(services.settings(), rows.map((row) => ({ line: row.line, amount: row.request.amount })), csvFile);
   assertPrivate(journalFile, 'journal', 'file');
   // A dry run writes nothing to disk, not even the lock: it reads the journal as it stands.
@@ -82,6 +80,22 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
   } finally {
     await lock?.release();
   }
+}
+
+/**
+ * The global --csv-separator also says how the input file is split (else it is
+ * read off the header row); a batch file takes only `,` or `;`, whatever -o csv takes.
+ */
+function inputSeparator(given: string | undefined): CsvSeparator | undefined {
+  if (given === undefined) return undefined;
+  const separator = CSV_SEPARATORS.find((choice) => choice === given);
+  if (separator) return separator;
+  const name = flagOf('csvSeparator', GLOBAL_FLAGS.csvSeparator);
+  const choices = CSV_SEPARATORS.map((choice) => `"${choice}"`).join(' or ');
+  throw usageError(
+    `${name} ${JSON.stringify(given)} cannot split a batch file: a batch file is split by ${choices}; nothing was sent`,
+    `give ${name} ${CSV_SEPARATORS.map((choice) => `'${choice}'`).join(' or ')}, or leave it out: the separator is then read from the header row`,
+  );
 }
 
 function readRows({ io, services }: Context, plan: BatchPlan, separator: CsvSeparator | undefined, allowDuplicateRows: boolean): BatchRow[] {
@@ -133,7 +147,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
 
   const reconciled = new Set<string>();
   if (wantsReconcile && [...states.values()].some((s) => s.state === 'unknown')) {
-    await settleUnknown(ctx, plan.method, rows, states, journal, clientFor, reconciled);
+    await settleUnknown(ctx, plan, rows, states, journal, clientFor, reconciled);
   }
 
   const stateOf = (row: BatchRow): RowState => states.get(row.key) ?? { state: 'new' };
@@ -145,7 +159,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
       `About to withdraw by ${plan.method.toUpperCase()} from ${plan.csvFile}:`,
       ...batchTotals(toSend),
       ...(done.length ? [`  skipped:      ${done.length} rows already done (journal ${plan.journalFile})`] : []),
-      ...(unknown.length ? [`  refused:      ${unknown.length} rows of unknown outcome (settle them with --reconcile)`] : []),
+      ...(unknown.length ? [`  refused:      ${unknown.length} rows of unknown outcome (settle them with ${plan.reconcileFlag})`] : []),
     ];
     await confirmChange(ctx, summary, `Make these ${toSend.length} withdrawals now?`);
   }
@@ -177,7 +191,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   const summary = lock ? batchSummary(report) : planSummary(report);
   for (const [key, state] of orphans) {
     const where = state.intent ? `line ${state.intent.line} of an earlier version of the file` : 'a row no longer in the file';
-    summary.push(`  unknown  ${where} (journal key ${key}): settle it with --reconcile`);
+    summary.push(`  unknown  ${where} (journal key ${key}): settle it with ${plan.reconcileFlag}`);
   }
   io.stderr.write(`${summary.join('\n')}\n`);
   throwForOutcome(report, orphans.length, sending, plan);
@@ -233,7 +247,7 @@ function openJournal(services: Context['services'], plan: BatchPlan): OpenJourna
 
 async function settleUnknown(
   ctx: Context,
-  method: WithdrawalMethod,
+  { method, reconcileFlag }: BatchPlan,
   rows: BatchRow[],
   states: Map<string, RowState>,
   journal: OpenJournal,
@@ -292,7 +306,7 @@ async function settleUnknown(
     count[settlement.kind]++;
   }
   // The audit log shows these sends as unknown until now; a dry run writes nothing to it.
-  if (!ctx.services.flags.dryRun) await (await import('../../audit/trail.js')).settleWithdrawals(ctx.services, findings, 'withdraw batch --reconcile');
+  if (!ctx.services.flags.dryRun) await (await import('../../audit/trail.js')).settleWithdrawals(ctx.services, findings, `withdraw batch ${reconcileFlag}`);
   await ctx.io.output.note(
     `reconcile: ${count.paid} of ${settlements.size + neverSent} unknown rows were paid (found in withdrawals list); ${count.absent} were not, and those still in the file are sent` +
       (count.undecided ? `; ${count.undecided} cannot be decided and stay unknown` : ''),
