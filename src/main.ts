@@ -119,14 +119,18 @@ async function runCommand(load: CommandLoader, ctx: Context, raw: CommanderInput
   }
 }
 
-/** What --dry-run recorded, every write in order; nothing at all when the command sent none. */
+/**
+ * What --dry-run recorded, every write in order. None recorded prints nothing at
+ * all, but for a dry run whose writes are a list (a batch with no row to send):
+ * that one says so, and is `[]` with -o json.
+ */
 async function printRecorded({ io, services }: Context): Promise<void> {
   const requests = services.recorded;
-  if (requests.length === 0) return;
+  if (requests.length === 0 && !services.recordedAsList) return;
   const json = io.output.isJson;
   const asJson = (request: object) => JSON.stringify({ dryRun: true, ...request }, null, io.output.format === 'json' ? 2 : undefined);
   const text = json
-    ? io.output.format === 'json' && requests.length > 1
+    ? io.output.format === 'json' && (requests.length > 1 || services.recordedAsList)
       ? `${JSON.stringify(requests.map((request) => ({ dryRun: true, ...request })), null, 2)}\n`
       : requests.map((request) => `${asJson(request)}\n`).join('')
     : requests

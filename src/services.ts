@@ -19,6 +19,8 @@ export class Services {
   readonly secrets = new SecretScrubber();
   /** The writes --dry-run recorded, in order; printed when the command ends. */
   readonly recorded: RecordedRequest[] = [];
+  /** Set under --dry-run by a command whose writes are a list (a batch's rows): printed as an array with -o json, even of one or none. */
+  recordedAsList = false;
   private cachedConfig?: ConfigData;
   private cachedSettings?: Settings;
   private cachedApi?: Promise<ApiClient>;

@@ -8,7 +8,7 @@ import type { BatchRow } from './rows.js';
  * `reconciled` (found by --reconcile) are paid; `failed` was refused or never
  * reached the API (nothing moved; a rerun tries it again); `unknown` was sent and
  * got no answer (settle it with --reconcile); `not-sent` was left after an
- * interruption or an authentication failure.
+ * interruption or an authentication failure; `planned` would be sent (--dry-run).
  */
 export type RowOutcome = 'sent' | 'already-done' | 'reconciled' | 'failed' | 'unknown' | 'not-sent' | 'planned';
 
@@ -93,6 +93,22 @@ export function batchSummary(report: readonly ReportRow[]): string[] {
     `       ${count(['failed'])} failed, ${count(['unknown'])} unknown, ${count(['not-sent'])} not sent`,
   ];
   for (const row of report.filter((r) => r.outcome === 'failed')) lines.push(`  failed   line ${row.line}: ${row.error}`);
-  for (const row of report.filter((r) => r.outcome === 'unknown')) lines.push(`  unknown  line ${row.line}: ${row.error ?? 'sent, no answer recorded'}`);
-  return lines;
+  return [...lines, ...unknownLines(report)];
 }
+
+/**
+ * Under --dry-run, the plan on stderr (stdout has the recorded requests): how many
+ * rows a run would send and how many it would skip as done, then each row of
+ * unknown outcome, which it would refuse.
+ */
+export function planSummary(report: readonly ReportRow[]): string[] {
+  const count = (outcomes: readonly RowOutcome[]) => report.filter((r) => outcomes.includes(r.outcome)).length;
+  const unknown = count(['unknown']);
+  return [
+    `batch: ${counted(report.length, 'rows')}: ${count(['planned'])} to send, ${count(PAID)} already done${unknown ? `, ${unknown} unknown` : ''}`,
+    ...unknownLines(report),
+  ];
+}
+
+const unknownLines = (report: readonly ReportRow[]): string[] =>
+  report.filter((r) => r.outcome === 'unknown').map((row) => `  unknown  line ${row.line}: ${row.error ?? 'sent, no answer recorded'}`);

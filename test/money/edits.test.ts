@@ -135,7 +135,8 @@ describe('CSV as spreadsheets save it', () => {
     expect(quote.stderr).toMatch(/the CSV cannot be read: Quote Not Closed.*line 2/);
     const separator = await batch(file, ['--csv-separator', '|']);
     expect(separator.code).toBe(2);
-    expect(separator.stderr).toMatch(/--csv-separator/);
+    expect(separator.stderr).toContain('error: --csv-separator "|" cannot split a batch file: a batch file is split by "," or ";"; nothing was sent\n');
+    expect(separator.stderr).toContain("hint: give --csv-separator ',' or ';', or leave it out");
     const wrongCount = csvFile('cells.csv', [PIX_HEADER, `1000;${bank};email;x@example.com`]);
     const cells = await batch(wrongCount, ['--csv-separator', ',']);
     expect(cells.code).toBe(2);

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
@@ -89,13 +91,28 @@ describe('one withdrawal settles at most one row', () => {
     const first = proxy.posts.length;
     // The first reaches the sandbox and its answer is lost; the second never reaches it.
     proxy.setRule((_, index) => (index - first === 0 ? 'lose-answer' : 'drop'));
-    const lost = await batch(file, ['--allow-duplicate-rows']);
+    // An audit log of this test's own, to see that the dry run below leaves it as it is.
+    const state = { XDG_STATE_HOME: tempConfigDir() };
+    const lost = await batch(file, ['--allow-duplicate-rows'], state);
     expect(lost.code, lost.stderr).toBe(5);
     expect(lost.stderr).toContain('2 of unknown outcome');
     proxy.setRule(() => 'forward');
     expect((await paidByKey(s, 'twin-unknown')).get('twin-unknown@example.com')).toBe(1);
 
-    const settled = await batch(file, ['--allow-duplicate-rows', '--reconcile', '-o', 'json']);
+    // A dry run of the reconcile looks, and records only the row it would send again; it writes nothing.
+    const journal = readFileSync(`${file}.journal`);
+    const audit = readFileSync(path.join(state.XDG_STATE_HOME, 'payctl', 'audit.ndjson'));
+    const posts = proxy.posts.length;
+    const plan = await batch(file, ['--allow-duplicate-rows', '--reconcile', '--dry-run', '-o', 'json'], state);
+    expect(plan.code, plan.stderr).toBe(0);
+    expect((JSON.parse(plan.stdout) as Array<{ body: { pixKey: string } }>).map((r) => r.body.pixKey)).toEqual(['twin-unknown@example.com']);
+    expect(plan.stderr).toContain('batch: 2 rows: 1 to send, 1 already done\n');
+    expect(readFileSync(`${file}.journal`)).toEqual(journal);
+    expect(readFileSync(path.join(state.XDG_STATE_HOME, 'payctl', 'audit.ndjson'))).toEqual(audit);
+    expect(proxy.posts.length).toBe(posts);
+    expect((await paidByKey(s, 'twin-unknown')).get('twin-unknown@example.com')).toBe(1);
+
+    const settled = await batch(file, ['--allow-duplicate-rows', '--reconcile', '-o', 'json'], state);
     expect(settled.code, settled.stderr).toBe(0);
     const report = JSON.parse(settled.stdout) as Array<{ outcome: string; withdrawalId: string }>;
     expect(report.map((r) => r.outcome).sort()).toEqual(['reconciled', 'sent']);

@@ -140,7 +140,10 @@ describe('withdraw pix --from-csv', () => {
     expect(dryRun.stderr).toContain('withdrawals:  2');
     expect(dryRun.stderr).toContain('R$ 40,00 (4000 cents)');
     expect(dryRun.stderr).toContain(`main account → bank account ${bankAccountId}: 2 withdrawals, R$ 40,00 (4000 cents)`);
-    expect(dryRun.stdout.split('\n')[1]).toMatch(/^2,planned,/);
+    expect(dryRun.stderr).toContain('batch: 2 rows: 2 to send, 0 already done');
+    expect(dryRun.stdout.match(/^POST .*$/gm)).toEqual(Array(2).fill(`POST ${session.sandbox.url}/withdrawals/withdraw`));
+    expect(dryRun.stdout.match(/"amount": \d+/g)).toEqual(['"amount": 1500', '"amount": 2500']);
+    expect(existsSync(`${file}.journal`)).toBe(false);
     expect((await withdrawals()).length, 'after the dry run').toBe(before.length);
 
     const sent = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account', '--yes', '-o', 'csv']);

@@ -6,7 +6,7 @@ import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
 import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type RowState } from '../../batch/journal.js';
 import { reconcile, type UnknownRow } from '../../batch/reconcile.js';
 import type { WithdrawalFinding } from '../../audit/trail.js';
-import { batchReportView, batchSummary, batchTotals, PAID, reportRow, type ReportRow } from '../../batch/report.js';
+import { batchReportView, batchSummary, batchTotals, PAID, planSummary, reportRow, type ReportRow } from '../../batch/report.js';
 import { parseBatch, type BatchRow } from '../../batch/rows.js';
 import type { Context } from '../../context.js';
 import { ExitCode, PayctlError, usageError } from '../../errors.js';
@@ -14,7 +14,6 @@ import { GLOBAL_FLAGS } from '../options.js';
 import type { ApiClient } from '../../http/client.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
-import { parseChoice } from '../../validate.js';
 import { apiClockOffset, describeClockOffset } from '../../withdrawal/api-clock.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
 import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdrawal/lock.js';
@@ -36,6 +35,8 @@ interface BatchPlan {
   journalFile: string;
   /** The flag that names the journal, for messages about it. */
   journalFlag: string;
+  /** The flag that settles rows of unknown outcome, for messages about them. */
+  reconcileFlag: string;
   concurrency: number;
   /** The command that settles unknown rows, for hints. */
   reconcileCommand: string;
@@ -46,7 +47,8 @@ interface BatchPlan {
  * one withdrawal per CSV row. Every row is checked before any is sent; one
  * confirmation covers the batch; the journal, held by one run at a time, makes a
  * rerun skip rows done and refuse rows whose outcome is unknown until
- * `--reconcile` settles them from the withdrawals list.
+ * `--reconcile` settles them from the withdrawals list. Under --dry-run the rows
+ * to send are recorded, not sent, and nothing is written to disk.
  */
 export async function run(invocation: Invocation<typeof withdrawBatch>): Promise<void> {
   const { services, args: [csvFile], opts, flag } = invocation;
@@ -59,27 +61,41 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
     csvFile,
     journalFile,
     journalFlag: flag('journal'),
+    reconcileFlag: flag('reconcile'),
     concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
     reconcileCommand: `payctl withdraw batch ${csvFile} ${flag('method')} ${method}${opts.journal ? ` ${flag('journal')} ${opts.journal}` : ''} ${flag('reconcile')}`,
   };
-  // The global --csv-separator also says how the input file is split (else it is read off the header row).
-  const given = services.flags.csvSeparator;
-  const separator = given === undefined ? undefined : parseChoice<CsvSeparator>(flagOf('csvSeparator', GLOBAL_FLAGS.csvSeparator), given, CSV_SEPARATORS);
-
-  const rows = readRows(invocation, plan, separator, opts.allowDuplicateRows);
+  const rows = readRows(invocation, plan, inputSeparator(services.flags.csvSeparator), opts.allowDuplicateRows);
   refuseAboveBatchLimits(services.settings(), rows.map((row) => ({ line: row.line, amount: row.request.amount })), csvFile);
   assertPrivate(journalFile, 'journal', 'file');
-  const lock = await lockJournal(journalFile);
+  // A dry run writes nothing to disk, not even the lock: it reads the journal as it stands.
+  const lock = services.flags.dryRun ? undefined : await lockJournal(journalFile);
   try {
-    await runLocked(invocation, plan, rows, lock, opts.reconcile);
+    await runBatch(invocation, plan, rows, lock, opts.reconcile);
   } catch (error) {
     if (!(error instanceof JournalWriteError)) throw error;
     throw new PayctlError(`${error.message}: nothing more was sent`, ExitCode.unknownOutcome, {
       hint: `check before retrying: make room for the journal, then run: ${plan.reconcileCommand}`,
     });
   } finally {
-    await lock.release();
+    await lock?.release();
   }
+}
+
+/**
+ * The global --csv-separator also says how the input file is split (else it is
+ * read off the header row); a batch file takes only `,` or `;`, whatever -o csv takes.
+ */
+function inputSeparator(given: string | undefined): CsvSeparator | undefined {
+  if (given === undefined) return undefined;
+  const separator = CSV_SEPARATORS.find((choice) => choice === given);
+  if (separator) return separator;
+  const name = flagOf('csvSeparator', GLOBAL_FLAGS.csvSeparator);
+  const choices = CSV_SEPARATORS.map((choice) => `"${choice}"`).join(' or ');
+  throw usageError(
+    `${name} ${JSON.stringify(given)} cannot split a batch file: a batch file is split by ${choices}; nothing was sent`,
+    `give ${name} ${CSV_SEPARATORS.map((choice) => `'${choice}'`).join(' or ')}, or leave it out: the separator is then read from the header row`,
+  );
 }
 
 function readRows({ io, services }: Context, plan: BatchPlan, separator: CsvSeparator | undefined, allowDuplicateRows: boolean): BatchRow[] {
@@ -113,7 +129,13 @@ async function lockJournal(journalFile: string): Promise<HeldLock> {
   }
 }
 
-async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: HeldLock, wantsReconcile: boolean): Promise<void> {
+/**
+ * Settles rows of unknown outcome (with --reconcile), confirms, then sends the
+ * rows to send while holding the journal's `lock`. Without a lock (--dry-run)
+ * they are recorded instead, in the file's order, and only a plan goes to stderr:
+ * stdout is left to the requests main prints.
+ */
+async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: HeldLock | undefined, wantsReconcile: boolean): Promise<void> {
   const { io, services } = ctx;
   const journal = openJournal(services, plan);
   const states = journal.contents.rows;
@@ -124,8 +146,8 @@ async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: 
   };
 
   const reconciled = new Set<string>();
-  if (wantsReconcile && [...states.values()].some((s) => s.state === 'unknown') && !services.flags.dryRun) {
-    await settleUnknown(ctx, plan.method, rows, states, journal, clientFor, reconciled);
+  if (wantsReconcile && [...states.values()].some((s) => s.state === 'unknown')) {
+    await settleUnknown(ctx, plan, rows, states, journal, clientFor, reconciled);
   }
 
   const stateOf = (row: BatchRow): RowState => states.get(row.key) ?? { state: 'new' };
@@ -137,7 +159,7 @@ async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: 
       `About to withdraw by ${plan.method.toUpperCase()} from ${plan.csvFile}:`,
       ...batchTotals(toSend),
       ...(done.length ? [`  skipped:      ${done.length} rows already done (journal ${plan.journalFile})`] : []),
-      ...(unknown.length ? [`  refused:      ${unknown.length} rows of unknown outcome (settle them with --reconcile)`] : []),
+      ...(unknown.length ? [`  refused:      ${unknown.length} rows of unknown outcome (settle them with ${plan.reconcileFlag})`] : []),
     ];
     await confirmChange(ctx, summary, `Make these ${toSend.length} withdrawals now?`);
   }
@@ -154,8 +176,10 @@ async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: 
   const rowKeys = new Set(rows.map((row) => row.key));
   const orphans = [...states].filter(([key, state]) => state.state === 'unknown' && !rowKeys.has(key)) as Array<[string, Extract<RowState, { state: 'unknown' }>]>;
   let sending: SendResult = { unrecorded: [] };
-  if (services.flags.dryRun) {
-    for (const row of toSend) outcomes.set(row.key, reportRow(row, 'planned'));
+  if (!lock) {
+    // What a dry run records is a list, whatever its length: one request per row to send.
+    services.recordedAsList = true;
+    await recordAll(toSend, clientFor, outcomes);
   } else if (toSend.length > 0) {
     sending = await sendAll(ctx, toSend, plan.concurrency, journal, lock, clientFor, outcomes);
     if (sending.stopped === 'interrupted') io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
@@ -163,11 +187,11 @@ async function runLocked(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: 
   journal.close();
 
   const report = rows.map((row) => outcomes.get(row.key)!);
-  await writeReport(ctx, report);
-  const summary = batchSummary(report);
+  if (lock) await writeReport(ctx, report);
+  const summary = lock ? batchSummary(report) : planSummary(report);
   for (const [key, state] of orphans) {
     const where = state.intent ? `line ${state.intent.line} of an earlier version of the file` : 'a row no longer in the file';
-    summary.push(`  unknown  ${where} (journal key ${key}): settle it with --reconcile`);
+    summary.push(`  unknown  ${where} (journal key ${key}): settle it with ${plan.reconcileFlag}`);
   }
   io.stderr.write(`${summary.join('\n')}\n`);
   throwForOutcome(report, orphans.length, sending, plan);
@@ -180,7 +204,10 @@ interface OpenJournal {
   close(): void;
 }
 
-/** The journal, checked to belong to this kind of batch; the file is written only when something is recorded. */
+/**
+ * The journal, checked to belong to this kind of batch; the file is written only
+ * when something is recorded, and never under --dry-run (its records are dropped).
+ */
 function openJournal(services: Context['services'], plan: BatchPlan): OpenJournal {
   let contents: JournalContents;
   try {
@@ -205,6 +232,7 @@ function openJournal(services: Context['services'], plan: BatchPlan): OpenJourna
   return {
     contents,
     append: (record) => {
+      if (services.flags.dryRun) return;
       if (!writer) {
         writer = new JournalWriter(plan.journalFile);
         const at = new Date().toISOString();
@@ -219,7 +247,7 @@ function openJournal(services: Context['services'], plan: BatchPlan): OpenJourna
 
 async function settleUnknown(
   ctx: Context,
-  method: WithdrawalMethod,
+  { method, reconcileFlag }: BatchPlan,
   rows: BatchRow[],
   states: Map<string, RowState>,
   journal: OpenJournal,
@@ -277,8 +305,8 @@ async function settleUnknown(
     }
     count[settlement.kind]++;
   }
-  // The audit log shows these sends as unknown until now.
-  await (await import('../../audit/trail.js')).settleWithdrawals(ctx.services, findings, 'withdraw batch --reconcile');
+  // The audit log shows these sends as unknown until now; a dry run writes nothing to it.
+  if (!ctx.services.flags.dryRun) await (await import('../../audit/trail.js')).settleWithdrawals(ctx.services, findings, `withdraw batch ${reconcileFlag}`);
   await ctx.io.output.note(
     `reconcile: ${count.paid} of ${settlements.size + neverSent} unknown rows were paid (found in withdrawals list); ${count.absent} were not, and those still in the file are sent` +
       (count.undecided ? `; ${count.undecided} cannot be decided and stay unknown` : ''),
@@ -349,7 +377,7 @@ async function sendAll(
     let written: boolean;
     try {
       const created = await withdraw(client, request);
-      // Rows are sent only when not under --dry-run, which plans them instead.
+      // Rows are sent only when not under --dry-run, which records them instead (recordAll).
       if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);
       outcome = reportRow(row, 'sent', { withdrawalId: created.id, status: created.status });
       written = record(() => journal.append({ type: 'done', key: row.key, withdrawalId: created.id, status: created.status, at: new Date().toISOString() }));
@@ -396,6 +424,17 @@ async function sendAll(
   };
   for (const row of rows) if (!outcomes.has(row.key)) outcomes.set(row.key, reportRow(row, 'not-sent', { error: notSent[result.stopped ?? 'interrupted'] }));
   return result;
+}
+
+/**
+ * Under --dry-run: each row's request recorded by the API client, never sent,
+ * one after another so that they are recorded in the file's order.
+ */
+async function recordAll(rows: BatchRow[], clientFor: (account: string | null) => Promise<ApiClient>, outcomes: Map<string, ReportRow>): Promise<void> {
+  for (const row of rows) {
+    await withdraw(await clientFor(row.account), row.request);
+    outcomes.set(row.key, reportRow(row, 'planned'));
+  }
 }
 
 /**
