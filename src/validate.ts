@@ -180,6 +180,12 @@ export const parseCardNumber: Parser<string> = (flag, raw) => {
   return digits;
 };
 
+/** A client secret or a token: anything but blank, never echoed. */
+export const parseSecret: Parser<string> = (flag, raw) => {
+  if (raw.trim() === '') throw usageError(`${flag} is invalid: must not be empty`);
+  return raw;
+};
+
 export const parseSecurityCode: Parser<string> = (flag, raw) => {
   if (!/^\d{3,4}$/.test(raw.trim())) throw usageError(`${flag} is invalid: a security code is 3 or 4 digits`);
   return raw.trim();

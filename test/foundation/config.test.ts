@@ -267,6 +267,26 @@ describe('prompting', () => {
       await server.close();
     }
   });
+
+  needsTools('script')('a blank client secret typed at the prompt is refused there, by the rule --client-secret-stdin follows, and never sent', async () => {
+    const server = await startFakeApi();
+    try {
+      const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url };
+      const typed = await runCliInTerminal(['auth', 'login', '--client-id', 'acme'], {
+        env,
+        stderrOnTerminal: true,
+        steps: [
+          { after: 'Client secret', send: '   \r' },
+          { after: 'must not be empty', send: '\x03' },
+        ],
+      });
+      expect(typed.stdout).toContain('must not be empty');
+      expect(typed.code).toBe(130);
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
 });
 
 describe('a production profile must use https (loopback addresses aside)', () => {
