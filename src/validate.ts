@@ -67,6 +67,17 @@ export const parsePercentage: Parser<number> = (flag, raw) => {
   return value;
 };
 
+/**
+ * A timeout in seconds, more than 0 and at most an hour (`--timeout`, `PAYCTL_TIMEOUT`). The
+ * message reads the same for the flag and the variable: `PAYCTL_TIMEOUT "soon" must be …`.
+ */
+export const parseTimeout: Parser<number> = (flag, raw) => {
+  if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0 || Number(raw) > 3600) {
+    throw usageError(`${flag} ${JSON.stringify(truncate(raw))} must be a number of seconds greater than 0 and at most 3600`);
+  }
+  return Number(raw);
+};
+
 /** A share from 0 to 1, such as 0.25 (a quarter). */
 export const parseShare: Parser<number> = (flag, raw) => {
   if (!/^(0(\.\d+)?|1(\.0+)?|\.\d+)$/.test(raw.trim())) throw fail(flag, raw, 'must be a share from 0 to 1, such as 0.25 for a quarter');
@@ -84,15 +95,31 @@ export const parseEmail: Parser<string> = (flag, raw) => {
   return raw;
 };
 
-export const parseUrl: Parser<string> = (flag, raw) => {
-  let url: URL | undefined;
+/** The URL, when the text is one. */
+function urlOf(raw: string): URL | undefined {
   try {
-    url = new URL(raw);
+    return new URL(raw);
   } catch {
-    url = undefined;
+    return undefined;
   }
-  if (!url || (url.protocol !== 'http:' && url.protocol !== 'https:')) throw fail(flag, raw, 'must be an http(s) URL');
+}
+
+const isHttp = (url: URL | undefined): url is URL => url?.protocol === 'http:' || url?.protocol === 'https:';
+
+export const parseUrl: Parser<string> = (flag, raw) => {
+  if (!isHttp(urlOf(raw))) throw fail(flag, raw, 'must be an http(s) URL');
   return raw;
+};
+
+/**
+ * The API's base URL (`--base-url`, `PAYCTL_BASE_URL`, a profile's), without its trailing
+ * slashes. One that carries credentials is refused without being echoed.
+ */
+export const parseBaseUrl: Parser<string> = (flag, raw) => {
+  const url = urlOf(raw);
+  if (url?.username || url?.password) throw usageError(`${flag} is invalid: a base URL must not carry credentials (user:password@)`);
+  if (!isHttp(url)) throw fail(flag, raw, 'must be an http or https URL, such as https://api.example.com');
+  return url.toString().replace(/\/+$/, '');
 };
 
 const digitsOf = (raw: string) => raw.replace(/[.\-/\s]/g, '');
@@ -151,6 +178,12 @@ export const parseCardNumber: Parser<string> = (flag, raw) => {
   if (!/^\d{13,16}$/.test(digits)) throw usageError(`${flag} is invalid: a card number is 13 to 16 digits`);
   if (!passesLuhn(digits)) throw usageError(`${flag} is invalid: the card number fails the Luhn check digit (a digit is mistyped)`);
   return digits;
+};
+
+/** A client secret or a token: anything but blank, never echoed. */
+export const parseSecret: Parser<string> = (flag, raw) => {
+  if (raw.trim() === '') throw usageError(`${flag} is invalid: must not be empty`);
+  return raw;
 };
 
 export const parseSecurityCode: Parser<string> = (flag, raw) => {

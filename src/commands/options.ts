@@ -1,7 +1,8 @@
 import { OUTPUT_FORMATS, parseCsvSeparator } from '../output/format.js';
-import { parseChoice } from '../validate.js';
+import { parseBaseUrl, parseChoice, parseNonEmpty, parseTimeout, parseUuid } from '../validate.js';
 import {
   describeOptions,
+  flagOf,
   parseOptions,
   switchOption,
   textOption,
@@ -19,8 +20,8 @@ import {
  * by the parser (src/main.ts), the help and the completion scripts, so they never drift.
  */
 export const GLOBAL_FLAGS = {
-  profile: textOption('name', 'profile to use', { complete: 'profiles' }),
-  baseUrl: textOption('url', 'API base URL, overriding the profile'),
+  profile: valueOption('name', 'profile to use', parseNonEmpty, { complete: 'profiles' }),
+  baseUrl: valueOption('url', 'API base URL, overriding the profile', parseBaseUrl),
   output: valueOption('format', 'output format', (flag, raw) => parseChoice(flag, raw, OUTPUT_FORMATS), { short: '-o', choices: OUTPUT_FORMATS }),
   json: switchOption('same as --output json'),
   fields: textOption('list', 'comma-separated fields or dot paths to show, in order'),
@@ -31,13 +32,16 @@ export const GLOBAL_FLAGS = {
   color: switchOption('no colour in tables', { negated: true }),
   pager: switchOption('write long tables directly, not through the pager', { negated: true }),
   debug: switchOption('log requests and responses (redacted) to stderr'),
-  timeout: textOption('seconds', 'request timeout (default 30)'),
+  timeout: valueOption('seconds', 'request timeout (default 30)', parseTimeout),
 } satisfies OptionDefs;
+
+/** A global option's flag as users type it, for messages: `--csv-separator`. */
+export const globalFlag = (key: keyof typeof GLOBAL_FLAGS): string => flagOf(key, GLOBAL_FLAGS[key]);
 
 /** Options that commands gain from their traits, in the order help lists them. */
 export const TRAIT_FLAGS = {
   accountContext: {
-    subaccount: textOption('id', "run in this sub-account (default: the profile's active one)"),
+    subaccount: valueOption('id', "run in this sub-account (default: the profile's active one)", parseUuid),
     mainAccount: switchOption("run in the main account, ignoring the profile's active sub-account"),
   },
   confirms: { yes: switchOption('do not ask for confirmation', { short: '-y' }) },

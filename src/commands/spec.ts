@@ -1,6 +1,7 @@
 import type { Context } from '../context.js';
 import { ExitCode, PayctlError, usageError } from '../errors.js';
 import type { View } from '../output/views.js';
+import type { Flags } from './options.js';
 import { fieldPrompt, type FieldPrompt, type Requirement } from '../prompt.js';
 import type { Parser } from '../validate.js';
 
@@ -145,8 +146,13 @@ export interface CommandDefinition {
   readonly args?: readonly ArgDef[];
   readonly options?: OptionDefs;
   readonly examples?: readonly string[];
-  /** The view its output is shown with: `--fields` is checked against it before the command runs. */
+  /**
+   * The view its output is shown with: `--fields` is checked against it before the command
+   * runs. A command without one takes no `--fields`, unless it has `anyFields`.
+   */
   readonly view?: View;
+  /** Takes `--fields` as any dot paths of what it prints, applied by its own code (`api`, whose answers have no view). */
+  readonly anyFields?: boolean;
   /** Takes `--subaccount` and `--main-account` (the route accepts x-subaccount-id). */
   readonly accountContext?: boolean;
   /** Changes data: takes `--dry-run`. */
@@ -319,6 +325,9 @@ function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, 
   const opts = parseOptions(declared as OptionsOf<S>, raw.opts);
   // Before anything is asked or sent, so that a bad --fields (or csv separator) costs nothing.
   if (definition.view) ctx.io.output.fieldsFor(definition.view);
+  else if (!definition.anyFields && ctx.services.flags.fields !== undefined) {
+    throw usageError(`${longFlag('fields' satisfies keyof Flags)} cannot be used with this command: it has no fields to choose from`);
+  }
   const flag = (key: keyof OptionsOf<S> & string) => flagOf(key, declared[key]!);
   const view = definition.view as ViewOf<S>;
   return {

@@ -1,11 +1,12 @@
+import { globalFlag, type Flags } from '../commands/options.js';
 import { authError, ExitCode, PayctlError, usageError } from '../errors.js';
 import { jwtExpiry, MalformedToken } from '../jwt.js';
-import { parseUuid } from '../validate.js';
+import { parseBaseUrl, parseTimeout, parseUuid, type Parser } from '../validate.js';
 import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, type ConfigData, type Environment, type Profile, type TokenStore } from './store.js';
 
 /** The command that logs this profile in, for hints. */
 export const loginCommand = (profileName: string): string =>
-  profileName === DEFAULT_PROFILE ? 'payctl auth login' : `payctl auth login --profile ${profileName}`;
+  profileName === DEFAULT_PROFILE ? 'payctl auth login' : `payctl auth login ${globalFlag('profile')} ${profileName}`;
 
 /** Where a resolved value came from, shown by `auth status` and `profiles show`. */
 export type Source = 'flag' | 'env' | 'profile' | 'default';
@@ -13,13 +14,8 @@ export type Source = 'flag' | 'env' | 'profile' | 'default';
 /** Where the token in effect is kept: PAYCTL_TOKEN, the config file, or the keychain. */
 export type TokenLocation = 'env' | 'file' | 'keychain';
 
-export interface SettingsFlags {
-  profile?: string;
-  baseUrl?: string;
-  timeout?: string;
-  subaccount?: string;
-  mainAccount?: boolean;
-}
+/** The flags settings are resolved from, already parsed by their options. */
+export type SettingsFlags = Partial<Pick<Flags, 'profile' | 'baseUrl' | 'timeout' | 'subaccount' | 'mainAccount'>>;
 
 export interface Settings {
   profileName: string;
@@ -47,41 +43,36 @@ export interface Settings {
 
 const DEFAULT_TIMEOUT_SECONDS = 30;
 
-/** Flags, then environment, then the profile: the precedence of the contract. */
+/**
+ * Flags, then environment, then the profile: the precedence of the contract. A flag's
+ * value comes parsed by its option; the environment's and the profile's are parsed here,
+ * each named by where it came from.
+ */
 export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: NodeJS.ProcessEnv): Settings {
-  // An empty environment variable counts as unset, but an empty flag (`--timeout "$T"` with T unset) is a mistake, not a default.
-  const given: Array<[string, string | undefined]> = [
-    ['--profile', flags.profile],
-    ['--base-url', flags.baseUrl],
-    ['--timeout', flags.timeout],
-    ['--subaccount', flags.subaccount],
-  ];
-  for (const [flag, value] of given) {
-    if (value !== undefined && value.trim() === '') throw usageError(`${flag} is empty: give a value, or leave the flag out`);
-  }
   const [profileName, profileSource] = chosenProfile(config, flags, env);
   const profile = config.profiles[profileName];
   if (!profile && profileName !== DEFAULT_PROFILE) {
     throw new PayctlError(`profile "${profileName}" does not exist`, ExitCode.usage, {
-      hint: `add it: payctl profiles add ${profileName} --base-url URL (profiles: ${Object.keys(config.profiles).join(', ') || 'none'})`,
+      hint: `add it: payctl profiles add ${profileName} ${globalFlag('baseUrl')} URL (profiles: ${Object.keys(config.profiles).join(', ') || 'none'})`,
     });
   }
   const stored = profile ?? DEFAULT_PROFILE_SETTINGS;
-  const [baseUrl, baseUrlSource] = pick<string>([flags.baseUrl, 'flag'], [env.PAYCTL_BASE_URL, 'env'], [stored.baseUrl, 'profile']);
+  // A profile always has a base URL: an empty one is refused by the parser, not skipped.
+  const [baseUrl, baseUrlSource] = firstGiven(flags.baseUrl, parseBaseUrl, ['env', env.PAYCTL_BASE_URL, 'PAYCTL_BASE_URL']) ?? [
+    parseBaseUrl(baseUrlOrigin('profile', profileName), stored.baseUrl),
+    'profile',
+  ];
   const [token, tokenSource] = pick<string | undefined>([env.PAYCTL_TOKEN, 'env'], [stored.token, 'profile'], [undefined, 'default']);
-  const [subaccount, subaccountSource] = flags.mainAccount
-    ? [undefined, 'flag' as Source]
-    : pick<string | undefined>([flags.subaccount, 'flag'], [env.PAYCTL_SUBACCOUNT, 'env'], [stored.subaccount, 'profile'], [undefined, 'default']);
-  const [timeout, timeoutFlag] = pick<string>(
-    [flags.timeout, '--timeout'],
-    [env.PAYCTL_TIMEOUT, 'PAYCTL_TIMEOUT'],
-    [String(DEFAULT_TIMEOUT_SECONDS), 'default'],
-  );
+  const [subaccount, subaccountSource]: [string | undefined, Source] = flags.mainAccount
+    ? [undefined, 'flag']
+    : (firstGiven(flags.subaccount, parseUuid, ['env', env.PAYCTL_SUBACCOUNT, 'PAYCTL_SUBACCOUNT'], ['profile', stored.subaccount, "the profile's sub-account"]) ??
+      [undefined, 'default']);
+  const [timeoutSeconds] = firstGiven(flags.timeout, parseTimeout, ['env', env.PAYCTL_TIMEOUT, 'PAYCTL_TIMEOUT']) ?? [DEFAULT_TIMEOUT_SECONDS];
   return {
     profileName,
     profileSource,
     profile,
-    baseUrl: parseBaseUrl(baseUrl, baseUrlSource),
+    baseUrl,
     baseUrlSource,
     env: stored.env,
     token,
@@ -89,10 +80,20 @@ export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: N
     tokenLocation: token ? (tokenSource === 'env' ? 'env' : 'file') : stored.tokenInKeychain ? 'keychain' : undefined,
     tokenStore: stored.tokenStore ?? 'file',
     ...(token ? readTokenExpiry(token) : {}),
-    subaccount: subaccount === undefined ? undefined : parseSubaccount(subaccount, subaccountSource),
+    subaccount,
     subaccountSource: subaccount || flags.mainAccount ? subaccountSource : undefined,
-    timeoutMs: parseTimeout(timeout, timeoutFlag),
+    timeoutMs: Math.round(timeoutSeconds * 1000),
   };
+}
+
+/**
+ * The flag's value, else the first of the environment's and the profile's that is set (an
+ * empty one counts as unset), parsed under the name of where it came from; undefined when none is.
+ */
+function firstGiven<T>(flag: T | undefined, parse: Parser<T>, ...candidates: Array<[Source, string | undefined, string]>): [T, Source] | undefined {
+  if (flag !== undefined) return [flag, 'flag'];
+  const found = candidates.find(([, value]) => value !== undefined && value !== '');
+  return found && [parse(found[2], found[1]!), found[0]];
 }
 
 const chosenProfile = (config: ConfigData, flags: SettingsFlags, env: NodeJS.ProcessEnv) =>
@@ -149,20 +150,6 @@ function pick<T>(...candidates: Array<[T | undefined | '', Source | string]>): [
   return [last[0] as T, last[1] as Source];
 }
 
-export function parseBaseUrl(value: string, source: string): string {
-  let url: URL;
-  try {
-    url = new URL(value);
-  } catch {
-    throw usageError(`base URL "${value}" (from ${source}) is not a URL: use http(s)://host[:port][/path]`);
-  }
-  if (url.protocol !== 'http:' && url.protocol !== 'https:') {
-    throw usageError(`base URL "${value}" (from ${source}) must use http or https`);
-  }
-  if (url.username || url.password) throw usageError(`base URL (from ${source}) must not carry credentials`);
-  return url.toString().replace(/\/+$/, '');
-}
-
 /** 127.0.0.0/8, ::1 (also as an IPv4-mapped address) and localhost: traffic that never leaves the machine. */
 export function isLoopback(hostname: string): boolean {
   const host = hostname.toLowerCase().replace(/\.$/, '');
@@ -189,22 +176,11 @@ export function requireHttpsForProduction(baseUrl: string, env: Environment, ori
   );
 }
 
+/** How messages name where a base URL came from. */
+const baseUrlOrigin = (source: Source, profileName: string): string =>
+  ({ flag: globalFlag('baseUrl'), env: 'PAYCTL_BASE_URL', profile: `the base URL of profile "${profileName}"`, default: 'the base URL' })[source];
+
 /** Before any request: the base URL in effect, wherever it came from, under the profile's environment. */
 export function assertSecureTransport(settings: Settings): void {
-  const origin = { flag: '--base-url', env: 'PAYCTL_BASE_URL', profile: `the base URL of profile "${settings.profileName}"`, default: 'the base URL' }[
-    settings.baseUrlSource
-  ];
-  requireHttpsForProduction(settings.baseUrl, settings.env, origin);
-}
-
-function parseSubaccount(value: string, source: Source): string {
-  const origin = { flag: '--subaccount', env: 'PAYCTL_SUBACCOUNT', profile: "the profile's sub-account", default: 'default' }[source];
-  return parseUuid(origin, value);
-}
-
-function parseTimeout(value: string, origin: string): number {
-  if (!/^\d+(\.\d+)?$/.test(value) || Number(value) <= 0 || Number(value) > 3600) {
-    throw usageError(`${origin} "${value}" must be a number of seconds greater than 0 and at most 3600`);
-  }
-  return Math.round(Number(value) * 1000);
+  requireHttpsForProduction(settings.baseUrl, settings.env, baseUrlOrigin(settings.baseUrlSource, settings.profileName));
 }

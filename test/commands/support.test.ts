@@ -1,4 +1,4 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, tempConfigDir, type RunResult } from '../helpers/cli.js';
@@ -242,6 +242,53 @@ describe('help and version', () => {
     expect(help).toMatch(/--address-zipcode <value> +CEP \(8 digits\)\n/);
     expect(help).toMatch(/--address-street-number <value> +Number\n/);
     expect(help).toMatch(/--document <value> +CPF or CNPJ \(check digits verified\)\n/);
+  });
+});
+
+describe('--fields where a command prints no resource', () => {
+  it('auth status has its fields: an unknown one is exit 2 naming those it has; a known one is shown', async () => {
+    const bogus = await s.run(['auth', 'status', '--fields', 'bogus']);
+    expect(bogus.code).toBe(2);
+    expect(bogus.stdout).toBe('');
+    expect(bogus.stderr).toBe(
+      'error: --fields: unknown field bogus; valid fields: profile, baseUrl, env, loggedIn, tokenSource, tokenStore, tokenStoreSetting, tokenExpiresAt, clientId, subaccount\n',
+    );
+    const chosen = await s.run(['auth', 'status', '--fields', 'baseUrl,loggedIn']);
+    expect(chosen.code, chosen.stderr).toBe(0);
+    expect(chosen.stdout).toBe(`baseUrl\t${s.sandbox.url}\nloggedIn\ttrue\n`);
+  });
+
+  it('a command with no fields to choose is exit 2 naming --fields, and does nothing', async () => {
+    const env = { PAYCTL_CONFIG_DIR: tempConfigDir() };
+    for (const args of [
+      ['profiles', 'add', 'x', '--base-url', 'http://127.0.0.1:4010', '--fields', 'name'],
+      ['profiles', 'use', 'x', '--fields', 'a'],
+      ['profiles', 'set', 'default', '--max-withdrawal', '100000', '--fields', 'maxWithdrawal'],
+      ['profiles', 'remove', 'x', '--fields', 'a'],
+      ['subaccounts', 'use', '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c', '--fields', 'id'],
+      ['subaccounts', 'clear', '--fields', 'id'],
+      ['version', '--fields', 'version'],
+      ['completion', 'bash', '--fields', 'a', '--json'],
+    ]) {
+      const refused = await runInProcess(args, { env });
+      expect(refused.code, args.join(' ')).toBe(2);
+      expect(refused.stdout, args.join(' ')).toBe('');
+      expect(refused.stderr, args.join(' ')).toContain('--fields cannot be used with this command: it has no fields to choose from');
+    }
+    // Nothing was added, set or used: the config was never written.
+    expect(existsSync(path.join(env.PAYCTL_CONFIG_DIR, 'config.json'))).toBe(false);
+  });
+
+  it('api picks any fields of the answer itself', async () => {
+    const balance = await s.run(['api', 'GET', '/withdrawals/balance', '--fields', 'disponiblePixBalance']);
+    expect(balance.code, balance.stderr).toBe(0);
+    expect(Object.keys(JSON.parse(balance.stdout))).toEqual(['disponiblePixBalance']);
+    const customers = await s.run(['api', 'GET', '/customers', '--query', 'limit=2', '--fields', 'id,address.city']);
+    expect(customers.code, customers.stderr).toBe(0);
+    expect(JSON.parse(customers.stdout)).toEqual([
+      { id: expect.any(String), address: { city: expect.any(String) } },
+      { id: expect.any(String), address: { city: expect.any(String) } },
+    ]);
   });
 });
 

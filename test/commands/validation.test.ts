@@ -138,12 +138,16 @@ const CASES: Array<[string, string[], string, RegExp]> = [
     /missing required flags/,
   ],
   ['unknown --fields', ['customers', 'list', '--fields', 'id,shoeSize'], 'shoeSize', /valid fields: id, firstName/],
+  ['blank client secret on stdin', ['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], '--client-secret-stdin client secret', /must not be empty/],
+  ['no token on stdin', ['auth', 'token', '--stdin'], '--stdin token', /must not be empty/],
 ];
 
 const STDIN: Record<string, string> = {
   'card number too short': '411111111111\n123\n',
   'security code too long': '4111111111111111\n12345\n',
   'card number failing Luhn': '4111111111111112\n123\n',
+  'blank client secret on stdin': '   \n',
+  'no token on stdin': '\n',
 };
 
 describe.concurrent('every bad value is exit 2 naming the flag and the rule', () => {

@@ -153,6 +153,98 @@ describe('config file', () => {
   });
 });
 
+describe('global flags are parsed before any command runs, on every command', () => {
+  const TIMEOUT_RULE = 'must be a number of seconds greater than 0 and at most 3600';
+
+  it('a bad --timeout, --base-url or --subaccount is exit 2 naming the flag and the rule; the command never runs', async () => {
+    const dir = tempConfigDir();
+    const env = { PAYCTL_CONFIG_DIR: dir };
+    const cases: Array<[string[], string]> = [
+      [['profiles', 'list', '--timeout', 'abc'], `--timeout "abc" ${TIMEOUT_RULE}`],
+      [['version', '--timeout', 'abc'], `--timeout "abc" ${TIMEOUT_RULE}`],
+      [['completion', 'bash', '--timeout', '-5'], `--timeout "-5" ${TIMEOUT_RULE}`],
+      [['--timeout', '0', 'profiles', 'add', 'early', '--base-url', 'http://127.0.0.1:1'], `--timeout "0" ${TIMEOUT_RULE}`],
+      [['profiles', 'add', 'late', '--base-url', 'http://127.0.0.1:1', '--timeout', '3601'], `--timeout "3601" ${TIMEOUT_RULE}`],
+      [['profiles', 'use', 'default', '--base-url', 'ftp://127.0.0.1'], '--base-url "ftp://127.0.0.1" is invalid: must be an http or https URL'],
+      [['profiles', 'add', 'blank', '--base-url', ''], '--base-url "" is invalid: must be an http or https URL'],
+      [['help', 'balance', '--base-url', 'not a url'], '--base-url "not a url" is invalid: must be an http or https URL'],
+      // Checked before the missing flags of the command: the flag is wrong whatever the command needs.
+      [['withdraw', 'pix', '--subaccount', 'loja-norte'], '--subaccount "loja-norte" is invalid: must be a UUID'],
+      [['profiles', 'list', '--profile', ''], '--profile "" is invalid: must not be empty'],
+    ];
+    for (const [args, message] of cases) {
+      const result = await runInProcess(args, { env });
+      expect(result.code, `${args.join(' ')}: ${result.stderr}`).toBe(2);
+      // One line, the error alone.
+      expect(result.stderr.trimEnd().split('\n'), args.join(' ')).toEqual([expect.stringMatching(/^error: /)]);
+      expect(result.stderr, args.join(' ')).toContain(`error: ${message}`);
+      expect(result.stdout, args.join(' ')).toBe('');
+    }
+    // Neither profile was added, nor the config written at all.
+    expect(existsSync(path.join(dir, 'config.json'))).toBe(false);
+  });
+
+  it('a base URL with credentials is refused without echoing them, from the flag or the environment', async () => {
+    const env = { PAYCTL_CONFIG_DIR: tempConfigDir() };
+    const flag = await runInProcess(['profiles', 'list', '--base-url', 'http://ops:hunter2@127.0.0.1:1'], { env });
+    expect(flag.code).toBe(2);
+    expect(flag.stderr).toBe('error: --base-url is invalid: a base URL must not carry credentials (user:password@)\n');
+    const variable = await runInProcess(['balance'], { env: { ...env, PAYCTL_BASE_URL: 'http://ops:hunter2@127.0.0.1:1', PAYCTL_TOKEN: 't' } });
+    expect(variable.code).toBe(2);
+    expect(variable.stderr).toBe('error: PAYCTL_BASE_URL is invalid: a base URL must not carry credentials (user:password@)\n');
+  });
+
+  it('values from the environment and the profile are still checked where they are used, named by where they came from', async () => {
+    const dir = tempConfigDir();
+    writeFileSync(
+      path.join(dir, 'config.json'),
+      JSON.stringify({ profiles: { odd: { baseUrl: 'ftp://127.0.0.1', env: 'local', token: 't' }, lost: { baseUrl: first.url, env: 'local', token: 't', subaccount: 'loja' } } }),
+    );
+    const cases: Array<[string[], Record<string, string>, string]> = [
+      [['balance', '--profile', 'lost'], { PAYCTL_BASE_URL: 'ftp://127.0.0.1' }, 'PAYCTL_BASE_URL "ftp://127.0.0.1" is invalid: must be an http or https URL'],
+      [['balance', '--profile', 'odd'], {}, 'the base URL of profile "odd" "ftp://127.0.0.1" is invalid: must be an http or https URL'],
+      [['balance', '--profile', 'lost'], { PAYCTL_SUBACCOUNT: 'loja' }, 'PAYCTL_SUBACCOUNT "loja" is invalid: must be a UUID'],
+      [['balance', '--profile', 'lost'], {}, 'the profile\'s sub-account "loja" is invalid: must be a UUID'],
+      [['balance', '--profile', 'lost', '--main-account'], { PAYCTL_TIMEOUT: '-1' }, `PAYCTL_TIMEOUT "-1" ${TIMEOUT_RULE}`],
+    ];
+    for (const [args, extra, message] of cases) {
+      const result = await runInProcess(args, { env: { PAYCTL_CONFIG_DIR: dir, ...extra } });
+      expect(result.code, `${args.join(' ')} ${JSON.stringify(extra)}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toContain(`error: ${message}`);
+    }
+    // The flag wins over a bad value below it, which is then never read.
+    const overridden = await runInProcess(['balance', '--profile', 'lost', '--subaccount', SUB_FLAG, '--base-url', first.url], {
+      env: { PAYCTL_CONFIG_DIR: dir, PAYCTL_SUBACCOUNT: 'loja' },
+    });
+    expect(overridden.code, overridden.stderr).toBe(0);
+    expect(lastRequest(first).headers['x-subaccount-id']).toBe(SUB_FLAG);
+  });
+});
+
+describe('profiles add takes the global --base-url', () => {
+  it('in any position, normalised; a bad one names --base-url and its rule; without one, the flag is named', async () => {
+    const dir = tempConfigDir();
+    const env = { PAYCTL_CONFIG_DIR: dir };
+    expect((await runInProcess(['--base-url', 'http://127.0.0.1:4010/', 'profiles', 'add', 'before'], { env })).code).toBe(0);
+    expect((await runInProcess(['profiles', 'add', 'after', '--base-url', 'HTTP://LOCALHOST:4010/v1/'], { env })).code).toBe(0);
+    const profiles = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles;
+    expect([profiles.before.baseUrl, profiles.after.baseUrl]).toEqual(['http://127.0.0.1:4010', 'http://localhost:4010/v1']);
+    const bad = await runInProcess(['profiles', 'add', 'bad', '--base-url', 'ftp://127.0.0.1'], { env });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toBe('error: --base-url "ftp://127.0.0.1" is invalid: must be an http or https URL, such as https://api.example.com\n');
+    const missing = await runInProcess(['profiles', 'add', 'none'], { env });
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toBe('error: missing required flag: --base-url\nhint: payctl profiles add none --base-url URL\n');
+    expect(Object.keys(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles)).toEqual(['before', 'after']);
+  });
+
+  it('its help says what --base-url is for it, and lists the flag once', async () => {
+    const help = (await runInProcess(['profiles', 'add', '--help'])).stdout;
+    expect(help.replace(/\s+/g, ' ')).toContain("The global --base-url, required here, is the new profile's API base URL.");
+    expect(help.match(/^ +--base-url <url>/gm)).toHaveLength(1);
+  });
+});
+
 describe('prompting', () => {
   needsTools('script')('refuses without a terminal, naming every missing flag, and sends nothing', async () => {
     const server = await startFakeApi();
@@ -170,6 +262,26 @@ describe('prompting', () => {
         expect(terminal.code).toBe(2);
         expect(terminal.stderr).toContain(reason);
       }
+      expect(server.requests).toEqual([]);
+    } finally {
+      await server.close();
+    }
+  });
+
+  needsTools('script')('a blank client secret typed at the prompt is refused there, by the rule --client-secret-stdin follows, and never sent', async () => {
+    const server = await startFakeApi();
+    try {
+      const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: server.url };
+      const typed = await runCliInTerminal(['auth', 'login', '--client-id', 'acme'], {
+        env,
+        stderrOnTerminal: true,
+        steps: [
+          { after: 'Client secret', send: '   \r' },
+          { after: 'must not be empty', send: '\x03' },
+        ],
+      });
+      expect(typed.stdout).toContain('must not be empty');
+      expect(typed.code).toBe(130);
       expect(server.requests).toEqual([]);
     } finally {
       await server.close();

@@ -1,7 +1,7 @@
 import { describe, expect, expectTypeOf, it } from 'vitest';
 import { COMMAND_TREE } from '../../src/commands/tree.js';
 import { everyCommand, flagOf, parseOptions, switchOption, valueOption, type Invocation } from '../../src/commands/spec.js';
-import { optionsOf } from '../../src/commands/options.js';
+import { GLOBAL_OPTIONS, optionsOf } from '../../src/commands/options.js';
 import { commandTreeFor, TOP_LEVEL_NAMES } from '../../src/commands/top-level.js';
 import type { withdrawBatch, withdrawPix } from '../../src/commands/withdraw/index.js';
 import { parseWithdrawalAmount } from '../../src/validate.js';
@@ -35,11 +35,11 @@ describe('options are parsed by their declared parsers', () => {
 });
 
 describe('every command of the tree', () => {
-  it('declares each flag once, and runs code (load) or holds subcommands', () => {
+  it('declares each flag once, none of them a global one, and runs code (load) or holds subcommands', () => {
     const commands = everyCommand(COMMAND_TREE);
     expect(commands.length).toBeGreaterThan(30);
     for (const { path, spec } of commands) {
-      const flags = optionsOf(spec).flatMap((option) => option.flags.split(/[ ,]+/).filter((word) => word.startsWith('-')));
+      const flags = [...optionsOf(spec), ...GLOBAL_OPTIONS].flatMap((option) => option.flags.split(/[ ,]+/).filter((word) => word.startsWith('-')));
       expect(new Set(flags).size, path.join(' ')).toBe(flags.length);
       expect(Boolean(spec.load) !== Boolean(spec.subcommands?.length), path.join(' ')).toBe(true);
     }

@@ -124,7 +124,8 @@ describe('profiles set', () => {
     expect((await add(e, 'prod', 'https://api.example.com', 'production')).code).toBe(0);
     const refused = await runInProcess(['profiles', 'set', 'prod', '--max-withdrawal', '100000'], { env: e });
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('refused without confirmation');
+    // The refusal every confirmation gives, nothing shown before it.
+    expect(refused.stderr).toBe('error: Change the limits of production profile prod: refused without confirmation\nhint: pass --yes to confirm, or run it at a terminal to be asked\n');
     expect(JSON.parse((await runInProcess(['profiles', 'show', 'prod', '--json'], { env: e })).stdout)).toMatchObject({ maxWithdrawal: null });
 
     const declined = await runCliInTerminal(['profiles', 'set', 'prod', '--max-withdrawal', '100000'], { env: e, stderrOnTerminal: true, steps: [{ after: 'Change the limits', send: '\r' }] });

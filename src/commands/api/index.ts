@@ -63,6 +63,7 @@ export const apiCall = defineCommand({
   ],
   accountContext: true,
   changesData: true,
+  anyFields: true,
 });
 
 export const apiCommand = command(apiCall, () => import('./call.js'));

@@ -1,3 +1,4 @@
+import type { View } from '../../output/views.js';
 import { parseNonEmpty } from '../../validate.js';
 import { command, defineCommand, group, switchOption, valueOption } from '../spec.js';
 
@@ -22,9 +23,18 @@ export const authToken = defineCommand({
   examples: ['payctl auth token', 'vault read -field=token secret/payctl | payctl auth token --stdin'],
 });
 
+/** What `auth status` shows, the fields --fields picks from. */
+export const authStatusView: View = {
+  noun: 'status',
+  fields: ['profile', 'baseUrl', 'env', 'loggedIn', 'tokenSource', 'tokenStore', 'tokenStoreSetting', 'tokenExpiresAt', 'clientId', 'subaccount'],
+  columns: [],
+  kinds: { loggedIn: 'boolean', tokenExpiresAt: 'time', subaccount: 'id' },
+};
+
 export const authStatus = defineCommand({
   name: 'status',
   summary: 'Show the profile, base URL, environment, token expiry and sub-account; exit 3 when not usable',
+  view: authStatusView,
   examples: ['payctl auth status', 'payctl auth status --json | jq .tokenExpiresAt', 'payctl auth status >/dev/null || payctl auth login'],
 });
 

@@ -1,18 +1,17 @@
 import { authenticate } from '../../api/auth.js';
 import { storeToken } from '../../config/token-store.js';
-import { ExitCode, PayctlError, usageError } from '../../errors.js';
+import { ExitCode, PayctlError } from '../../errors.js';
 import { MalformedToken } from '../../jwt.js';
-import { resolveRequired } from '../../prompt.js';
+import { askParsed, resolveRequired } from '../../prompt.js';
 import { readLines } from '../../stdin.js';
-import { parseNonEmpty } from '../../validate.js';
+import { parseNonEmpty, parseSecret } from '../../validate.js';
 import type { Invocation } from '../spec.js';
 import type { authLogin } from './index.js';
 
 export async function run(invocation: Invocation<typeof authLogin>): Promise<void> {
   const { io, services, opts, flag } = invocation;
   const settings = services.settings();
-  const stdinSecret = opts.clientSecretStdin ? (await readLines(io.stdin, 1))[0] : undefined;
-  if (opts.clientSecretStdin && !stdinSecret) throw usageError(`${flag('clientSecretStdin')}: stdin held no client secret`);
+  const stdinSecret = opts.clientSecretStdin ? parseSecret(`${flag('clientSecretStdin')} client secret`, (await readLines(io.stdin, 1))[0] ?? '') : undefined;
   services.secrets.add(stdinSecret);
   const stored = settings.profile?.clientId;
   const { clientId, clientSecret } = await resolveRequired(invocation, {
@@ -23,7 +22,7 @@ export async function run(invocation: Invocation<typeof authLogin>): Promise<voi
     clientSecret: {
       flag: flag('clientSecretStdin'),
       value: stdinSecret,
-      ask: (prompter) => prompter.secret('Client secret', { validate: (value) => (value ? undefined : 'must not be empty') }),
+      ask: (prompter) => askParsed(prompter, 'secret', 'Client secret', parseSecret, 'client secret'),
     },
   });
   services.secrets.add(clientSecret);

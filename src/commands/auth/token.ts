@@ -1,17 +1,17 @@
 import { storeToken } from '../../config/token-store.js';
 import { usageError } from '../../errors.js';
 import { MalformedToken } from '../../jwt.js';
-import { resolveRequired } from '../../prompt.js';
+import { askParsed, resolveRequired } from '../../prompt.js';
 import { readLines } from '../../stdin.js';
+import { parseSecret } from '../../validate.js';
 import type { Invocation } from '../spec.js';
 import type { authToken } from './index.js';
 
 export async function run(invocation: Invocation<typeof authToken>): Promise<void> {
   const { io, services, opts, flag } = invocation;
-  const fromStdin = opts.stdin ? (await readLines(io.stdin, 1))[0] : undefined;
-  if (opts.stdin && !fromStdin) throw usageError(`${flag('stdin')}: stdin held no token`);
+  const fromStdin = opts.stdin ? parseSecret(`${flag('stdin')} token`, (await readLines(io.stdin, 1))[0] ?? '') : undefined;
   const { token } = await resolveRequired(invocation, {
-    token: { flag: flag('stdin'), value: fromStdin, ask: (prompter) => prompter.secret('Token', { validate: (v) => (v.trim() ? undefined : 'must not be empty') }) },
+    token: { flag: flag('stdin'), value: fromStdin, ask: (prompter) => askParsed(prompter, 'secret', 'Token', parseSecret, 'token') },
   });
   const value = token.trim();
   if (/\s/.test(value)) throw usageError('the token must be one word without spaces (give the token, not "Bearer TOKEN")');

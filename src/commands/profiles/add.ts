@@ -1,19 +1,20 @@
-import { isLoopback, parseBaseUrl, requireHttpsForProduction } from '../../config/settings.js';
+import { isLoopback, requireHttpsForProduction } from '../../config/settings.js';
 import { updateConfig, type Environment } from '../../config/store.js';
 import { usageError } from '../../errors.js';
-import type { Invocation } from '../spec.js';
-import type { profilesAdd } from './index.js';
+import { globalFlag } from '../options.js';
+import { flagOf, type Invocation } from '../spec.js';
+import { profilesSet, type profilesAdd } from './index.js';
 
 /** Without --env, a loopback base URL is a local sandbox; anything else is treated as production. */
 const guessEnvironment = (baseUrl: string): Environment => (isLoopback(new URL(baseUrl).hostname) ? 'local' : 'production');
 
-export async function run({ io, services, args: [name], opts, flag }: Invocation<typeof profilesAdd>): Promise<void> {
-  // --base-url is also a global option, which commander may have claimed first.
-  const rawUrl = opts.baseUrl ?? services.flags.baseUrl;
-  if (!rawUrl) throw usageError(`missing required flag: ${flag('baseUrl')}`, `payctl profiles add ${name} ${flag('baseUrl')} URL`);
-  const baseUrl = parseBaseUrl(rawUrl, flag('baseUrl'));
+/** The new profile's base URL is the global --base-url's, parsed with the other global flags. */
+export async function run({ io, services, args: [name], opts }: Invocation<typeof profilesAdd>): Promise<void> {
+  const baseUrl = services.flags.baseUrl;
+  const baseUrlFlag = globalFlag('baseUrl');
+  if (baseUrl === undefined) throw usageError(`missing required flag: ${baseUrlFlag}`, `payctl profiles add ${name} ${baseUrlFlag} URL`);
   const env = opts.env ?? guessEnvironment(baseUrl);
-  requireHttpsForProduction(baseUrl, env, flag('baseUrl'));
+  requireHttpsForProduction(baseUrl, env, baseUrlFlag);
   await updateConfig(services.configDir, (config) => {
     if (config.profiles[name]) throw usageError(`profile "${name}" already exists`, `remove it first: payctl profiles remove ${name}`);
     config.profiles[name] = { baseUrl, env };
@@ -21,6 +22,6 @@ export async function run({ io, services, args: [name], opts, flag }: Invocation
   await io.output.note(`added profile ${name} (${env}, ${baseUrl}); use it with: payctl profiles use ${name}`);
   // Said to a person adding a profile for real money, not to a script setting one up.
   if (env === 'production' && io.stderrIsTTY) {
-    await io.output.note(`its token can be kept in the system keychain instead of the config file: payctl profiles set ${name} --token-store keychain`);
+    await io.output.note(`its token can be kept in the system keychain instead of the config file: payctl profiles set ${name} ${flagOf('tokenStore', profilesSet.options.tokenStore)} keychain`);
   }
 }

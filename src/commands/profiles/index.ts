@@ -1,7 +1,8 @@
 import { ENVIRONMENTS, TOKEN_STORES } from '../../config/store.js';
 import { usageError } from '../../errors.js';
 import { parseCents, parseChoice, type Parser } from '../../validate.js';
-import { arg, asText, command, defineCommand, group, optionalArg, switchOption, textOption, valueOption } from '../spec.js';
+import { globalFlag } from '../options.js';
+import { arg, asText, command, defineCommand, group, optionalArg, switchOption, valueOption } from '../spec.js';
 import { profileView } from './view.js';
 
 const PROFILE_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]{0,63}$/;
@@ -32,9 +33,9 @@ export const profilesShow = defineCommand({
 export const profilesAdd = defineCommand({
   name: 'add',
   summary: 'Add a profile',
+  description: `Add a profile. The global ${globalFlag('baseUrl')}, required here, is the new profile's API base URL.`,
   args: [arg('name', 'profile name', parseProfileName)],
   options: {
-    baseUrl: textOption('url', 'API base URL of this profile (required)'),
     env: valueOption('environment', 'environment (default: local for 127.0.0.1 and localhost, else production)', (flag, raw) => parseChoice(flag, raw, ENVIRONMENTS), {
       choices: ENVIRONMENTS,
     }),

@@ -3,6 +3,8 @@ import { moveToken } from '../../config/token-store.js';
 import type { Profile } from '../../config/store.js';
 import { usageError } from '../../errors.js';
 import { formatCentsExact } from '../../output/money.js';
+import { globalFlag } from '../options.js';
+import { askToConfirm } from '../shared/confirm.js';
 import type { Invocation } from '../spec.js';
 import type { profilesSet } from './index.js';
 
@@ -27,7 +29,7 @@ export async function run(invocation: Invocation<typeof profilesSet>): Promise<v
   if (opts.maxBatchTotal !== undefined || opts.clearMaxBatchTotal) limits.push(['maxBatchTotal', opts.maxBatchTotal]);
   if (limits.length === 0 && csvSeparator === undefined && opts.tokenStore === undefined) {
     throw usageError(
-      `nothing to set: give ${flag('maxWithdrawal')}, ${flag('maxBatchTotal')}, ${flag('clearMaxWithdrawal')}, ${flag('clearMaxBatchTotal')}, --csv-separator or ${flag('tokenStore')}`,
+      `nothing to set: give ${flag('maxWithdrawal')}, ${flag('maxBatchTotal')}, ${flag('clearMaxWithdrawal')}, ${flag('clearMaxBatchTotal')}, ${globalFlag('csvSeparator')} or ${flag('tokenStore')}`,
       `payctl profiles set ${name} ${flag('maxWithdrawal')} 500000`,
     );
   }
@@ -50,16 +52,13 @@ export async function run(invocation: Invocation<typeof profilesSet>): Promise<v
 
 /** Shows the limits before and after and asks (default No); without a terminal, --yes must say so. */
 async function confirmLimits(
-  { io, services }: Invocation<typeof profilesSet>,
+  invocation: Invocation<typeof profilesSet>,
   name: string,
   profile: Profile,
   changed: Array<[Limit, number | undefined]>,
 ): Promise<void> {
-  const question = `Change the limits of production profile ${name}?`;
-  if (!services.flags.yes && !io.canPrompt) {
-    throw usageError(`${question.replace(/\?$/, '')}: refused without confirmation`, 'pass --yes to confirm, or run it at a terminal to be asked');
-  }
-  const lines = changed.map(([limit, cents]) => `  ${LIMIT_WORDS[limit]}: ${describeLimit(profile[limit])} → ${describeLimit(cents)}`);
-  io.stderr.write(`About to change the limits of profile ${name} (PRODUCTION, real money):\n${lines.join('\n')}\n`);
-  if (!services.flags.yes && !(await (await services.prompter()).confirm(question))) throw usageError('not confirmed: nothing was changed');
+  await askToConfirm(invocation, `Change the limits of production profile ${name}?`, 'not confirmed: nothing was changed', () => [
+    `About to change the limits of profile ${name} (PRODUCTION, real money):`,
+    ...changed.map(([limit, cents]) => `  ${LIMIT_WORDS[limit]}: ${describeLimit(profile[limit])} → ${describeLimit(cents)}`),
+  ]);
 }

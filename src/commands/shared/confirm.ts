@@ -1,6 +1,8 @@
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { visible } from '../../output/sanitize.js';
+import { TRAIT_FLAGS } from '../options.js';
+import { flagOf } from '../spec.js';
 
 /**
  * The lines every confirmation ends with: in which account and against which
@@ -29,18 +31,35 @@ async function contextLines({ io, services }: Context): Promise<string[]> {
  * refuses (exit 2), since nobody saw it.
  */
 export async function confirmChange(ctx: Context, summary: readonly string[], question: string): Promise<void> {
-  const { io, services } = ctx;
+  await askToConfirm(ctx, question, 'not confirmed: nothing was sent', async () => {
+    const lines = [...summary.map(visible), ...(await contextLines(ctx))];
+    // At a terminal, a line wider than the screen continues under its value instead of wherever the terminal breaks it.
+    const width = ctx.io.stderrWidth;
+    if (width === undefined) return lines;
+    const { wrapLabelled } = await import('../../output/wrap.js');
+    return lines.flatMap((line) => wrapLabelled(line, width));
+  });
+}
+
+/**
+ * Writes what will happen (`shown`) on stderr and asks `question`, default No; a No is
+ * exit 2 with `declined`. With --yes or --dry-run it is written and nothing is asked.
+ * Without a terminal and without --yes the change is refused first (exit 2), since nobody
+ * would see it.
+ */
+export async function askToConfirm(
+  { io, services }: Context,
+  question: string,
+  declined: string,
+  shown: () => readonly string[] | Promise<readonly string[]>,
+): Promise<void> {
   const asking = !services.flags.dryRun && !services.flags.yes;
   if (asking && !io.canPrompt) {
-    throw usageError(`${question.replace(/\?$/, '')}: refused without confirmation`, 'pass --yes to confirm, or run it at a terminal to be asked');
+    throw usageError(
+      `${question.replace(/\?$/, '')}: refused without confirmation`,
+      `pass ${flagOf('yes', TRAIT_FLAGS.confirms.yes)} to confirm, or run it at a terminal to be asked`,
+    );
   }
-  let lines = [...summary.map(visible), ...(await contextLines(ctx))];
-  // At a terminal, a line wider than the screen continues under its value instead of wherever the terminal breaks it.
-  const width = io.stderrWidth;
-  if (width !== undefined) {
-    const { wrapLabelled } = await import('../../output/wrap.js');
-    lines = lines.flatMap((line) => wrapLabelled(line, width));
-  }
-  io.stderr.write(`${lines.join('\n')}\n`);
-  if (asking && !(await (await services.prompter()).confirm(question))) throw usageError('not confirmed: nothing was sent');
+  io.stderr.write(`${(await shown()).join('\n')}\n`);
+  if (asking && !(await (await services.prompter()).confirm(question))) throw usageError(declined);
 }
