@@ -4,6 +4,7 @@ import { PIX_KEY_TYPES, type Balances, type PixKeyType, type WithdrawalMethod, t
 import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../../output/money.js';
 import { resolveRequired, type FieldPrompt } from '../../prompt.js';
 import { parsePixKey } from '../../validate.js';
+import { sendUnlessDuplicate } from '../../withdrawal/duplicate-guard.js';
 import { identityOf } from '../../withdrawal/identity.js';
 import { refuseAboveWithdrawalLimit } from '../../withdrawal/limits.js';
 import { waitForSettlement } from '../../withdrawal/wait.js';
@@ -11,7 +12,6 @@ import { ExitCode, PayctlError } from '../../errors.js';
 import { confirmChange } from '../shared/confirm.js';
 import { describeBankAccount, pickBankAccount } from '../shared/pickers.js';
 import type { Invocation } from '../spec.js';
-import { sendUnlessDuplicate } from './duplicate-guard.js';
 import { DEFAULT_WAIT_SECONDS, type withdrawBoleto, type withdrawCard, type withdrawPix } from './index.js';
 
 type PixWithdrawal = Invocation<typeof withdrawPix>;

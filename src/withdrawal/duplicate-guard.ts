@@ -1,13 +1,13 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Context } from '../../context.js';
-import type { Services } from '../../services.js';
-import { usageError } from '../../errors.js';
-import { formatCents } from '../../output/money.js';
-import { findRecentTwin } from '../../withdrawal/duplicates.js';
-import type { WithdrawalIdentity } from '../../withdrawal/identity.js';
-import { describeHolder, LockBusy, takeLock } from '../../withdrawal/lock.js';
+import type { Context } from '../context.js';
+import type { Services } from '../services.js';
+import { usageError } from '../errors.js';
+import { formatCents } from '../output/money.js';
+import { findRecentTwin } from './duplicates.js';
+import type { WithdrawalIdentity } from './identity.js';
+import { describeHolder, LockBusy, takeLock } from './lock.js';
 
 /** How long a withdrawal waits for another one in the same account to finish its check and send. */
 const LOCK_WAIT_MS = 30_000;
