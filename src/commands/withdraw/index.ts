@@ -3,7 +3,7 @@ import { batchReportView } from '../../batch/report.js';
 import { withdrawalView } from '../../output/views.js';
 import { parseChoice, parseInteger } from '../../validate.js';
 import { WITHDRAW_PARSERS } from '../../withdrawal/request.js';
-import { arg, asText, command, defineCommand, group, longFlag, switchOption, textOption, valueOption, type OptionDefs } from '../spec.js';
+import { arg, asText, command, defineCommand, flagOf, group, switchOption, textOption, valueOption, type OptionDefs } from '../spec.js';
 
 export const DEFAULT_WAIT_SECONDS = 300;
 
@@ -84,7 +84,8 @@ export const withdrawBatch = defineCommand({
 const SINGLE_TRAITS = { view: withdrawalView, accountContext: true, confirms: true, changesData: true } as const;
 
 /** `withdraw METHOD --from-csv FILE` is `withdraw batch FILE --method METHOD`. */
-const batchOf = (method: WithdrawalMethod) => ({ option: 'fromCsv', as: (file: string) => [withdrawBatch.name, file, longFlag('method'), method] }) as const;
+const batchOf = (method: WithdrawalMethod) =>
+  ({ option: 'fromCsv', as: (file: string) => [withdrawBatch.name, file, flagOf('method', withdrawBatch.options.method), method] }) as const;
 
 export const withdrawPix = defineCommand({
   name: 'pix',

@@ -11,7 +11,8 @@ import { waitForSettlement } from '../../withdrawal/wait.js';
 import { ExitCode, PayctlError } from '../../errors.js';
 import { confirmChange } from '../shared/confirm.js';
 import { describeBankAccount, pickBankAccount } from '../shared/pickers.js';
-import type { Invocation } from '../spec.js';
+import { TRAIT_FLAGS } from '../options.js';
+import { flagOf, type Invocation } from '../spec.js';
 import { DEFAULT_WAIT_SECONDS, type withdrawBoleto, type withdrawCard, type withdrawPix } from './index.js';
 
 type PixWithdrawal = Invocation<typeof withdrawPix>;
@@ -34,7 +35,7 @@ const askAmount = (field: FieldPrompt) => field.text('Amount in cents (R$ 12,34 
  * account and profile are shown and confirmed before anything moves.
  */
 export async function run(invocation: SingleWithdrawal): Promise<void> {
-  const { io, services, opts, print } = invocation;
+  const { io, services, opts, flag, print } = invocation;
   const request = withdrawRequestOf(invocation.name === 'pix' ? await pixValues(invocation) : await bankValues(invocation));
   const method = request.withdrawalMethod;
   refuseAboveWithdrawalLimit(services.settings(), request.amount);
@@ -51,9 +52,11 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
     ...(request.postbackUrl ? [`  postback:     ${request.postbackUrl}`] : []),
   ];
   await confirmChange(invocation, summary, `Withdraw ${formatCents(request.amount)} now?`);
-  const created = await sendUnlessDuplicate(invocation, identityOf(request), opts.allowDuplicate, () => withdraw(api, request));
+  const override = { given: opts.allowDuplicate, flag: flag('allowDuplicate') };
+  const created = await sendUnlessDuplicate(invocation, identityOf(request), override, () => withdraw(api, request));
   if (!created) return;
-  const follow = `payctl withdrawals get ${created.id}${services.settings().subaccount ? ` --subaccount ${services.settings().subaccount}` : ''}`;
+  const { subaccount } = services.settings();
+  const follow = `payctl withdrawals get ${created.id}${subaccount ? ` ${flagOf('subaccount', TRAIT_FLAGS.accountContext.subaccount)} ${subaccount}` : ''}`;
   if (!opts.wait) {
     await print(created);
     await io.output.note(`withdrawal ${created.id} is ${created.status} in the ${services.accountLabel()}; follow it with: ${follow}`);
