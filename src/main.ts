@@ -67,7 +67,12 @@ async function runHeld(argv: readonly string[], runIO: IO, io: IO, env: NodeJS.P
   // Registered before any request, so it sees the writes on the wire before their own abort handlers settle them.
   const stopped = new Promise<Write[]>((resolve) => interrupts.signal.addEventListener('abort', () => resolve(writesOnTheWire()), { once: true }));
   const tree = await commandTreeFor(commandPath(argv)[0]);
-  const words = respelled(argv, tree);
+  let words: readonly string[];
+  try {
+    words = respelled(argv, tree);
+  } catch (error) {
+    return reportError(error, io, undefined, argv, asJson);
+  }
   const program = buildProgram(tree, words, runIO, asJson, (load, raw) => {
     const flags = parseFlags(raw.globals);
     const streams: IOStreams = new IOStreams(runIO, env, flags, interrupts, () => services.profileCsvSeparator(), argv);
@@ -203,26 +208,43 @@ function commandPath(argv: readonly string[]): string[] {
 /**
  * The command line as the command it spells: `withdraw pix --from-csv FILE …` is
  * `withdraw batch FILE … --method pix` (see `Respelling`). Other lines are left alone.
+ * A flag the respelling sets is refused when given too (`--method card`): commander
+ * would take the last of the two, and the command's word, not the user's, would win.
  */
 function respelled(argv: readonly string[], tree: readonly CommandSpec[]): readonly string[] {
   if (argv.length === 1 && argv[0] === '-v') return ['--version'];
   let specs = tree;
   let spec: CommandSpec | undefined;
+  const path: string[] = [];
   for (const word of commandPath(argv)) {
     spec = specs.find((candidate) => candidate.name === word);
-    if (!spec?.subcommands) break;
+    if (!spec) break;
+    path.push(word);
+    if (!spec.subcommands) break;
     specs = spec.subcommands;
   }
   const respelling = spec?.respelling;
   if (!spec || !respelling) return argv;
   const flag = flagOf(respelling.option, spec.options![respelling.option]!);
-  const at = argv.findIndex((word) => word === flag || word.startsWith(`${flag}=`));
+  const given = (name: string) => (word: string) => word === name || word.startsWith(`${name}=`);
+  const at = argv.findIndex(given(flag));
   if (at < 0) return argv;
   const value = argv[at] === flag ? argv[at + 1] : argv[at]!.slice(flag.length + 1);
   if (value === undefined) return argv;
   const rest = argv.filter((_, i) => i !== at && !(argv[at] === flag && i === at + 1));
   const named = rest.indexOf(spec.name);
   const [replacement, ...tail] = respelling.as(value);
+  const clash = tail.find((word) => word.startsWith('--') && rest.some(given(word)));
+  if (clash) {
+    const what = clash.slice(2).replace(/-/g, ' ');
+    const spelled = [...path.slice(0, -1), replacement, ...tail];
+    const placeholder = what.toUpperCase().replace(/ /g, '_');
+    throw usageError(
+      `${flag} and ${clash} cannot be used together: with ${flag} the ${what} is the command's word ` +
+        `(${[...path, flag, value].join(' ')} is ${spelled.join(' ')}); nothing was sent`,
+      `to choose the ${what} with ${clash}, run payctl ${spelled.map((word, i) => (spelled[i - 1] === clash ? placeholder : word)).join(' ')}`,
+    );
+  }
   return [...rest.slice(0, named), replacement!, ...rest.slice(named + 1), ...tail];
 }
 

@@ -122,6 +122,9 @@ export const parseBaseUrl: Parser<string> = (flag, raw) => {
   return url.toString().replace(/\/+$/, '');
 };
 
+/** An address the API calls on every status change (a withdrawal's postback); blanks around it are dropped. */
+export const parsePostbackUrl: Parser<string> = (flag, raw) => parseUrl(flag, raw.trim());
+
 const digitsOf = (raw: string) => raw.replace(/[.\-/\s]/g, '');
 
 export const parseCpf: Parser<string> = (flag, raw) => {
@@ -241,6 +244,16 @@ export function parsePixKey(flag: string, raw: string, type: PixKeyType): string
       return key.toLowerCase();
   }
 }
+
+/**
+ * A PIX key as typed, waiting for its type: the key's rule depends on the type, which
+ * may be given after it (another flag, column or answer), so the parser returns the
+ * check bound to the flag that gave the key. Given the type, it returns the key as
+ * parsePixKey does, or throws its usage error naming that flag.
+ */
+export type PixKeyFor = (type: PixKeyType) => string;
+
+export const parsePixKeyFor: Parser<PixKeyFor> = (flag, raw) => (type) => parsePixKey(flag, raw, type);
 
 /** A phone as the API stores it: +55 then area code and number. */
 export const parseApiPhone: Parser<string> = (flag, raw) => `+55${parsePhone(flag, raw)}`;

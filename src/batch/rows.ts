@@ -2,21 +2,20 @@ import { createHash } from 'node:crypto';
 import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
 import { formatCentsExact } from '../output/money.js';
 import { parseUuid } from '../validate.js';
-import { parseWithdrawRequest, type WithdrawField, type WithdrawFields } from '../withdrawal/request.js';
+import { parseWithdrawRequest, requiredWithdrawFields, withdrawFieldsOf, type WithdrawField, type WithdrawFields } from '../withdrawal/request.js';
 import { parseCsv, type CsvSeparator } from './csv.js';
 
-/** The CSV columns a batch reads, and the request field each one fills. */
-export const BATCH_COLUMNS: Readonly<Record<string, WithdrawField | 'subaccount' | 'reference'>> = {
+/** The CSV column of each field of a withdrawal's request. */
+const FIELD_COLUMN: Readonly<Record<WithdrawField, string>> = {
   amount: 'amount',
-  bank_account_id: 'bankAccount',
-  pix_key_type: 'pixKeyType',
-  pix_key: 'pixKey',
-  postback_url: 'postbackUrl',
-  subaccount: 'subaccount',
-  reference: 'reference',
+  bankAccount: 'bank_account_id',
+  pixKeyType: 'pix_key_type',
+  pixKey: 'pix_key',
+  postbackUrl: 'postback_url',
 };
-const COLUMN_OF = Object.fromEntries(Object.entries(BATCH_COLUMNS).map(([column, field]) => [field, column]));
-const PIX_ONLY = ['pix_key_type', 'pix_key'];
+/** The columns of a row that are no field of its request: the account it runs in, and the user's reference. */
+const ROW_COLUMNS = ['subaccount', 'reference'] as const;
+const columnsOf = (fields: readonly WithdrawField[]) => fields.map((field) => FIELD_COLUMN[field]);
 const MAX_REFERENCE = 200;
 
 export interface BatchRow {
@@ -55,14 +54,13 @@ export function parseBatch(
 ): { rows: BatchRow[]; problems: string[] } {
   let table;
   try {
-    table = parseCsv(text, Object.keys(BATCH_COLUMNS), options.separator);
+    table = parseCsv(text, [...Object.values(FIELD_COLUMN), ...ROW_COLUMNS], options.separator);
   } catch (error) {
     return { rows: [], problems: [(error as Error).message] };
   }
-  const columns = Object.keys(BATCH_COLUMNS).filter((column) => method === 'pix' || !PIX_ONLY.includes(column));
+  const columns: readonly string[] = [...columnsOf(withdrawFieldsOf(method)), ...ROW_COLUMNS];
   const unknown = table.header.filter((name) => !columns.includes(name));
-  const required = method === 'pix' ? ['amount', 'bank_account_id', 'pix_key_type', 'pix_key'] : ['amount', 'bank_account_id'];
-  const missing = required.filter((name) => !table.header.includes(name));
+  const missing = columnsOf(requiredWithdrawFields(method)).filter((name) => !table.header.includes(name));
   const problems: string[] = [];
   if (unknown.length)
     problems.push(
@@ -75,17 +73,10 @@ export function parseBatch(
 
   const parsed: Array<Omit<BatchRow, 'key' | 'occurrence'>> = [];
   for (const { line, cells } of table.rows) {
-    const label = (field: string) => COLUMN_OF[field]!;
     try {
-      const fields: WithdrawFields = {
-        amount: cells.amount,
-        bankAccount: cells.bank_account_id,
-        pixKeyType: cells.pix_key_type,
-        pixKey: cells.pix_key,
-        postbackUrl: cells.postback_url,
-      };
-      const request = parseWithdrawRequest(method, fields, label);
-      const account = cells.subaccount ? parseUuid(label('subaccount'), cells.subaccount) : defaultAccount;
+      const fields: WithdrawFields = Object.fromEntries(withdrawFieldsOf(method).map((field) => [field, cells[FIELD_COLUMN[field]]]));
+      const request = parseWithdrawRequest(method, fields, (field) => FIELD_COLUMN[field]);
+      const account = cells.subaccount ? parseUuid('subaccount', cells.subaccount) : defaultAccount;
       const reference = cells.reference || null;
       if (reference && reference.length > MAX_REFERENCE) throw new Error(`reference is longer than ${MAX_REFERENCE} characters`);
       parsed.push({ line, account, request, reference });

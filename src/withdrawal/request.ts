@@ -1,65 +1,71 @@
 import type { PixKeyType, WithdrawalMethod, WithdrawRequest } from '../api/types.js';
 import { usageError } from '../errors.js';
-import { parseBankAccountId, parsePixKey, parsePixKeyType, parseUrl, parseWithdrawalAmount } from '../validate.js';
+import { parseBankAccountId, parsePixKeyFor, parsePixKeyType, parsePostbackUrl, parseWithdrawalAmount, type PixKeyFor } from '../validate.js';
 
-/** The raw text of one withdrawal's fields, as a CSV row gives them. */
-export interface WithdrawFields {
-  amount?: string;
-  bankAccount?: string;
-  pixKeyType?: string;
-  pixKey?: string;
-  postbackUrl?: string;
-}
+/**
+ * The parser of each field of a withdrawal, whoever gives it: a flag of `withdraw
+ * pix|card|boleto` (and so the answer to its prompt) or a cell of a batch's CSV.
+ */
+export const WITHDRAW_PARSERS = {
+  amount: parseWithdrawalAmount,
+  bankAccount: parseBankAccountId,
+  pixKeyType: parsePixKeyType,
+  pixKey: parsePixKeyFor,
+  postbackUrl: parsePostbackUrl,
+} as const;
 
-export type WithdrawField = keyof WithdrawFields;
+export type WithdrawField = keyof typeof WITHDRAW_PARSERS;
 
-/** The fields a method needs; postbackUrl is optional everywhere. */
-const requiredWithdrawFields = (method: WithdrawalMethod): WithdrawField[] =>
+/** The fields a method requires: PIX also the key and its type. */
+export const requiredWithdrawFields = (method: WithdrawalMethod): readonly WithdrawField[] =>
   method === 'pix' ? ['amount', 'bankAccount', 'pixKeyType', 'pixKey'] : ['amount', 'bankAccount'];
 
-/** How a field is named in messages, e.g. `line 3: amount` for a CSV. */
+/** The fields a method takes: those it requires, and a postback URL. */
+export const withdrawFieldsOf = (method: WithdrawalMethod): readonly WithdrawField[] => [...requiredWithdrawFields(method), 'postbackUrl'];
+
+/** One withdrawal, each field through its parser. */
+export type WithdrawValues = { readonly amount: number; readonly bankAccount: number; readonly postbackUrl?: string | undefined } & (
+  | { readonly method: 'pix'; readonly pixKeyType: PixKeyType; readonly pixKey: PixKeyFor }
+  | { readonly method: Exclude<WithdrawalMethod, 'pix'> }
+);
+
+/**
+ * The request body of one withdrawal, for the single command and every batch row
+ * alike. The rule between fields is applied here: a PIX key must be valid for its
+ * type (a usage error naming the flag or column that gave the key).
+ */
+export function withdrawRequestOf(values: WithdrawValues): WithdrawRequest {
+  const common = { amount: values.amount, bankAccountId: values.bankAccount, ...(values.postbackUrl ? { postbackUrl: values.postbackUrl } : {}) };
+  return values.method === 'pix'
+    ? { withdrawalMethod: 'pix', ...common, pixKeyType: values.pixKeyType, pixKey: values.pixKey(values.pixKeyType) }
+    : { withdrawalMethod: values.method, ...common };
+}
+
+/** The raw text of one withdrawal's fields, as a CSV row gives them. */
+export type WithdrawFields = { readonly [F in WithdrawField]?: string };
+
+/** How a field is named in messages, e.g. `pix_key` for a CSV column. */
 export type FieldLabel = (field: WithdrawField) => string;
 
-/** The fields that are given, each checked by its rule. */
-interface GivenWithdrawFields {
-  amount?: number;
-  bankAccountId?: number;
-  pixKeyType?: PixKeyType;
-  pixKey?: string;
-  postbackUrl?: string;
-}
-
-const isGiven = (fields: WithdrawFields, field: WithdrawField) => fields[field] !== undefined && fields[field]!.trim() !== '';
-
 /**
- * Checks every given field by its rule (a usage error naming the field, through
- * `label`); missing fields are left out. Card and boleto withdrawals take no PIX fields.
- */
-function parseGivenWithdrawFields(method: WithdrawalMethod, fields: WithdrawFields, label: FieldLabel): GivenWithdrawFields {
-  const given = (field: WithdrawField) => isGiven(fields, field);
-  if (method !== 'pix') {
-    const stray = (['pixKeyType', 'pixKey'] as const).filter(given);
-    if (stray.length > 0) throw usageError(`${stray.map(label).join(', ')}: only PIX withdrawals take a PIX key`);
-  }
-  const pixKeyType = given('pixKeyType') ? parsePixKeyType(label('pixKeyType'), fields.pixKeyType!) : undefined;
-  return {
-    amount: given('amount') ? parseWithdrawalAmount(label('amount'), fields.amount!) : undefined,
-    bankAccountId: given('bankAccount') ? parseBankAccountId(label('bankAccount'), fields.bankAccount!) : undefined,
-    pixKeyType,
-    pixKey: pixKeyType && given('pixKey') ? parsePixKey(label('pixKey'), fields.pixKey!, pixKeyType) : undefined,
-    postbackUrl: given('postbackUrl') ? parseUrl(label('postbackUrl'), fields.postbackUrl!.trim()) : undefined,
-  };
-}
-
-/**
- * Validates one withdrawal's fields and builds the request body. Throws a usage
- * error naming the field (through `label`) and the rule; a missing required
- * field is named too.
+ * One withdrawal's request from the text of its fields (those the method takes):
+ * a missing or blank required field is named, then each is parsed by its parser,
+ * a usage error naming the field (through `label`) and the rule.
  */
 export function parseWithdrawRequest(method: WithdrawalMethod, fields: WithdrawFields, label: FieldLabel): WithdrawRequest {
-  const missing = requiredWithdrawFields(method).filter((field) => !isGiven(fields, field));
+  const given = (field: WithdrawField) => (fields[field]?.trim() ?? '') !== '';
+  const missing = requiredWithdrawFields(method).filter((field) => !given(field));
   if (missing.length > 0) throw usageError(`missing ${missing.map(label).join(', ')}`);
-  const { amount, bankAccountId, pixKeyType, pixKey, postbackUrl } = parseGivenWithdrawFields(method, fields, label);
-  const common = { amount: amount!, bankAccountId: bankAccountId!, ...(postbackUrl ? { postbackUrl } : {}) };
-  return method === 'pix' ? { withdrawalMethod: 'pix', ...common, pixKeyType: pixKeyType!, pixKey: pixKey! } : { withdrawalMethod: method, ...common };
+  const common = {
+    amount: WITHDRAW_PARSERS.amount(label('amount'), fields.amount!),
+    bankAccount: WITHDRAW_PARSERS.bankAccount(label('bankAccount'), fields.bankAccount!),
+    postbackUrl: given('postbackUrl') ? WITHDRAW_PARSERS.postbackUrl(label('postbackUrl'), fields.postbackUrl!) : undefined,
+  };
+  if (method !== 'pix') return withdrawRequestOf({ method, ...common });
+  return withdrawRequestOf({
+    method,
+    ...common,
+    pixKeyType: WITHDRAW_PARSERS.pixKeyType(label('pixKeyType'), fields.pixKeyType!),
+    pixKey: WITHDRAW_PARSERS.pixKey(label('pixKey'), fields.pixKey!),
+  });
 }

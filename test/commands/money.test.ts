@@ -98,6 +98,7 @@ describe('withdraw', () => {
     const again = await s.run(pix(1900, 'twice@acme.com.br', ['--yes']));
     expect(again.code).toBe(2);
     expect(again.stderr).toMatch(/possible duplicate.*R\$ 19,00/);
+    expect(again.stderr).toMatch(/^hint: check it with payctl withdrawals get [0-9a-f-]{36}; pass --allow-duplicate to send it anyway$/m);
     expect(await withdrawalCount(s)).toBe(count);
     parsed(await s.run(pix(1900, 'twice@acme.com.br', ['--yes', '--allow-duplicate', '--json'])));
     expect(await withdrawalCount(s)).toBe(count + 1);
@@ -150,6 +151,7 @@ describe('withdraw', () => {
     ]);
     const created = parsed<{ id: string }>(result);
     expect(result.stderr).toMatch(new RegExp(`account: +sub-account ${sub}`));
+    expect(result.stderr).toContain(`follow it with: payctl withdrawals get ${created.id} --subaccount ${sub}`);
     expect(await pixBalanceCents(s, SUB())).toBe(before - 2500);
     expect((await sandboxWithdrawals(s, sub)).map((w) => w.id)).toContain(created.id);
     const fromMain = await s.run(['withdrawals', 'get', created.id, '--main-account']);

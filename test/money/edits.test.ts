@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals } from './helpers.js';
@@ -192,5 +192,28 @@ describe('flags that do not apply are usage errors', () => {
     expect(viaBatch.code).toBe(0);
     expect(viaBatch.stderr).toContain('1 done (0 now, 1 before');
     expect(await withdrawalCount()).toBe(before + 1);
+  });
+
+  it('--method with withdraw pix|card --from-csv is a usage error in every spelling: the method is the command\'s word, nothing is sent', async () => {
+    const before = await withdrawalCount();
+    const pixFile = csvFile('method.csv', [PIX_HEADER, `1000,${bank},email,method-pix@example.com`]);
+    const cardFile = csvFile('method-card.csv', ['amount,bank_account_id', `1000,${bank}`]);
+    // Each file is one the command's own method pays: had the last --method (the respelling's) won, it would have been paid.
+    const lines = [
+      ['withdraw', 'pix', '--from-csv', pixFile, '--method', 'card'],
+      ['withdraw', 'pix', '--method=card', '--from-csv', pixFile],
+      ['withdraw', 'pix', `--from-csv=${pixFile}`, '--method', 'pix'],
+      ['withdraw', 'card', '--method', 'pix', `--from-csv=${cardFile}`],
+    ];
+    for (const line of lines) {
+      const result = await s.run([...line, '--main-account', '--yes']);
+      expect(result.code, line.join(' ')).toBe(2);
+      expect(result.stderr).toMatch(/^error: --from-csv and --method cannot be used together: with --from-csv the method is the command's word /);
+      const file = line[1] === 'pix' ? pixFile : cardFile;
+      expect(result.stderr).toContain(`is withdraw batch ${file} --method ${line[1]}); nothing was sent`);
+      expect(result.stderr).toContain(`hint: to choose the method with --method, run payctl withdraw batch ${file} --method METHOD`);
+    }
+    expect(existsSync(`${pixFile}.journal`) || existsSync(`${cardFile}.journal`)).toBe(false);
+    expect(await withdrawalCount()).toBe(before);
   });
 });

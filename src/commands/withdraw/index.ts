@@ -1,26 +1,26 @@
 import { PIX_KEY_TYPES, WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
 import { batchReportView } from '../../batch/report.js';
 import { withdrawalView } from '../../output/views.js';
-import { parseBankAccountId, parseChoice, parseInteger, parsePixKeyType, parseUrl, parseWithdrawalAmount } from '../../validate.js';
-import { arg, asText, command, defineCommand, group, longFlag, switchOption, textOption, valueOption, type OptionDefs } from '../spec.js';
+import { parseChoice, parseInteger } from '../../validate.js';
+import { WITHDRAW_PARSERS } from '../../withdrawal/request.js';
+import { arg, asText, command, defineCommand, flagOf, group, switchOption, textOption, valueOption, type OptionDefs } from '../spec.js';
 
 export const DEFAULT_WAIT_SECONDS = 300;
 
 const DESTINATION = {
-  amount: valueOption('cents', 'amount in integer cents, at least 100 (R$ 12,34 is 1234)', parseWithdrawalAmount),
-  bankAccount: valueOption('id', 'receiving bank account id (see payctl bank-accounts list); asked from that list when missing', parseBankAccountId),
+  amount: valueOption('cents', 'amount in integer cents, at least 100 (R$ 12,34 is 1234)', WITHDRAW_PARSERS.amount),
+  bankAccount: valueOption('id', 'receiving bank account id (see payctl bank-accounts list); asked from that list when missing', WITHDRAW_PARSERS.bankAccount),
 } satisfies OptionDefs;
 
 const PIX_KEY = {
-  pixKeyType: valueOption('type', 'DOCUMENT_CPF, DOCUMENT_CNPJ, EMAIL, PHONE or RANDOM (or cpf, cnpj, email, phone, random)', parsePixKeyType, {
+  pixKeyType: valueOption('type', 'DOCUMENT_CPF, DOCUMENT_CNPJ, EMAIL, PHONE or RANDOM (or cpf, cnpj, email, phone, random)', WITHDRAW_PARSERS.pixKeyType, {
     values: PIX_KEY_TYPES,
   }),
-  // Checked against its type once both are known (the type may still be asked for).
-  pixKey: valueOption('key', 'PIX key valid for its type: CPF/CNPJ with check digits, e-mail, mobile phone, or the random UUID', (_flag, raw) => raw.trim()),
+  pixKey: valueOption('key', 'PIX key valid for its type: CPF/CNPJ with check digits, e-mail, mobile phone, or the random UUID', WITHDRAW_PARSERS.pixKey),
 } satisfies OptionDefs;
 
 const SINGLE = {
-  postbackUrl: valueOption('url', 'http(s) address notified on every status change', (flag, raw) => parseUrl(flag, raw.trim())),
+  postbackUrl: valueOption('url', 'http(s) address notified on every status change', WITHDRAW_PARSERS.postbackUrl),
   allowDuplicate: switchOption('send even if the same withdrawal was made in the last 10 minutes'),
   fromCsv: textOption('file', 'a batch: the same as payctl withdraw batch FILE --method METHOD', { complete: 'files' }),
   wait: switchOption('after sending, wait until the withdrawal is COMPLETED (exit 0) or FAILED (exit 1)'),
@@ -84,7 +84,8 @@ export const withdrawBatch = defineCommand({
 const SINGLE_TRAITS = { view: withdrawalView, accountContext: true, confirms: true, changesData: true } as const;
 
 /** `withdraw METHOD --from-csv FILE` is `withdraw batch FILE --method METHOD`. */
-const batchOf = (method: WithdrawalMethod) => ({ option: 'fromCsv', as: (file: string) => [withdrawBatch.name, file, longFlag('method'), method] }) as const;
+const batchOf = (method: WithdrawalMethod) =>
+  ({ option: 'fromCsv', as: (file: string) => [withdrawBatch.name, file, flagOf('method', withdrawBatch.options.method), method] }) as const;
 
 export const withdrawPix = defineCommand({
   name: 'pix',

@@ -1,17 +1,18 @@
 import { getBankAccount } from '../../api/bank-accounts.js';
 import { getBalance, withdraw } from '../../api/withdrawals.js';
-import { PIX_KEY_TYPES, type Balances, type PixKeyType, type WithdrawalMethod, type WithdrawRequest } from '../../api/types.js';
+import { PIX_KEY_TYPES, type Balances, type PixKeyType, type WithdrawalMethod } from '../../api/types.js';
 import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../../output/money.js';
 import { resolveRequired, type FieldPrompt } from '../../prompt.js';
-import { parsePixKey } from '../../validate.js';
+import { sendUnlessDuplicate } from '../../withdrawal/duplicate-guard.js';
 import { identityOf } from '../../withdrawal/identity.js';
 import { refuseAboveWithdrawalLimit } from '../../withdrawal/limits.js';
+import { WITHDRAW_PARSERS, withdrawRequestOf, type WithdrawValues } from '../../withdrawal/request.js';
 import { waitForSettlement } from '../../withdrawal/wait.js';
 import { ExitCode, PayctlError } from '../../errors.js';
 import { confirmChange } from '../shared/confirm.js';
 import { describeBankAccount, pickBankAccount } from '../shared/pickers.js';
-import type { Invocation } from '../spec.js';
-import { sendUnlessDuplicate } from './duplicate-guard.js';
+import { TRAIT_FLAGS } from '../options.js';
+import { flagOf, type Invocation } from '../spec.js';
 import { DEFAULT_WAIT_SECONDS, type withdrawBoleto, type withdrawCard, type withdrawPix } from './index.js';
 
 type PixWithdrawal = Invocation<typeof withdrawPix>;
@@ -28,13 +29,14 @@ const PIX_KEY_TYPE_CHOICES = PIX_KEY_TYPES.map((value) => ({ name: value, value 
 const askAmount = (field: FieldPrompt) => field.text('Amount in cents (R$ 12,34 is 1234)');
 
 /**
- * One withdrawal: every given flag is checked first, missing values are asked
- * (bank account from the account's list), then the balance, amount, destination,
+ * One withdrawal: given flags are parsed first, missing values are asked (bank
+ * account from the account's list), the request is built by the rules a batch row
+ * follows (src/withdrawal/request.ts), then the balance, amount, destination,
  * account and profile are shown and confirmed before anything moves.
  */
 export async function run(invocation: SingleWithdrawal): Promise<void> {
-  const { io, services, opts, print } = invocation;
-  const request = invocation.name === 'pix' ? await pixRequest(invocation) : await bankRequest(invocation);
+  const { io, services, opts, flag, print } = invocation;
+  const request = withdrawRequestOf(invocation.name === 'pix' ? await pixValues(invocation) : await bankValues(invocation));
   const method = request.withdrawalMethod;
   refuseAboveWithdrawalLimit(services.settings(), request.amount);
   const api = await services.api();
@@ -50,9 +52,11 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
     ...(request.postbackUrl ? [`  postback:     ${request.postbackUrl}`] : []),
   ];
   await confirmChange(invocation, summary, `Withdraw ${formatCents(request.amount)} now?`);
-  const created = await sendUnlessDuplicate(invocation, identityOf(request), opts.allowDuplicate, () => withdraw(api, request));
+  const override = { given: opts.allowDuplicate, flag: flag('allowDuplicate') };
+  const created = await sendUnlessDuplicate(invocation, identityOf(request), override, () => withdraw(api, request));
   if (!created) return;
-  const follow = `payctl withdrawals get ${created.id}${services.settings().subaccount ? ` --subaccount ${services.settings().subaccount}` : ''}`;
+  const { subaccount } = services.settings();
+  const follow = `payctl withdrawals get ${created.id}${subaccount ? ` ${flagOf('subaccount', TRAIT_FLAGS.accountContext.subaccount)} ${subaccount}` : ''}`;
   if (!opts.wait) {
     await print(created);
     await io.output.note(`withdrawal ${created.id} is ${created.status} in the ${services.accountLabel()}; follow it with: ${follow}`);
@@ -76,33 +80,28 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
 }
 
 /** A card or boleto withdrawal: the amount and the bank account it goes to. */
-async function bankRequest(invocation: Exclude<SingleWithdrawal, PixWithdrawal>): Promise<WithdrawRequest> {
+async function bankValues(invocation: Exclude<SingleWithdrawal, PixWithdrawal>): Promise<WithdrawValues> {
   const { name, opts, need } = invocation;
-  const { amount, bankAccountId } = await resolveRequired(invocation, {
-    bankAccountId: need('bankAccount', (field) => pickBankAccount(invocation, field)),
+  const values = await resolveRequired(invocation, {
+    bankAccount: need('bankAccount', (field) => pickBankAccount(invocation, field)),
     amount: need('amount', askAmount),
   });
-  return { withdrawalMethod: name, amount, bankAccountId, ...(opts.postbackUrl ? { postbackUrl: opts.postbackUrl } : {}) };
+  return { method: name, ...values, postbackUrl: opts.postbackUrl };
 }
 
-/** A PIX withdrawal: also the key and its type; a key is checked against its type as soon as both are known. */
-async function pixRequest(invocation: PixWithdrawal): Promise<WithdrawRequest> {
-  const { opts, flag, need } = invocation;
-  if (opts.pixKeyType !== undefined && opts.pixKey !== undefined) parsePixKey(flag('pixKey'), opts.pixKey, opts.pixKeyType);
-  // Asked in order, so a prompted key is checked against the type picked just before.
+/**
+ * A PIX withdrawal: also the key and its type. The type is asked first, so the key's
+ * prompt checks what is typed against it; a key given as a flag is checked against
+ * its type when the request is built.
+ */
+async function pixValues(invocation: PixWithdrawal): Promise<WithdrawValues> {
+  const { opts, need } = invocation;
   let keyType = opts.pixKeyType;
-  const { amount, bankAccountId, pixKeyType, pixKey } = await resolveRequired(invocation, {
-    bankAccountId: need('bankAccount', (field) => pickBankAccount(invocation, field)),
+  const values = await resolveRequired(invocation, {
+    bankAccount: need('bankAccount', (field) => pickBankAccount(invocation, field)),
     amount: need('amount', askAmount),
     pixKeyType: need('pixKeyType', async (field) => (keyType = await field.select<PixKeyType>('PIX key type', PIX_KEY_TYPE_CHOICES))),
-    pixKey: need('pixKey', (field) => field.text('PIX key', (label, raw) => parsePixKey(label, raw, keyType!))),
+    pixKey: need('pixKey', (field) => field.text('PIX key', (label, raw) => WITHDRAW_PARSERS.pixKey(label, raw)(keyType!))),
   });
-  return {
-    withdrawalMethod: 'pix',
-    amount,
-    bankAccountId,
-    pixKeyType,
-    pixKey: parsePixKey(flag('pixKey'), pixKey, pixKeyType),
-    ...(opts.postbackUrl ? { postbackUrl: opts.postbackUrl } : {}),
-  };
+  return { method: 'pix', ...values, postbackUrl: opts.postbackUrl };
 }

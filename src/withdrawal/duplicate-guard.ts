@@ -1,16 +1,22 @@
 import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import path from 'node:path';
-import type { Context } from '../../context.js';
-import type { Services } from '../../services.js';
-import { usageError } from '../../errors.js';
-import { formatCents } from '../../output/money.js';
-import { findRecentTwin } from '../../withdrawal/duplicates.js';
-import type { WithdrawalIdentity } from '../../withdrawal/identity.js';
-import { describeHolder, LockBusy, takeLock } from '../../withdrawal/lock.js';
+import type { Context } from '../context.js';
+import type { Services } from '../services.js';
+import { usageError } from '../errors.js';
+import { formatCents } from '../output/money.js';
+import { findRecentTwin } from './duplicates.js';
+import type { WithdrawalIdentity } from './identity.js';
+import { describeHolder, LockBusy, takeLock } from './lock.js';
 
 /** How long a withdrawal waits for another one in the same account to finish its check and send. */
 const LOCK_WAIT_MS = 30_000;
+
+/** Whether the command's flag that sends a duplicate anyway was given, and that flag, for messages. */
+export interface DuplicateOverride {
+  readonly given: boolean;
+  readonly flag: string;
+}
 
 /**
  * Checks for a duplicate and sends, as one step across processes: a lock per
@@ -20,11 +26,11 @@ const LOCK_WAIT_MS = 30_000;
  * A withdrawal with the same amount, method and destination made in the last 10
  * minutes (on the API's clock) is most likely a repeat: at a terminal payctl says
  * so and asks again (default No); without one it refuses with exit 2, unless
- * --allow-duplicate. A dry run only warns.
+ * the override's flag was given. A dry run only warns.
  */
-export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalIdentity, allowDuplicate: boolean, send: () => Promise<T>): Promise<T> {
+export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalIdentity, override: DuplicateOverride, send: () => Promise<T>): Promise<T> {
   if (ctx.services.flags.dryRun) {
-    if (!allowDuplicate) {
+    if (!override.given) {
       const what = await describeTwin(ctx, identity);
       if (what) await ctx.io.output.note(`warning: possible duplicate: ${what.text}`);
     }
@@ -32,18 +38,18 @@ export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalI
   }
   const lock = await takeWithdrawalLock(ctx.services);
   try {
-    if (!allowDuplicate) await refuseDuplicate(ctx, identity);
+    if (!override.given) await refuseDuplicate(ctx, identity, override.flag);
     return await send();
   } finally {
     await lock.release();
   }
 }
 
-async function refuseDuplicate(ctx: Context, identity: WithdrawalIdentity): Promise<void> {
+async function refuseDuplicate(ctx: Context, identity: WithdrawalIdentity, allowFlag: string): Promise<void> {
   const { io, services } = ctx;
   const what = await describeTwin(ctx, identity);
   if (!what) return;
-  if (!io.canPrompt) throw usageError(`possible duplicate: ${what.text}; nothing was sent`, `check it with payctl withdrawals get ${what.id}; pass --allow-duplicate to send it anyway`);
+  if (!io.canPrompt) throw usageError(`possible duplicate: ${what.text}; nothing was sent`, `check it with payctl withdrawals get ${what.id}; pass ${allowFlag} to send it anyway`);
   io.stderr.write(`warning: possible duplicate: ${what.text}\n`);
   if (!(await (await services.prompter()).confirm('Make another withdrawal anyway?'))) throw usageError('not confirmed: nothing was sent');
 }
