@@ -47,6 +47,13 @@ const CASES: Array<[string, string[], string, RegExp]> = [
     '--pix-key',
     /check digits/,
   ],
+  [
+    // checked before what is missing is named (or asked at a terminal): the user answers nothing for a command already wrong
+    'CPF key with bad check digits, the bank account not given',
+    [...without(replace(replace(PIX, '--pix-key-type', 'cpf'), '--pix-key', '123'), '--bank-account'), '--amount', '500'],
+    '--pix-key',
+    /a DOCUMENT_CPF key must be a CPF with valid check digits/,
+  ],
   ['landline as PHONE key', [...replace(replace(PIX, '--pix-key-type', 'phone'), '--pix-key', '1133334444'), '--amount', '1000'], '--pix-key', /mobile/],
   ['RANDOM key not a UUID', [...replace(replace(PIX, '--pix-key-type', 'random'), '--pix-key', 'abc'), '--amount', '1000'], '--pix-key', /UUID/],
   ['e-mail key without domain', [...replace(PIX, '--pix-key', 'fin@acme'), '--amount', '1000'], '--pix-key', /e-mail/],

@@ -91,11 +91,13 @@ async function bankValues(invocation: Exclude<SingleWithdrawal, PixWithdrawal>):
 
 /**
  * A PIX withdrawal: also the key and its type. The type is asked first, so the key's
- * prompt checks what is typed against it; a key given as a flag is checked against
- * its type when the request is built.
+ * prompt checks what is typed against it. A key and type both given as flags are
+ * checked against each other before anything is asked or named as missing: nobody
+ * answers questions for a command that is already wrong.
  */
 async function pixValues(invocation: PixWithdrawal): Promise<WithdrawValues> {
   const { opts, need } = invocation;
+  if (opts.pixKey && opts.pixKeyType) opts.pixKey(opts.pixKeyType);
   let keyType = opts.pixKeyType;
   const values = await resolveRequired(invocation, {
     bankAccount: need('bankAccount', (field) => pickBankAccount(invocation, field)),
