@@ -318,12 +318,26 @@ function refuseTogether(definition: CommandDefinition, opts: RawInput['opts']): 
   }
 }
 
+/**
+ * A dry run prints the requests it would send (as text, or with -o json or ndjson), not the
+ * command's output: a choice of that output's fields, or a csv or tsv of it, would be ignored.
+ */
+function refuseOutputChoicesOfDryRun(flags: Context['services']['flags']): void {
+  const dryRun = longFlag('dryRun' satisfies keyof Flags);
+  const prints = `a dry run prints the requests it would send, as text or with ${longFlag('output' satisfies keyof Flags)} json or ndjson`;
+  if (flags.fields !== undefined) throw usageError(`${longFlag('fields' satisfies keyof Flags)} cannot be used with ${dryRun}: ${prints}`);
+  if (flags.output === 'csv' || flags.output === 'tsv') {
+    throw usageError(`${longFlag('output' satisfies keyof Flags)} ${flags.output} cannot be used with ${dryRun}: ${prints}`);
+  }
+}
+
 function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, raw: RawInput): Invocation<S> {
   const declared: OptionDefs = definition.options ?? {};
   refuseTogether(definition, raw.opts);
   const args = parseArgs((definition.args ?? []) as ArgsOf<S>, raw.args);
   const opts = parseOptions(declared as OptionsOf<S>, raw.opts);
   // Before anything is asked or sent, so that a bad --fields (or csv separator) costs nothing.
+  if (ctx.services.flags.dryRun) refuseOutputChoicesOfDryRun(ctx.services.flags);
   if (definition.view) ctx.io.output.fieldsFor(definition.view);
   else if (!definition.anyFields && ctx.services.flags.fields !== undefined) {
     throw usageError(`${longFlag('fields' satisfies keyof Flags)} cannot be used with this command: it has no fields to choose from`);

@@ -116,4 +116,25 @@ describe('withdraw batch --dry-run prints the requests it would send', () => {
     expect(filesBeside(over)).toEqual(['over.csv']);
     expect(await withdrawalCount()).toBe(before);
   });
+
+  it('--fields, -o csv and -o tsv, which choose among the output a dry run does not print, are refused: exit 2, nothing sent or written', async () => {
+    const before = await withdrawalCount();
+    const file = csvFile('choices.csv', [PIX_HEADER, ...pixRows('choices', 2, bank)]);
+    const single = ['withdraw', 'pix', '--main-account', '--bank-account', bank, '--amount', '500', '--pix-key-type', 'email', '--pix-key', 'choices@example.com', '--yes'];
+    const cases: Array<[string[], string]> = [
+      [['--fields', 'line,outcome'], '--fields cannot be used with --dry-run'],
+      [['-o', 'csv'], '--output csv cannot be used with --dry-run'],
+      [['--output', 'tsv'], '--output tsv cannot be used with --dry-run'],
+    ];
+    for (const [extra, message] of cases) {
+      for (const [what, run] of [['batch', () => batch(file, ['--dry-run', ...extra])], ['single', () => s.run([...single, '--dry-run', ...extra])]] as const) {
+        const result = await run();
+        expect(result.code, `${what} ${extra.join(' ')}: ${result.stderr}`).toBe(2);
+        expect(result.stderr).toContain(`error: ${message}: a dry run prints the requests it would send, as text or with --output json or ndjson`);
+        expect(result.stdout).toBe('');
+      }
+    }
+    expect(filesBeside(file)).toEqual(['choices.csv']);
+    expect(await withdrawalCount()).toBe(before);
+  });
 });

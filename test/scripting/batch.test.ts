@@ -135,7 +135,7 @@ describe('withdraw pix --from-csv', () => {
     expect(existsSync(`${file}.journal`)).toBe(false);
     expect((await withdrawals()).length, 'after the refused run').toBe(before.length);
 
-    const dryRun = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account', '--dry-run', '-o', 'csv']);
+    const dryRun = await session.run(['withdraw', 'card', '--from-csv', file, '--main-account', '--dry-run']);
     expect(dryRun.code, dryRun.stderr).toBe(0);
     expect(dryRun.stderr).toContain('withdrawals:  2');
     expect(dryRun.stderr).toContain('R$ 40,00 (4000 cents)');
