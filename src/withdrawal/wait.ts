@@ -49,7 +49,8 @@ export async function waitForSettlement(
       try {
         latest = await getWithdrawal(api, created.id);
       } catch (error) {
-        if (!(error instanceof PayctlError) || error.exitCode !== ExitCode.network) throw error;
+        // A read that took no effect (the network, a 429, a 5xx) is tried again at the next poll.
+        if (!(error instanceof PayctlError) || error.exitCode !== ExitCode.tookNoEffect) throw error;
       }
     }
     return { withdrawal: latest, final: true };
