@@ -118,12 +118,13 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
         // An http request goes to the proxy itself: a 407 is the proxy asking for credentials, and it forwarded nothing.
         if (proxy && !secure && response.statusCode === 407) return proxyRefused(response.statusCode, response.statusMessage);
         // A body that says it is too large is refused before it is read; one that does not say is cut off when it is.
-        if (Number(response.headers['content-length']) > MAX_RESPONSE_CHARACTERS) return fail(TOO_LARGE, RESPONSE_TOO_LARGE, TOO_LARGE_HINT);
+        const tooLarge = () => fail(TOO_LARGE, RESPONSE_TOO_LARGE, TOO_LARGE_HINT);
+        if (Number(response.headers['content-length']) > MAX_RESPONSE_CHARACTERS) return tooLarge();
         let text = '';
         response.setEncoding('utf8');
         response.on('data', (chunk: string) => {
           text += chunk;
-          if (text.length > MAX_RESPONSE_CHARACTERS) fail(TOO_LARGE, RESPONSE_TOO_LARGE, TOO_LARGE_HINT);
+          if (text.length > MAX_RESPONSE_CHARACTERS) tooLarge();
         });
         response.on('aborted', () => fail('the connection closed before the response was complete', 'ECONNRESET'));
         response.on('error', (error: NodeJS.ErrnoException) => fail(`the response broke off: ${error.message}`, error.code ?? 'ECONNRESET'));

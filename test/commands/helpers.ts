@@ -1,6 +1,6 @@
 import { expect } from 'vitest';
 import type { RunResult } from '../helpers/cli.js';
-import { sandboxWithdrawals, type SandboxSession } from '../helpers/sandbox.js';
+import type { SandboxSession } from '../helpers/sandbox.js';
 
 /** Parses stdout of a successful `--json` run, failing with its stderr otherwise. */
 export function parsed<T = unknown>(result: RunResult): T {
@@ -22,8 +22,7 @@ export async function pixBalanceCents(session: SandboxSession, context: string[]
   return Math.round(balance.disponiblePixBalance * 100);
 }
 
-/** Withdrawals of the account (main unless given), counted through the sandbox's own API: never payctl's word. */
-export const withdrawalCount = async (session: SandboxSession, account?: string) => (await sandboxWithdrawals(session, account)).length;
+export { withdrawalCount } from '../helpers/sandbox.js';
 
 /** A valid, unused CPF built from 9 digits (for PIX keys and documents that must pass check digits). */
 export function cpf(base9: string): string {

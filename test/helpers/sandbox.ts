@@ -73,3 +73,6 @@ export async function sandboxWithdrawals(session: SandboxSession, account?: stri
     if (body.data.length === 0 || page * 100 >= body.meta.total) return [...byId.values()];
   }
 }
+
+/** Withdrawals of the account (main unless given), counted through the sandbox's own API: never payctl's word. */
+export const withdrawalCount = async (session: SandboxSession, account?: string) => (await sandboxWithdrawals(session, account)).length;

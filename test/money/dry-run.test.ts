@@ -3,7 +3,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import { csvFile, fundedMainAccount, PIX_HEADER, pixRows, sandboxWithdrawals } from './helpers.js';
+import { csvFile, fundedMainAccount, PIX_HEADER, pixRows, withdrawalCount } from './helpers.js';
 
 /**
  * `withdraw batch --dry-run` goes through the recording transport like every
@@ -22,7 +22,6 @@ afterAll(() => s?.close());
 
 const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) =>
   s.run(['withdraw', 'batch', file, '--method', 'pix', '--main-account', ...extra], { env });
-const withdrawalCount = async () => (await sandboxWithdrawals(s)).length;
 /** The files in the CSV's folder. */
 const filesBeside = (file: string) => readdirSync(path.dirname(file)).sort();
 
@@ -52,7 +51,7 @@ describe('withdraw batch --dry-run prints the requests it would send', () => {
     writeFileSync(file, `${[PIX_HEADER, ...rows].join('\n')}\n`);
     const journal = readFileSync(`${file}.journal`);
     const files = filesBeside(file);
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
 
     const json = await batch(file, ['--dry-run', '-o', 'json', '--concurrency', '16']);
     expect(json.code, json.stderr).toBe(0);
@@ -75,28 +74,28 @@ describe('withdraw batch --dry-run prints the requests it would send', () => {
 
     expect(readFileSync(`${file}.journal`)).toEqual(journal);
     expect(filesBeside(file)).toEqual(files);
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
   });
 
   it('a file never run: no journal and no lock are made; one row is still a JSON array, and none an empty one once paid', async () => {
     const file = csvFile('fresh.csv', [PIX_HEADER, ...pixRows('fresh', 1, bank)]);
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
     const dry = await batch(file, ['--dry-run', '-o', 'json']);
     expect(dry.code, dry.stderr).toBe(0);
     expect((JSON.parse(dry.stdout) as Recorded[]).map((r) => r.body)).toEqual([bodyOf('fresh', 0)]);
     expect(filesBeside(file)).toEqual(['fresh.csv']);
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
 
     expect((await batch(file, ['--yes'])).code).toBe(0);
     const done = await batch(file, ['--dry-run', '-o', 'json']);
     expect(done.code, done.stderr).toBe(0);
     expect(JSON.parse(done.stdout)).toEqual([]);
     expect(done.stderr).toContain('batch: 1 row: 0 to send, 1 already done\n');
-    expect(await withdrawalCount()).toBe(before + 1);
+    expect(await withdrawalCount(s)).toBe(before + 1);
   });
 
   it('a row refused by validation, or a total above the profile limit: exit 2, nothing printed on stdout, nothing sent or written', async () => {
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
     const bad = csvFile('bad.csv', [PIX_HEADER, ...pixRows('bad', 2, bank), `12.50,${bank},email,bad-x@example.com`]);
     const refused = await batch(bad, ['--dry-run']);
     expect(refused.code).toBe(2);
@@ -114,11 +113,11 @@ describe('withdraw batch --dry-run prints the requests it would send', () => {
     expect(above.stderr).toContain('is above the largest batch profile \\"default\\" allows');
     expect(above.stdout).toBe('');
     expect(filesBeside(over)).toEqual(['over.csv']);
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
   });
 
   it('--fields, -o csv and -o tsv, which choose among the output a dry run does not print, are refused: exit 2, nothing sent or written', async () => {
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
     const file = csvFile('choices.csv', [PIX_HEADER, ...pixRows('choices', 2, bank)]);
     const single = ['withdraw', 'pix', '--main-account', '--bank-account', bank, '--amount', '500', '--pix-key-type', 'email', '--pix-key', 'choices@example.com', '--yes'];
     const cases: Array<[string[], string]> = [
@@ -135,6 +134,6 @@ describe('withdraw batch --dry-run prints the requests it would send', () => {
       }
     }
     expect(filesBeside(file)).toEqual(['choices.csv']);
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
   });
 });

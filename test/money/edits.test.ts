@@ -1,7 +1,7 @@
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals } from './helpers.js';
+import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixKeys, pixRows, withdrawalCount } from './helpers.js';
 
 /** A batch row is known by its content, never by its line. */
 let s: SandboxSession;
@@ -14,7 +14,6 @@ beforeAll(async () => {
 afterAll(() => s?.close());
 
 const batch = (file: string, extra: string[] = []) => s.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra]);
-const withdrawalCount = async () => (await sandboxWithdrawals(s)).length;
 const rewrite = (file: string, change: (lines: string[]) => string[]) =>
   writeFileSync(file, `${change(readFileSync(file, 'utf8').trimEnd().split('\n')).join('\n')}\n`);
 
@@ -25,22 +24,22 @@ describe('editing a paid file never pays a paid row again', () => {
     expect(first.code).toBe(1);
     expect(first.stderr).toMatch(/failed\s+line 10: .*returnCode -7100/);
     await expectPaidOnce(s, 'edit-', pixKeys('edit', 8));
-    const paid = await withdrawalCount();
+    const paid = await withdrawalCount(s);
 
     rewrite(file, ([header, ...rows]) => [header!, '', ...rows]);
     expect((await batch(file)).code).toBe(1);
-    expect(await withdrawalCount()).toBe(paid);
+    expect(await withdrawalCount(s)).toBe(paid);
 
     rewrite(file, (lines) => lines.filter((line) => !line.includes('edit-refused')));
     const deleted = await batch(file, ['-o', 'json']);
     expect(deleted.code, deleted.stderr).toBe(0);
     const report = JSON.parse(deleted.stdout) as Array<{ outcome: string }>;
     expect(report.map((r) => r.outcome)).toEqual(Array(8).fill('already-done'));
-    expect(await withdrawalCount()).toBe(paid);
+    expect(await withdrawalCount(s)).toBe(paid);
 
     rewrite(file, ([header, ...rows]) => [header!, ...rows.filter(Boolean).reverse()]);
     expect((await batch(file)).code).toBe(0);
-    expect(await withdrawalCount()).toBe(paid);
+    expect(await withdrawalCount(s)).toBe(paid);
 
     rewrite(file, (lines) => [...lines.slice(0, 3), `7777,${bank},email,edit-new@example.com`, ...lines.slice(3)]);
     const added = await batch(file);
@@ -52,18 +51,18 @@ describe('editing a paid file never pays a paid row again', () => {
   it('the same key written another way (a CPF with or without punctuation, a key type in any case) is the same row', async () => {
     const file = csvFile('cpf.csv', [PIX_HEADER, `4321,${bank},cpf,529.982.247-25`]);
     expect((await batch(file)).code).toBe(0);
-    const paid = await withdrawalCount();
+    const paid = await withdrawalCount(s);
     rewrite(file, ([header]) => [header!, `4321,${bank},DOCUMENT_CPF,52998224725`]);
     const again = await batch(file);
     expect(again.code, again.stderr).toBe(0);
     expect(again.stderr).toContain('1 done (0 now, 1 before');
-    expect(await withdrawalCount()).toBe(paid);
+    expect(await withdrawalCount(s)).toBe(paid);
   });
 });
 
 describe('identical rows', () => {
   it('are refused before anything is sent, both lines named', async () => {
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
     const file = csvFile('twins.csv', [
       PIX_HEADER,
       `3000,${bank},email,twin@example.com`,
@@ -75,7 +74,7 @@ describe('identical rows', () => {
     expect(result.stderr).toMatch(/lines 2 and 4 are the same withdrawal \(R\$ 30,00 \(3000 cents\) to PIX key twin@example.com\)/);
     expect(result.stderr).toContain('--allow-duplicate-rows');
     expect(result.stderr).toContain('nothing was sent');
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
   });
 
   it('with different references are different rows, each paid once, and stay so on rerun', async () => {
@@ -128,7 +127,7 @@ describe('CSV as spreadsheets save it', () => {
   });
 
   it('a wrong --csv-separator or a broken quote is a usage error naming it, and nothing is sent', async () => {
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
     const file = csvFile('quotes.csv', [PIX_HEADER, `1000,${bank},email,"q@example.com`]);
     const quote = await batch(file);
     expect(quote.code).toBe(2);
@@ -141,13 +140,13 @@ describe('CSV as spreadsheets save it', () => {
     const cells = await batch(wrongCount, ['--csv-separator', ',']);
     expect(cells.code).toBe(2);
     expect(cells.stderr).toContain('line 2 has 1 cells, the header has 4');
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
   });
 });
 
 describe('flags that do not apply are usage errors', () => {
   it('batch flags on a single withdrawal, and single flags on a batch: unknown options (exit 2 naming them), nothing sent', async () => {
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
     const single = await s.run([
       'withdraw',
       'pix',
@@ -183,7 +182,7 @@ describe('flags that do not apply are usage errors', () => {
     const badMethod = await s.run(['withdraw', 'batch', file, '--method', 'ted', '--main-account', '--yes']);
     expect(badMethod.code).toBe(2);
     expect(badMethod.stderr).toMatch(/--method/);
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
 
     // The documented spelling is the same batch, on the same journal.
     const viaSpelling = await s.run(['withdraw', 'pix', '--from-csv', file, '--main-account', '--yes']);
@@ -191,11 +190,11 @@ describe('flags that do not apply are usage errors', () => {
     const viaBatch = await batch(file);
     expect(viaBatch.code).toBe(0);
     expect(viaBatch.stderr).toContain('1 done (0 now, 1 before');
-    expect(await withdrawalCount()).toBe(before + 1);
+    expect(await withdrawalCount(s)).toBe(before + 1);
   });
 
   it('--method with withdraw pix|card --from-csv is a usage error in every spelling: the method is the command\'s word, nothing is sent', async () => {
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
     const pixFile = csvFile('method.csv', [PIX_HEADER, `1000,${bank},email,method-pix@example.com`]);
     const cardFile = csvFile('method-card.csv', ['amount,bank_account_id', `1000,${bank}`]);
     // Each file is one the command's own method pays: had the last --method (the respelling's) won, it would have been paid.
@@ -214,6 +213,6 @@ describe('flags that do not apply are usage errors', () => {
       expect(result.stderr).toContain(`hint: to choose the method with --method, run payctl withdraw batch ${file} --method METHOD`);
     }
     expect(existsSync(`${pixFile}.journal`) || existsSync(`${cardFile}.journal`)).toBe(false);
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
   });
 });

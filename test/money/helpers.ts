@@ -7,7 +7,7 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { sendJson, serveOnLoopback, type RecordedRequest } from '../helpers/fake-api.js';
 import { sandboxWithdrawals, type SandboxSession } from '../helpers/sandbox.js';
 
-export { sandboxWithdrawals, type SandboxWithdrawal } from '../helpers/sandbox.js';
+export { sandboxWithdrawals, withdrawalCount, type SandboxWithdrawal } from '../helpers/sandbox.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 

@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBatch } from '../../src/batch/rows.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import { csvFile, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, shim } from './helpers.js';
+import { csvFile, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, shim, withdrawalCount } from './helpers.js';
 
 /** The journal: flushed before every request, readable after any crash, trusted only when it is yours alone. */
 let s: SandboxSession;
@@ -20,7 +20,6 @@ afterAll(() => s?.close());
 // A NODE_OPTIONS shim acts only in a new process; other runs are in-process.
 const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) =>
   (env.NODE_OPTIONS ? s.runProcess : s.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra], { env, timeoutMs: 60_000 });
-const withdrawalCount = async () => (await sandboxWithdrawals(s)).length;
 
 describe('every record is on disk before the request it describes leaves', () => {
   it('each journal write is followed by its fsync, and each POST by its intent written and flushed', async () => {
@@ -94,13 +93,13 @@ describe('a journal cut by a crash', () => {
     const lines = text.trimEnd().split('\n');
     lines[4] = lines[4]!.slice(0, 20);
     writeFileSync(journal, `${lines.join('\n')}\n`);
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
     const result = await batch(file);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('line 5 of the journal is not JSON');
     expect(result.stderr).not.toMatch(/\bmove\b/);
     expect(result.stderr).toContain('do not delete it');
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
   });
 
   it('written by the earlier payctl that keyed rows by line: refused, nothing sent', async () => {
@@ -110,11 +109,11 @@ describe('a journal cut by a crash', () => {
       `${JSON.stringify({ type: 'batch', method: 'pix', baseUrl: s.sandbox.url, account: null, at: new Date().toISOString() })}\n`,
       { mode: 0o600 },
     );
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
     const result = await batch(file);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain('earlier payctl');
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
   });
 });
 
@@ -172,7 +171,7 @@ describe('a journal or lock anyone else could write is refused', () => {
       ...keys.map((key) => ({ type: 'done', key, withdrawalId: '00000000-0000-4000-8000-000000000000', status: 'COMPLETED', at: new Date().toISOString() })),
     ];
     writeFileSync(journal, `${forged.map((r) => JSON.stringify(r)).join('\n')}\n`);
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
 
     chmodSync(journal, 0o666);
     const writable = await batch(file);
@@ -191,7 +190,7 @@ describe('a journal or lock anyone else could write is refused', () => {
     const linked = await batch(file, ['--journal', link]);
     expect(linked.code).toBe(2);
     expect(linked.stderr).toContain('is a symbolic link');
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
   });
 
   it('a lock folder others can write: refused, nothing sent; the journal made by payctl is 0600', async () => {
@@ -199,11 +198,11 @@ describe('a journal or lock anyone else could write is refused', () => {
     const lock = `${file}.journal.lock`;
     mkdirSync(lock);
     chmodSync(lock, 0o777);
-    const before = await withdrawalCount();
+    const before = await withdrawalCount(s);
     const result = await batch(file);
     expect(result.code).toBe(2);
     expect(result.stderr).toContain(`journal lock ${lock} can be written by group and others (mode 0777)`);
-    expect(await withdrawalCount()).toBe(before);
+    expect(await withdrawalCount(s)).toBe(before);
 
     rmSync(lock, { recursive: true });
     const paid = await batch(file);
