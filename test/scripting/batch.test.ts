@@ -28,13 +28,22 @@ const csvFile = (name: string, lines: string[]) => {
   return file;
 };
 
-/** Starts a batch and SIGKILLs it after `afterMs`; resolves when it is gone. */
-function runAndKill(args: string[], afterMs: number): Promise<void> {
+const journalLineCount = (journal: string) => (existsSync(journal) ? readFileSync(journal, 'utf8').split('\n').length - 1 : 0);
+
+/**
+ * Starts a batch and SIGKILLs it once its journal has grown by `afterLines` lines: a point in the
+ * run defined by what it did, not by the clock, so a slow machine reaches the same state later
+ * rather than a different one. Resolves when the process is gone (also when it ended first).
+ */
+function runAndKill(args: string[], journal: string, afterLines: number): Promise<void> {
+  const target = journalLineCount(journal) + afterLines;
   return new Promise((resolve) => {
     const child = spawn(process.execPath, [BIN, ...args], { env: cleanEnv(session.env), stdio: 'ignore' });
-    const timer = setTimeout(() => child.kill('SIGKILL'), afterMs);
+    const poll = setInterval(() => {
+      if (journalLineCount(journal) >= target) child.kill('SIGKILL');
+    }, 5);
     child.on('close', () => {
-      clearTimeout(timer);
+      clearInterval(poll);
       resolve();
     });
   });
@@ -46,9 +55,10 @@ describe('withdraw pix --from-csv', () => {
     const file = csvFile('payouts.csv', ['amount,bank_account_id,pix_key_type,pix_key', ...rows]);
     const journal = `${file}.journal`;
     const args = ['withdraw', 'pix', '--from-csv', file, '--yes', '--main-account', '--concurrency', '8', '-o', 'json'];
-    const delays = Array.from({ length: 4 }, () => 300 + Math.floor(Math.random() * 1200));
-    for (const delay of delays) await runAndKill(args, delay);
-    expect(existsSync(journal), `journal after kills at ${delays.join(', ')} ms`).toBe(true);
+    // Each run killed after 1 to 120 new journal lines (an intent or an outcome each).
+    const killPoints = Array.from({ length: 4 }, () => 1 + Math.floor(Math.random() * 120));
+    for (const lines of killPoints) await runAndKill(args, journal, lines);
+    expect(existsSync(journal), `journal after kills at ${killPoints.join(', ')} new lines`).toBe(true);
 
     const journalLines = readFileSync(journal, 'utf8')
       .trim()
@@ -81,7 +91,7 @@ describe('withdraw pix --from-csv', () => {
       const paid = (await withdrawals()).filter((w) => w.pixKey?.startsWith('batch-row-'));
       for (let i = 0; i < 500; i++) {
         const matches = paid.filter((w) => w.pixKey === `batch-row-${i}@example.com` && w.amount === 10_000 + i);
-        expect(matches, `row ${i} ${when} (kills at ${delays.join(', ')} ms)`).toHaveLength(1);
+        expect(matches, `row ${i} ${when} (kills after ${killPoints.join(', ')} new journal lines)`).toHaveLength(1);
       }
       expect(paid).toHaveLength(500);
     };
