@@ -1,6 +1,7 @@
 import { expect } from 'vitest';
 import type { RunResult } from '../helpers/cli.js';
 import type { SandboxSession } from '../helpers/sandbox.js';
+import { freshFetch } from '../helpers/fresh-fetch.js';
 
 /** Parses stdout of a successful `--json` run, failing with its stderr otherwise. */
 export function parsed<T = unknown>(result: RunResult): T {
@@ -68,14 +69,14 @@ export interface SandboxReader {
 
 export async function sandboxReader(session: SandboxSession): Promise<SandboxReader> {
   const clientSecret = session.sandbox.credentials.find((c) => c.clientId === session.company)!.clientSecret;
-  const auth = await fetch(`${session.sandbox.url}/auth`, {
+  const auth = await freshFetch(`${session.sandbox.url}/auth`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ clientId: session.company, clientSecret }),
   });
   const token = ((await auth.json()) as { data: { accessToken: string } }).data.accessToken;
   const read = async (path: string) => {
-    const response = await fetch(`${session.sandbox.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
+    const response = await freshFetch(`${session.sandbox.url}${path}`, { headers: { authorization: `Bearer ${token}` } });
     return (await response.json()) as { data: unknown; meta?: { totalPages?: number } };
   };
   return {

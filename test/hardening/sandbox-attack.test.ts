@@ -8,6 +8,7 @@ import type {
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { startSandboxProcess } from '../sandbox/helpers.js';
 import { tally, trackFailures } from './tally.js';
+import { freshFetch } from '../helpers/fresh-fetch.js';
 
 /**
  * The sandbox under attack, over raw HTTP: another company's ids on every
@@ -43,7 +44,7 @@ async function call<T = unknown>(method: string, path: string, options: CallOpti
   const headers: Record<string, string> = { ...(options.token ? { authorization: `Bearer ${options.token}` } : {}), ...options.headers };
   const payload = options.raw ?? (options.body === undefined ? undefined : JSON.stringify(options.body));
   if (payload !== undefined) headers['content-type'] ??= 'application/json';
-  const response = await fetch(`${sandbox.url}${path}`, { method, headers, body: payload as BodyInit | undefined });
+  const response = await freshFetch(`${sandbox.url}${path}`, { method, headers, body: payload });
   const text = await response.text();
   let body: T;
   try {
@@ -216,7 +217,7 @@ describe('tokens', () => {
     const globexSub = JSON.parse(Buffer.from(globex.split('.')[1]!, 'base64url').toString()).sub as string;
     const shortLived = await startSandbox({ port: 0, customers: 1, tokenTtlSeconds: 1 });
     const otherSecret = shortLived.credentials.find((c) => c.clientId === 'acme')!.clientSecret;
-    const foreign = (await (await fetch(`${shortLived.url}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'acme', clientSecret: otherSecret }) })).json()).data.accessToken as string;
+    const foreign = (await (await freshFetch(`${shortLived.url}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'acme', clientSecret: otherSecret }) })).json()).data.accessToken as string;
     await new Promise((resolve) => setTimeout(resolve, 2100));
     await shortLived.close();
     const now = Math.floor(Date.now() / 1000);
@@ -462,7 +463,7 @@ describe('connections', () => {
       expect(silent.text).toBe('');
 
       // a client that asks for a lot and stops reading: its answers stop moving, and it is closed
-      const token = (await (await fetch(`${quick.url}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'acme', clientSecret: 'acme-sandbox-secret' }) })).json()).data.accessToken;
+      const token = (await (await freshFetch(`${quick.url}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'acme', clientSecret: 'acme-sandbox-secret' }) })).json()).data.accessToken;
       const answers = await new Promise<number>((resolve) => {
         let text = '';
         const socket = net.connect(Number(port), '127.0.0.1', () => {
@@ -477,7 +478,7 @@ describe('connections', () => {
         socket.on('error', () => undefined);
       });
       expect(answers).toBeLessThan(2_000);
-      expect((await fetch(`${quick.url}/withdrawals/balance`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
+      expect((await freshFetch(`${quick.url}/withdrawals/balance`, { headers: { authorization: `Bearer ${token}` } })).status).toBe(200);
     } finally {
       await quick.close();
     }

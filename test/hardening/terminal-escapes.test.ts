@@ -6,6 +6,7 @@ import { startFakeApi, sendJson, type FakeApi, type RecordedRequest } from '../h
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { runCliOnScreen } from '../helpers/screen.js';
 import { tally, trackFailures } from './tally.js';
+import { freshFetch } from '../helpers/fresh-fetch.js';
 
 /**
  * What comes from the API is data, never terminal control: every server string a
@@ -45,7 +46,7 @@ function startHostileProxy(target: string, keep: (field: string) => boolean = ()
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    const answer = await fetch(`${target}${request.url}`, { method: request.method, headers, body: request.method === 'GET' ? undefined : request.body });
+    const answer = await freshFetch(`${target}${request.url}`, { method: request.method, headers, body: request.method === 'GET' ? undefined : request.body });
     const body = (await answer.json()) as { data: unknown };
     if (request.method === 'GET' && answer.ok) {
       body.data = poison(body.data, keep);
@@ -69,14 +70,14 @@ beforeAll(async () => {
   session = await startSandboxSession('acme');
   proxy = await startHostileProxy(session.sandbox.url);
   const { clientSecret } = session.sandbox.credentials.find((c) => c.clientId === 'acme')!;
-  const login = await fetch(`${session.sandbox.url}/auth`, {
+  const login = await freshFetch(`${session.sandbox.url}/auth`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ clientId: 'acme', clientSecret }),
   });
   const token = ((await login.json()) as { data: { accessToken: string } }).data.accessToken;
   call = async <T,>(method: string, path: string, body?: unknown) => {
-    const answer = await fetch(`${session.sandbox.url}${path}`, {
+    const answer = await freshFetch(`${session.sandbox.url}${path}`, {
       method,
       headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
       body: body === undefined ? undefined : JSON.stringify(body),

@@ -1,6 +1,7 @@
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
 import { runCli, tempConfigDir, type RunOptions, type RunResult } from './cli.js';
 import { runInProcess } from './in-process.js';
+import { freshFetch } from './fresh-fetch.js';
 
 export interface SandboxSession {
   sandbox: RunningSandbox;
@@ -55,7 +56,7 @@ export interface SandboxWithdrawal {
 export async function sandboxWithdrawals(session: SandboxSession, account?: string): Promise<SandboxWithdrawal[]> {
   const clientId = session.company;
   const clientSecret = session.sandbox.credentials.find((c) => c.clientId === clientId)!.clientSecret;
-  const auth = await fetch(`${session.sandbox.url}/auth`, {
+  const auth = await freshFetch(`${session.sandbox.url}/auth`, {
     method: 'POST',
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ clientId, clientSecret }),
@@ -65,7 +66,7 @@ export async function sandboxWithdrawals(session: SandboxSession, account?: stri
   // place down, and one may be seen on two pages. Two payments are two ids, and count twice.
   const byId = new Map<string, SandboxWithdrawal>();
   for (let page = 1; ; page++) {
-    const response = await fetch(`${session.sandbox.url}/withdrawals?page=${page}&limit=100`, {
+    const response = await freshFetch(`${session.sandbox.url}/withdrawals?page=${page}&limit=100`, {
       headers: { authorization: `Bearer ${token}`, ...(account ? { 'x-subaccount-id': account } : {}) },
     });
     const body = (await response.json()) as { data: SandboxWithdrawal[]; meta: { total: number } };

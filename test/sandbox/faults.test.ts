@@ -6,6 +6,7 @@ import type {
   AuthResponse, Balances, BalancesResponse, BankAccount, PostbackPayload, Withdrawal, WithdrawalListResponse, WithdrawalResponse,
 } from '../../src/api/types.js';
 import { Client, expectError, receiver, startSandboxProcess, VALID } from './helpers.js';
+import { freshFetch } from '../helpers/fresh-fetch.js';
 
 /** A sandbox for one test, closed after the file's tests. */
 const started: RunningSandbox[] = [];
@@ -89,7 +90,7 @@ describe('sandbox: rate limit', () => {
       // command's code, which on a slow machine takes longer than the bucket takes to refill.
       const warm = await runInProcess(['balance', '--json', '--main-account'], { env });
       expect(warm.code, warm.stderr).toBe(0);
-      for (let i = 0; i < 2; i++) await fetch(`${sandbox.url}/withdrawals/balance`);
+      for (let i = 0; i < 2; i++) await freshFetch(`${sandbox.url}/withdrawals/balance`);
       const balance = await runInProcess(['balance', '--json', '--main-account', '--debug'], { env });
       expect(balance.code, balance.stderr).toBe(0);
       expect(balance.stderr).toMatch(/\b429\b/);

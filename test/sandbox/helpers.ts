@@ -16,6 +16,7 @@ import type {
 import { answerViolation, compiledOperations } from '../../src/sandbox/openapi.js';
 import { Router } from '../../src/sandbox/router.js';
 import { startSandbox, type RunningSandbox, type SandboxOptions } from '../../src/sandbox/server.js';
+import { freshFetch } from '../helpers/fresh-fetch.js';
 
 /** An answer; `T` is its body's type from src/api/types.ts (as `CustomerResponse`), unknown until a test names it. */
 export interface ApiResponse<T = unknown> {
@@ -57,7 +58,7 @@ export class Client {
       options.rawBody === undefined || typeof options.rawBody === 'string' ? options.rawBody : new Uint8Array(options.rawBody);
     if (body === undefined && options.body !== undefined) body = JSON.stringify(options.body);
     if (body !== undefined && !Object.keys(headers).some((name) => name.toLowerCase() === 'content-type')) headers['content-type'] = 'application/json';
-    const response = await fetch(this.baseUrl + path, { method, headers, body });
+    const response = await freshFetch(this.baseUrl + path, { method, headers, body });
     const text = await response.text();
     expect(response.status, `${method} ${path} answered 500: ${text}`).not.toBe(500);
     expect(response.headers.get('content-type'), `${method} ${path}`).toMatch(/^application\/json/);
