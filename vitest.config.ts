@@ -18,6 +18,9 @@ export default defineConfig({
     pool: 'forks',
     poolOptions: { forks: { isolate: false, maxForks: 6, minForks: 6 } },
     globalSetup: ['test/helpers/global-setup.ts'],
+    // Type tests (*.test-d.ts) are type-checked by vitest itself, so a type that stops holding
+    // fails `vitest run`, not only tsc.
+    typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: 'tsconfig.type-tests.json' },
     // every sandbox a test starts checks each of its answers against the OpenAPI document
     env: { PAYCTL_SANDBOX_CHECK_ANSWERS: '1' },
   },

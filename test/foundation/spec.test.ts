@@ -1,16 +1,15 @@
-import { describe, expect, expectTypeOf, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { COMMAND_TREE } from '../../src/commands/tree.js';
-import { everyCommand, flagOf, parseOptions, switchOption, valueOption, type Invocation } from '../../src/commands/spec.js';
+import { everyCommand, flagOf, parseOptions, switchOption, valueOption } from '../../src/commands/spec.js';
 import { GLOBAL_OPTIONS, optionsOf } from '../../src/commands/options.js';
 import { commandTreeFor, TOP_LEVEL_NAMES } from '../../src/commands/top-level.js';
-import type { withdrawBatch, withdrawPix } from '../../src/commands/withdraw/index.js';
 import { parseWithdrawalAmount } from '../../src/validate.js';
 
 /**
  * The typed command shape: a command's options are parsed by their declared
  * parsers into typed values, and a command's code that reads an option it does
- * not declare, or reads one as the wrong type, does not compile (checked by
- * `tsc --noEmit`, which type-checks this file).
+ * not declare, or reads one as the wrong type, does not compile: spec.test-d.ts, which vitest
+ * type-checks (its typecheck mode), so a wrong type fails `vitest run` as well as tsc.
  */
 
 describe('options are parsed by their declared parsers', () => {
@@ -43,32 +42,6 @@ describe('every command of the tree', () => {
       expect(new Set(flags).size, path.join(' ')).toBe(flags.length);
       expect(Boolean(spec.load) !== Boolean(spec.subcommands?.length), path.join(' ')).toBe(true);
     }
-  });
-});
-
-describe('a command reads its input as its declaration types it', () => {
-  it('withdraw pix: numbers for amounts and accounts, a key type from the API, booleans for switches', () => {
-    expectTypeOf<Invocation<typeof withdrawPix>['opts']['amount']>().toEqualTypeOf<number | undefined>();
-    expectTypeOf<Invocation<typeof withdrawPix>['opts']['bankAccount']>().toEqualTypeOf<number | undefined>();
-    expectTypeOf<Invocation<typeof withdrawPix>['opts']['pixKeyType']>().toEqualTypeOf<'DOCUMENT_CPF' | 'DOCUMENT_CNPJ' | 'EMAIL' | 'PHONE' | 'RANDOM' | undefined>();
-    expectTypeOf<Invocation<typeof withdrawPix>['opts']['allowDuplicate']>().toEqualTypeOf<boolean>();
-    expectTypeOf<Invocation<typeof withdrawBatch>['args']>().toEqualTypeOf<readonly [string]>();
-  });
-
-  it('an option it does not declare, or a flag name misspelt, is a compile error', () => {
-    const misuse = (pix: Invocation<typeof withdrawPix>, batch: Invocation<typeof withdrawBatch>) => [
-      // @ts-expect-error -- a misspelt option
-      pix.opts.ammount,
-      // @ts-expect-error -- a batch's option on a single withdrawal
-      pix.opts.journal,
-      // @ts-expect-error -- a single withdrawal's option on a batch
-      batch.opts.amount,
-      // @ts-expect-error -- a flag that is not the command's
-      pix.flag('journal'),
-      // @ts-expect-error -- a switch has no value to ask for
-      pix.need('allowDuplicate', async () => ''),
-    ];
-    expect(typeof misuse).toBe('function');
   });
 });
 
