@@ -60,3 +60,32 @@ export async function waitForSettlement(
 }
 
 const isFinal = (withdrawal: Withdrawal) => withdrawal.status === 'COMPLETED' || withdrawal.status === 'FAILED';
+
+/**
+ * `--wait` as a command ends it: notes that it waits, waits, prints the withdrawal as it ended
+ * (`print`), and turns its end into the exit code: COMPLETED 0, FAILED 1, still PENDING after
+ * `seconds` 5. `follow` is the command that follows it further, for the hints.
+ */
+export async function followToTheEnd(
+  ctx: Context,
+  api: ApiClient,
+  start: Withdrawal,
+  seconds: number,
+  where: { account: string; follow: string; print: (withdrawal: Withdrawal) => Promise<void> },
+): Promise<void> {
+  const { io } = ctx;
+  await io.output.note(`withdrawal ${start.id} is ${String(start.status)} in the ${where.account}; waiting up to ${seconds} s for it to settle (Ctrl-C stops waiting, not the withdrawal)`);
+  const { withdrawal, final } = await waitForSettlement(ctx, api, start, seconds * 1000);
+  await where.print(withdrawal);
+  if (!final) {
+    throw new PayctlError(`withdrawal ${start.id} was made and is still ${String(withdrawal.status)} after ${seconds} s`, ExitCode.stillPending, {
+      hint: `do not send it again; follow it with: ${where.follow}`,
+    });
+  }
+  if (withdrawal.status === 'FAILED') {
+    throw new PayctlError(`withdrawal ${start.id} FAILED: the platform did not pay it, and its amount is back in the balance`, ExitCode.withdrawalFailed, {
+      hint: `see it with: ${where.follow}`,
+    });
+  }
+  await io.output.note(`withdrawal ${start.id} is COMPLETED`);
+}

@@ -102,6 +102,46 @@ describe('withdraw --wait', () => {
   });
 });
 
+describe('withdrawals get --wait', () => {
+  it('follows a withdrawal made elsewhere (here by the API directly) to COMPLETED, FAILED, or past --wait-timeout, sending nothing', async () => {
+    const s = await startSandboxSession('acme');
+    try {
+      parsed(await s.run(['sandbox', 'credit', '--pix', '100000', '--json']));
+      const bank = (await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']))[0]!.id;
+      const made = async (amount: number) =>
+        parsed<{ id: string }>(await s.run(['api', 'POST', '/withdrawals/withdraw', '--data', JSON.stringify({
+          amount, bankAccountId: bank, withdrawalMethod: 'pix', pixKeyType: 'EMAIL', pixKey: `follow-${amount}@acme.com.br`,
+        }), '--json']));
+      const [completes, fails, stays] = [await made(1801), await made(1802), await made(1803)];
+      const before = (await sandboxWithdrawals(s)).length;
+
+      // Settled by someone else while payctl waits: the wait ends when it reads the final state.
+      const waiting = s.run(['withdrawals', 'get', completes.id, '--wait', '--json']);
+      parsed(await s.run(['sandbox', 'settle', completes.id, '--status', 'COMPLETED', '--json']));
+      const completed = await waiting;
+      expect(completed.code, completed.stderr).toBe(0);
+      expect(JSON.parse(completed.stdout)).toMatchObject({ id: completes.id, status: 'COMPLETED' });
+
+      parsed(await s.run(['sandbox', 'settle', fails.id, '--status', 'FAILED', '--json']));
+      const failed = await s.run(['withdrawals', 'get', fails.id, '--wait', '--json']);
+      expect(failed.code).toBe(1);
+      expect(JSON.parse(failed.stdout)).toMatchObject({ id: fails.id, status: 'FAILED' });
+
+      const pending = await s.run(['withdrawals', 'get', stays.id, '--wait', '--wait-timeout', '1']);
+      expect(pending.code).toBe(5);
+      expect(pending.stderr).toContain(`withdrawal ${stays.id} was made and is still PENDING after 1 s`);
+      expect(pending.stderr).toContain(`follow it with: payctl withdrawals get ${stays.id}`);
+
+      const bad = await s.run(['withdrawals', 'get', stays.id, '--wait', '--wait-timeout', 'soon']);
+      expect(bad.code).toBe(2);
+      expect(bad.stderr).toContain('--wait-timeout');
+      expect((await sandboxWithdrawals(s)).length).toBe(before);
+    } finally {
+      await s.close();
+    }
+  });
+});
+
 describe('status', () => {
   let s: SandboxSession;
   beforeAll(async () => {

@@ -3,9 +3,8 @@ import { batchReportView } from '../../batch/report.js';
 import { withdrawalView } from '../../output/views.js';
 import { parseChoice, parseInteger } from '../../validate.js';
 import { WITHDRAW_PARSERS } from '../../withdrawal/request.js';
+import { WAIT_OPTIONS } from '../shared/wait.js';
 import { arg, asText, command, defineCommand, flagOf, group, switchOption, textOption, valueOption, type OptionDefs } from '../spec.js';
-
-export const DEFAULT_WAIT_SECONDS = 300;
 
 const DESTINATION = {
   amount: valueOption('cents', 'amount in integer cents, at least 100 (R$ 12,34 is 1234)', WITHDRAW_PARSERS.amount),
@@ -23,8 +22,7 @@ const SINGLE = {
   postbackUrl: valueOption('url', 'http(s) address notified on every status change', WITHDRAW_PARSERS.postbackUrl),
   allowDuplicate: switchOption('send even if the same withdrawal was made in the last 10 minutes'),
   fromCsv: textOption('file', 'a batch: the same as payctl withdraw batch FILE --method METHOD', { complete: 'files' }),
-  wait: switchOption('after sending, wait until the withdrawal is COMPLETED (exit 0) or FAILED (exit 1)'),
-  waitTimeout: valueOption('seconds', `how long --wait waits, 1 to 86400, default ${DEFAULT_WAIT_SECONDS}; then exit 5 (still PENDING)`, (flag, raw) => parseInteger(flag, raw, 1, 86_400)),
+  ...WAIT_OPTIONS,
 } satisfies OptionDefs;
 
 const DESCRIPTION = (name: string, balance: string) =>

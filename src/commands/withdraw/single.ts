@@ -7,13 +7,13 @@ import { sendUnlessDuplicate } from '../../withdrawal/duplicate-guard.js';
 import { identityOf } from '../../withdrawal/identity.js';
 import { refuseAboveWithdrawalLimit } from '../../withdrawal/limits.js';
 import { WITHDRAW_PARSERS, withdrawRequestOf, type WithdrawValues } from '../../withdrawal/request.js';
-import { waitForSettlement } from '../../withdrawal/wait.js';
-import { ExitCode, PayctlError } from '../../errors.js';
+import { followToTheEnd } from '../../withdrawal/wait.js';
 import { confirmChange } from '../shared/confirm.js';
 import { describeBankAccount, pickBankAccount } from '../shared/pickers.js';
 import { TRAIT_FLAGS } from '../options.js';
 import { flagOf, type Invocation } from '../spec.js';
-import { DEFAULT_WAIT_SECONDS, type withdrawBoleto, type withdrawCard, type withdrawPix } from './index.js';
+import { DEFAULT_WAIT_SECONDS } from '../shared/wait.js';
+import type { withdrawBoleto, withdrawCard, withdrawPix } from './index.js';
 
 type PixWithdrawal = Invocation<typeof withdrawPix>;
 type SingleWithdrawal = PixWithdrawal | Invocation<typeof withdrawCard> | Invocation<typeof withdrawBoleto>;
@@ -62,21 +62,7 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
     await io.output.note(`withdrawal ${created.id} is ${created.status} in the ${services.accountLabel()}; follow it with: ${follow}`);
     return;
   }
-  const seconds = opts.waitTimeout ?? DEFAULT_WAIT_SECONDS;
-  await io.output.note(`withdrawal ${created.id} is ${created.status} in the ${services.accountLabel()}; waiting up to ${seconds} s for it to settle (Ctrl-C stops waiting, not the withdrawal)`);
-  const { withdrawal, final } = await waitForSettlement(invocation, api, created, seconds * 1000);
-  await print(withdrawal);
-  if (!final) {
-    throw new PayctlError(`withdrawal ${created.id} was made and is still ${String(withdrawal.status)} after ${seconds} s`, ExitCode.stillPending, {
-      hint: `do not send it again; follow it with: ${follow}`,
-    });
-  }
-  if (withdrawal.status === 'FAILED') {
-    throw new PayctlError(`withdrawal ${created.id} FAILED: the platform did not pay it, and its amount is back in the balance`, ExitCode.withdrawalFailed, {
-      hint: `see it with: ${follow}`,
-    });
-  }
-  await io.output.note(`withdrawal ${created.id} is COMPLETED`);
+  await followToTheEnd(invocation, api, created, opts.waitTimeout ?? DEFAULT_WAIT_SECONDS, { account: services.accountLabel(), follow, print });
 }
 
 /** A card or boleto withdrawal: the amount and the bank account it goes to. */

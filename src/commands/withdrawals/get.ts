@@ -1,17 +1,25 @@
 import { getWithdrawal } from '../../api/withdrawals.js';
+import type { Withdrawal } from '../../api/types.js';
 import { resolveRequired } from '../../prompt.js';
+import { followToTheEnd } from '../../withdrawal/wait.js';
 import { pickWithdrawal } from '../shared/pickers.js';
+import { DEFAULT_WAIT_SECONDS } from '../shared/wait.js';
 import type { Invocation } from '../spec.js';
 import type { withdrawalsGet } from './index.js';
 
 export async function run(invocation: Invocation<typeof withdrawalsGet>): Promise<void> {
-  const { services, needArg, print } = invocation;
+  const { services, needArg, print, opts } = invocation;
   const { id } = await resolveRequired(invocation, { id: needArg(0, (field) => pickWithdrawal(invocation, field)) });
   const api = await services.api();
-  const withdrawal = await getWithdrawal(api, id);
-  await print(withdrawal);
   // A withdrawal sent without an answer is shown in the audit log as unknown until a read like this one finds it.
-  const { findingOf, settleWithdrawals } = await import('../../audit/trail.js');
-  const finding = findingOf(withdrawal, api.subaccount ?? null);
-  if (finding) await settleWithdrawals(services, [finding], 'withdrawals get');
+  const show = async (withdrawal: Withdrawal) => {
+    await print(withdrawal);
+    const { findingOf, settleWithdrawals } = await import('../../audit/trail.js');
+    const finding = findingOf(withdrawal, api.subaccount ?? null);
+    if (finding) await settleWithdrawals(services, [finding], 'withdrawals get');
+  };
+  const withdrawal = await getWithdrawal(api, id);
+  if (!opts.wait) return show(withdrawal);
+  const follow = `payctl withdrawals get ${id}`;
+  await followToTheEnd(invocation, api, withdrawal, opts.waitTimeout ?? DEFAULT_WAIT_SECONDS, { account: services.accountLabel(), follow, print: show });
 }
