@@ -1,5 +1,5 @@
 import { knownSubaccountView, subaccountView } from '../../output/views.js';
-import { parseUuid } from '../../validate.js';
+import { parseNonEmpty } from '../../validate.js';
 import { fieldOptions, FROM_FILE_OPTION } from '../shared/body-fields.js';
 import { command, defineCommand, group, pickedArg } from '../spec.js';
 import { PF_FIELDS, PJ_FIELDS } from './create-fields.js';
@@ -23,8 +23,15 @@ export const subaccountsList = defineCommand({
 export const subaccountsUse = defineCommand({
   name: 'use',
   summary: "Set the profile's active sub-account: bank accounts, withdrawals and balance then run in it",
-  args: [pickedArg('id', 'sub-account id (UUID); picked from a list at a terminal when missing', parseUuid)],
-  examples: ['payctl subaccounts use 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c', 'payctl balance --main-account   # once, in the main account'],
+  description:
+    'Takes the sub-account by its id, or by its name when exactly one sub-account payctl can list (payctl subaccounts list) has that ' +
+    'name, compared without regard to case or accents; a name that matches none or several is exit 2, listing the candidates.',
+  args: [pickedArg('id-or-name', 'sub-account id (UUID) or name; picked from a list at a terminal when missing', parseNonEmpty)],
+  examples: [
+    'payctl subaccounts use 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c',
+    'payctl subaccounts use "Acme Loja Norte"',
+    'payctl balance --main-account   # once, in the main account',
+  ],
 });
 
 export const subaccountsClear = defineCommand({

@@ -1,17 +1,38 @@
 import { changeProfile } from '../../config/profiles.js';
+import type { Context } from '../../context.js';
+import { usageError } from '../../errors.js';
 import { resolveRequired } from '../../prompt.js';
+import { foldForSearch, isUuid } from '../../rules.js';
 import { rememberSubaccounts, subaccountLabel } from '../../subaccount-names.js';
 import { pickSubaccount } from '../shared/pickers.js';
+import { subaccountDirectory } from '../shared/subaccounts.js';
 import type { Invocation } from '../spec.js';
 import type { subaccountsUse } from './index.js';
 
 export async function run(invocation: Invocation<typeof subaccountsUse>): Promise<void> {
   const { io, services, needArg } = invocation;
-  const { id } = await resolveRequired(invocation, { id: needArg(0, (field) => pickSubaccount(invocation, field)) });
+  const { idOrName } = await resolveRequired(invocation, { idOrName: needArg(0, (field) => pickSubaccount(invocation, field)) });
+  const id = isUuid(idOrName) ? idOrName.toLowerCase() : await subaccountNamed(invocation, idOrName);
   const name = services.settings().profileName;
   await changeProfile(services, name, (profile) => {
     profile.subaccount = id;
   });
   await rememberSubaccounts(services, [{ id, seenAs: 'used' }]);
   await io.output.note(`profile ${name} now runs in sub-account ${subaccountLabel(services, id)}; go back with: payctl subaccounts clear`);
+}
+
+/** The one sub-account payctl can list under this name (case and accents aside), else exit 2 naming the candidates. */
+async function subaccountNamed(ctx: Context, wanted: string): Promise<string> {
+  const { subaccounts } = await subaccountDirectory(ctx);
+  const named = subaccounts.filter((subaccount): subaccount is typeof subaccount & { name: string } => typeof subaccount.name === 'string');
+  const matches = named.filter((subaccount) => foldForSearch(subaccount.name) === foldForSearch(wanted));
+  if (matches.length === 1) return matches[0]!.id;
+  const candidates = (matches.length > 1 ? matches : named).map((subaccount) => `${subaccount.name} (${subaccount.id})`);
+  const shown = candidates.slice(0, 10).join('; ') + (candidates.length > 10 ? `; and ${candidates.length - 10} more` : '');
+  throw usageError(
+    matches.length > 1
+      ? `sub-account name "${wanted}" names ${matches.length} sub-accounts: ${shown}`
+      : `no sub-account payctl can list is named "${wanted}"${named.length > 0 ? `; known: ${shown}` : ''}`,
+    'give the sub-account id instead (payctl subaccounts list shows ids and names)',
+  );
 }
