@@ -105,7 +105,7 @@ function __payctl_flags
         case 'sandbox credit'
             printf '%s\n' '--pix	cents to add to the PIX balance' '--card	cents to add to the card balance' '--billet	cents to add to the boleto balance' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--dry-run	print the request that would be sent and send nothing'
         case 'audit'
-            printf '%s\n' '--since	only entries since then: 2h, 30m, 7d, or a date (2026-11-01, local time)' '--all	every entry, not only the last 50'
+            printf '%s\n' '--since	only entries since then: 2h, 30m, 7d, or a local date or time as tables print it (2026-11-01, 2026-11-01 09:30)' '--all	every entry, not only the last 50'
         case 'api'
             printf '%s\n' '--data	request body: JSON text, @FILE to read a file, or @- to read stdin' '--query	query parameter, repeatable' '--envelope	print the whole response body (data, meta, message) instead of its data' '--show-secrets	print secret fields of the answer (accessToken, cardNumber, …) as they are, not masked' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--dry-run	print the request that would be sent and send nothing'
     end

@@ -1,3 +1,4 @@
+import { formatLocalTime } from '../output/time.js';
 import { globalFlag, type Flags } from '../commands/options.js';
 import { authError, ExitCode, PayctlError, usageError } from '../errors.js';
 import { jwtExpiry, MalformedToken } from '../jwt.js';
@@ -137,7 +138,7 @@ export function tokenRefusal(settings: Settings): PayctlError | undefined {
   const hint = (what: string) => (fromEnv ? `set PAYCTL_TOKEN to ${what}, or unset it and log in: ${login}` : `log in again: ${login}`);
   if (settings.tokenProblem) return authError(`${which} ${settings.tokenProblem.replace(/^the token /, '')}`, { hint: hint('a token the API issued') });
   if (settings.tokenExpiresAt && settings.tokenExpiresAt.getTime() <= Date.now()) {
-    return authError(`${which} expired at ${settings.tokenExpiresAt.toISOString()}`, { hint: hint('a fresh token') });
+    return authError(`${which} expired at ${formatLocalTime(settings.tokenExpiresAt.toISOString())}`, { hint: hint('a fresh token') });
   }
   return undefined;
 }

@@ -3,7 +3,7 @@ import { chmodSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync,
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, type RunResult } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, type RunResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
@@ -215,6 +215,21 @@ describe('payctl audit', () => {
     const bad = await runInProcess(['audit', '--since', 'yesterday'], { env: { XDG_STATE_HOME: state } });
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--since "yesterday" is not a duration or a date');
+  });
+
+  it('--since takes a time as the table prints it, in the local zone (TZ=Asia/Tokyo)', async () => {
+    const state = handWritten([5, 3, 1]);
+    // The moment two hours ago, written as the table writes it in Tokyo (UTC+9, no daylight saving).
+    const tokyo = new Date(Date.now() - 2 * 3600_000 + 9 * 3600_000).toISOString();
+    const asPrinted = `${tokyo.slice(0, 10)} ${tokyo.slice(11, 16)}`;
+    const result = await runCli(['audit', '--since', asPrinted, '--json'], { env: { XDG_STATE_HOME: state, TZ: 'Asia/Tokyo' } });
+    expect(result.code, result.stderr).toBe(0);
+    expect((JSON.parse(result.stdout) as Array<{ body: { pix: number } }>).map((e) => e.body.pix)).toEqual([2]);
+    const table = await runCli(['audit', '-o', 'table'], { env: { XDG_STATE_HOME: state, TZ: 'Asia/Tokyo' } });
+    expect(table.stdout).toContain(`${tokyo.slice(0, 10)} `);
+    const impossible = await runCli(['audit', '--since', '2026-11-26 25:10'], { env: { XDG_STATE_HOME: state } });
+    expect(impossible.code).toBe(2);
+    expect(impossible.stderr).toContain('--since "2026-11-26 25:10" is not a duration or a date');
   });
 
   it('shows the last 50 entries by default, every one with --all; csv and a table work', async () => {

@@ -6,20 +6,28 @@ import { command, defineCommand, switchOption, valueOption } from '../spec.js';
 const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /**
- * `2h`, `30m`, `7d`: that long ago; `2026-11-01`: the start of that day here (TZ
- * honoured, as tables show local times); a date-time with its zone: that moment.
+ * `2h`, `30m`, `7d`: that long ago; `2026-11-01`, or `2026-11-01 09:30` as the tables print
+ * times: then, here (TZ honoured, as tables show local times); a date-time with its zone: that moment.
  */
 export const parseSince: Parser<number> = (flag, raw) => {
   const text = raw.trim();
   const duration = /^(\d+)\s*([smhdw])$/.exec(text);
   if (duration) return Date.now() - Number(duration[1]) * UNIT_MS[duration[2]!]!;
-  const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(text);
-  const at = day ? new Date(Number(day[1]), Number(day[2]) - 1, Number(day[3])).getTime() : /T.*(Z|[+-]\d{2}:?\d{2})$/.test(text) ? Date.parse(text) : NaN;
-  if (Number.isNaN(at) || (day && new Date(at).getDate() !== Number(day[3]))) {
-    throw usageError(`${flag} "${raw}" is not a duration or a date: use 2h, 30m, 7d (s, m, h, d, w), 2026-11-01, or 2026-11-01T09:00:00-03:00`);
+  const local = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}))?$/.exec(text);
+  const at = local ? localMoment(local) : /T.*(Z|[+-]\d{2}:?\d{2})$/.test(text) ? Date.parse(text) : NaN;
+  if (Number.isNaN(at)) {
+    throw usageError(`${flag} "${raw}" is not a duration or a date: use 2h, 30m, 7d (s, m, h, d, w), 2026-11-01, 2026-11-01 09:30 (local time), or 2026-11-01T09:00:00-03:00`);
   }
   return at;
 };
+
+/** A local date, and time to the minute, as typed; NaN when a part is out of range (2026-02-30, 25:00). */
+function localMoment([, year, month, day, hours = '0', minutes = '0']: RegExpExecArray): number {
+  const parts = [year, month, day, hours, minutes].map(Number) as [number, number, number, number, number];
+  const at = new Date(parts[0], parts[1] - 1, parts[2], parts[3], parts[4]);
+  const asTyped = at.getDate() === parts[2] && at.getHours() === parts[3] && at.getMinutes() === parts[4];
+  return asTyped ? at.getTime() : NaN;
+}
 
 export const auditView: View = {
   noun: 'audit entries',
@@ -51,7 +59,7 @@ export const auditList = defineCommand({
     '`withdrawals get` or `withdraw batch --reconcile` finds what became of it. Dry runs send nothing and are not recorded. ' +
     'Shows the last 50 entries unless --all; --since keeps those made since a time.',
   options: {
-    since: valueOption('when', 'only entries since then: 2h, 30m, 7d, or a date (2026-11-01, local time)', parseSince),
+    since: valueOption('when', 'only entries since then: 2h, 30m, 7d, or a local date or time as tables print it (2026-11-01, 2026-11-01 09:30)', parseSince),
     all: switchOption('every entry, not only the last 50'),
   },
   view: auditView,

@@ -1,3 +1,4 @@
+import { formatLocalTime } from '../../output/time.js';
 import { authenticate } from '../../api/auth.js';
 import { storeToken } from '../../config/token-store.js';
 import { ExitCode, PayctlError } from '../../errors.js';
@@ -43,7 +44,7 @@ export async function run(invocation: Invocation<typeof authLogin>): Promise<voi
   }
   await io.output.note(
     `logged in to ${settings.baseUrl} as ${clientId} (profile ${settings.profileName}); the token is kept in the ${kept.location === 'keychain' ? 'keychain' : 'config file'} ` +
-      `and expires ${kept.profile.tokenExpiresAt ?? 'when the server decides'}`,
+      `and expires ${kept.profile.tokenExpiresAt ? formatLocalTime(kept.profile.tokenExpiresAt) : 'when the server decides'}`,
   );
 }
 
