@@ -79,6 +79,67 @@ describe('--reconcile reads a list that shifts while it is read', () => {
   });
 });
 
+describe('--reconcile reads the list again until it holds still', () => {
+  /** Rewrites the list's answers while `--reconcile` runs, then lets them be. */
+  async function reconcileWith(file: string, rewrite: (page: number, list: { data: unknown[]; meta: { total: number } }) => void) {
+    proxy.rewriteGets((request, body) => {
+      const url = new URL(request.url, proxy.url);
+      if (url.pathname !== '/withdrawals') return body;
+      const list = JSON.parse(body) as { data: unknown[]; meta: { total: number } };
+      rewrite(Number(url.searchParams.get('page')), list);
+      return JSON.stringify(list);
+    });
+    try {
+      return await batch(file, ['--reconcile']);
+    } finally {
+      proxy.rewriteGets((_, body) => body);
+    }
+  }
+
+  it("an item leaving page 1 while it is read pulls the row's withdrawal (first of page 2) onto page 1: read again, it is found, paid once", async () => {
+    const file = csvFile('pulled.csv', [PIX_HEADER, ...pixRows('pulled', 1, bank, 7878)]);
+    loseAnswersAt(0);
+    expect((await batch(file)).code).toBe(5);
+    proxy.setRule(() => 'forward');
+    for (let i = 0; i < 100; i++) await colleagueWithdraws(100 + i, `pull-filler-${i}@example.com`);
+
+    let pulled = false;
+    const settled = await reconcileWith(file, (page, list) => {
+      if (page !== 2 || pulled) return;
+      // As the API would answer had one item of page 1 gone after page 1 was read: page 2 starts one later.
+      pulled = true;
+      list.data.shift();
+      list.meta.total--;
+    });
+    expect(pulled).toBe(true);
+    expect((await paidByKey(s, 'pulled-')).get('pulled-0@example.com')).toBe(1);
+    expect(settled.code, settled.stderr).toBe(0);
+    expect(settled.stderr).toContain('1 of 1 unknown rows were paid');
+  });
+
+  it('a list that changes at every reading: after 5 readings the row stays unknown, says why, and is not sent', async () => {
+    const file = csvFile('restless.csv', [PIX_HEADER, ...pixRows('restless', 1, bank, 7979)]);
+    loseAnswersAt(0);
+    expect((await batch(file)).code).toBe(5);
+    proxy.setRule(() => 'forward');
+
+    let created = 0;
+    const settled = await reconcileWith(file, (page, list) => {
+      if (page !== 1) return;
+      // Every reading finds a new withdrawal at the head, and the one before it gone.
+      created++;
+      const at = new Date().toISOString();
+      const id = `00000000-0000-4000-8000-${String(created).padStart(12, '0')}`;
+      list.data.unshift({ id, amount: 101, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: `ghost-${created}@example.com`, bankAccountId: Number(bank), createdAt: at, updatedAt: at });
+      list.meta.total++;
+    });
+    expect(settled.code, settled.stderr).toBe(5);
+    expect(settled.stderr).toContain('the withdrawals list changed each of the 5 times it was read');
+    expect(created).toBe(5);
+    expect((await paidByKey(s, 'restless-')).get('restless-0@example.com')).toBe(1);
+  });
+});
+
 describe('--reconcile compares every field of a row', () => {
   it('PIX rows alike but for their bank account, both unknown, only the second reached the API: each bank account is paid once', async () => {
     const banks = (await s.run(['bank-accounts', 'list', '--main-account', '--fields', 'id', '-o', 'tsv'])).stdout.trim().split('\n');
