@@ -92,9 +92,10 @@ export type RowState =
   /**
    * Sent, or maybe sent, without a recorded answer. `intent` is missing when the
    * only trace is a line cut by a crash; `cutAfter` is then the time of the last
-   * whole record before it, a bound on when that intent was made.
+   * whole record before it, a bound on when that intent was made, and
+   * `cutAfterApiAt` the same on the API's clock (the latest intent's), when known.
    */
-  | { state: 'unknown'; intent?: IntentRecord; cutAfter?: string; error?: string };
+  | { state: 'unknown'; intent?: IntentRecord; cutAfter?: string; cutAfterApiAt?: string; error?: string };
 
 export interface JournalContents {
   header?: JournalHeader;
@@ -116,12 +117,14 @@ export function readJournal(file: string): JournalContents {
   const lines = fs.readFileSync(file, 'utf8').split('\n');
   const records = lines.map(parseRecord);
   let lastAt: string | undefined;
+  let lastApiAt: string | undefined;
   lines.forEach((text, index) => {
     if (text.trim() === '') return;
     const record = records[index];
     if (record) {
       apply(contents, record);
       lastAt = record.at;
+      if (record.type === 'intent') lastApiAt = record.apiAt;
       return;
     }
     const nextIndex = lines.findIndex((rest, i) => i > index && rest.trim() !== '');
@@ -134,7 +137,12 @@ export function readJournal(file: string): JournalContents {
     const key = CUT_RECORD.exec(text)?.[1];
     const current = key ? contents.rows.get(key) : undefined;
     if (key && current?.state !== 'done') {
-      contents.rows.set(key, { state: 'unknown', intent: current?.state === 'unknown' ? current.intent : undefined, cutAfter: lastAt ?? contents.header?.at });
+      contents.rows.set(key, {
+        state: 'unknown',
+        intent: current?.state === 'unknown' ? current.intent : undefined,
+        cutAfter: lastAt ?? contents.header?.at,
+        ...(lastApiAt ? { cutAfterApiAt: lastApiAt } : {}),
+      });
     }
   });
   if (contents.header && contents.header.version !== JOURNAL_VERSION) {

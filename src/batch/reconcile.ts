@@ -1,8 +1,6 @@
 import { listWithdrawals } from '../api/withdrawals.js';
 import type { ApiClient } from '../http/client.js';
-import { ALL_PAGES_PACE } from '../commands/shared/list.js';
-import { collectPages } from '../commands/shared/scan.js';
-import { apiClockOffset } from '../withdrawal/api-clock.js';
+import { readApiClockOffset } from '../withdrawal/api-clock.js';
 import { compareWithdrawal, createdAtOf, idOf, type WithdrawalIdentity } from '../withdrawal/identity.js';
 
 /**
@@ -11,6 +9,9 @@ import { compareWithdrawal, createdAtOf, idOf, type WithdrawalIdentity } from '.
  * drifted between the run and the reconcile.
  */
 const WINDOW_MARGIN_MS = 30_000;
+const PAGE_SIZE = 100;
+/** Reads of the whole window before payctl gives up on a list that keeps moving. */
+const MAX_PASSES = 5;
 
 /** A row whose request may have reached the API without its answer being recorded. */
 export interface UnknownRow {
@@ -19,7 +20,7 @@ export interface UnknownRow {
   identity: WithdrawalIdentity;
   /** When its intent was made, on this machine's clock. */
   at: number;
-  /** The same on the API's clock, when the run knew it. */
+  /** The same on the API's clock, when the run knew it: without it the row cannot be placed and stays unknown. */
   apiAt?: number;
 }
 
@@ -37,11 +38,13 @@ export interface Reconciliation {
 
 /**
  * Settles rows whose outcome is unknown by looking for their withdrawal in their
- * account's list: the same amount, method and destination, created no earlier than
- * the intent on the API's clock, and claimed by no other row; each withdrawal
+ * account's list: the same method, amount, bank account and key, created no earlier
+ * than the intent on the API's clock (as the run recorded it: this machine's clock
+ * may have been corrected since), and claimed by no other row; each withdrawal
  * settles at most one row, the oldest intent taking the oldest withdrawal. A row
- * with no such withdrawal was not paid (`absent`) unless payctl cannot be sure:
- * the API gave no clock, or an item that could be the row's cannot be read.
+ * with no such withdrawal was not paid (`absent`) unless payctl cannot be sure: the
+ * run did not know the API's time, the list would not hold still, or an item that
+ * could be the row's cannot be read.
  */
 export async function reconcile(
   unknown: readonly UnknownRow[],
@@ -50,24 +53,26 @@ export async function reconcile(
 ): Promise<Reconciliation> {
   const settlements = new Map<string, Settlement>();
   const clockOffsets = new Map<string | null, number | undefined>();
+  const undecided = (rows: readonly UnknownRow[], reason: string) => rows.forEach((row) => settlements.set(row.key, { kind: 'undecided', reason }));
   for (const account of new Set(unknown.map((row) => row.account))) {
     const client = await clientFor(account);
-    const items: unknown[] = await collectPages((query) => listWithdrawals(client, query), { ...ALL_PAGES_PACE, limit: 100 });
-    const offset = apiClockOffset(client);
-    clockOffsets.set(account, offset);
-    const rows = unknown.filter((row) => row.account === account).sort((a, b) => a.at - b.at);
-    if (offset === undefined) {
-      for (const row of rows)
-        settlements.set(row.key, {
-          kind: 'undecided',
-          reason: "the API's answers carry no Date header, so the time of its withdrawals cannot be set against the row's",
-        });
+    const accountRows = unknown.filter((row) => row.account === account).sort((a, b) => a.at - b.at);
+    const rows = accountRows.filter((row) => row.apiAt !== undefined);
+    undecided(
+      accountRows.filter((row) => row.apiAt === undefined),
+      "its intent did not record the API's time, so its withdrawal cannot be told from an older one",
+    );
+    const since = Math.min(...rows.map((row) => row.apiAt!)) - WINDOW_MARGIN_MS;
+    const window = rows.length > 0 ? await readWindow(client, since) : undefined;
+    clockOffsets.set(account, await readApiClockOffset(client));
+    if (!window) continue;
+    if (!window.stable) {
+      undecided(rows, `the withdrawals list changed each of the ${MAX_PASSES} times it was read, so a withdrawal of this row may be hidden`);
       continue;
     }
-    const unclaimed = items.filter((item) => !claimed.has(idOf(item) ?? ''));
+    const unclaimed = window.items.filter((item) => !claimed.has(idOf(item) ?? ''));
     for (const row of rows) {
-      const since = Math.min(row.apiAt ?? Infinity, row.at + offset) - WINDOW_MARGIN_MS;
-      const inWindow = (item: unknown) => (createdAtOf(item) ?? Infinity) >= since;
+      const inWindow = (item: unknown) => (createdAtOf(item) ?? Infinity) >= row.apiAt! - WINDOW_MARGIN_MS;
       const match = unclaimed
         .filter(
           (item) => !claimed.has(idOf(item) ?? '') && createdAtOf(item) !== undefined && inWindow(item) && compareWithdrawal(item, row.identity) === 'same',
@@ -96,4 +101,50 @@ export async function reconcile(
     }
   }
   return { settlements, clockOffsets };
+}
+
+interface WindowRead {
+  /** Every item seen in any read, once each (by id). */
+  items: unknown[];
+  /** Whether a read found the window holding still; if not, absence proves nothing. */
+  stable: boolean;
+}
+
+/**
+ * Reads the newest-first list back to `since` (API time). A withdrawal created
+ * while it is read moves every item a place down, so pages are read one after the
+ * other (an item pushed from one page to the next is met again there, never
+ * skipped), one page past the window's edge, and the whole window again until a
+ * read sees the list's count unchanged from its first page to its last and loses
+ * nothing an earlier read saw, or, for an API that gives no count, two reads agree.
+ */
+async function readWindow(client: ApiClient, since: number): Promise<WindowRead> {
+  const byId = new Map<string, unknown>();
+  const withoutId: unknown[] = [];
+  let earlier: Set<string> | undefined;
+  const inWindow = (item: unknown) => (createdAtOf(item) ?? Infinity) >= since;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const seen = new Set<string>();
+    const totals = new Set<number>();
+    for (let page = 1; ; page++) {
+      const { items, total } = await listWithdrawals(client, { page, limit: PAGE_SIZE });
+      totals.add(total);
+      for (const item of items) {
+        const id = idOf(item);
+        if (id === undefined) {
+          if (pass === 0) withoutId.push(item);
+          continue;
+        }
+        byId.set(id, item);
+        if (inWindow(item)) seen.add(id);
+      }
+      // A full page past the edge is the overlap: the items a creation may push there are still read.
+      if (items.length < PAGE_SIZE || !items.some(inWindow)) break;
+    }
+    const keptAll = earlier === undefined || [...earlier].every((id) => seen.has(id));
+    const agrees = earlier !== undefined && keptAll && seen.size === earlier.size;
+    if ((totals.size === 1 && keptAll) || agrees) return { items: [...byId.values(), ...withoutId], stable: true };
+    earlier = new Set([...(earlier ?? []), ...seen]);
+  }
+  return { items: [...byId.values(), ...withoutId], stable: false };
 }

@@ -1,3 +1,4 @@
+import { listWithdrawals } from '../api/withdrawals.js';
 import type { ApiClient } from '../http/client.js';
 
 /**
@@ -11,6 +12,23 @@ export function apiClockOffset(client: ApiClient): number | undefined {
   if (header === undefined) return undefined;
   const at = Date.parse(header);
   return Number.isNaN(at) ? undefined : at - Date.now();
+}
+
+const clockReads = new WeakMap<ApiClient, Promise<unknown>>();
+
+/**
+ * The offset, asking the API for it (one short read of the withdrawals list, once
+ * per client) when no answer has told it yet: a batch's first rows are sent before
+ * any answer, and a row whose intent lacks the API's time cannot be placed on the
+ * API's clock later. Undefined when the API sends no usable `Date` or the read fails
+ * (the send that follows meets that failure itself).
+ */
+export async function readApiClockOffset(client: ApiClient): Promise<number | undefined> {
+  if (apiClockOffset(client) === undefined) {
+    if (!clockReads.has(client)) clockReads.set(client, listWithdrawals(client, { page: 1, limit: 1 }).catch(() => undefined));
+    await clockReads.get(client);
+  }
+  return apiClockOffset(client);
 }
 
 /** The offset as a person reads it: `the API's clock is 120 s ahead of this machine's`. */

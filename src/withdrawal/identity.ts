@@ -1,22 +1,24 @@
 import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
 
 /**
- * What makes two withdrawals the same payment: amount, method and destination (the
- * PIX key; for card and boleto, the bank account). The duplicate guard of a single
- * withdrawal and the reconcile of a batch both match by it.
+ * What makes two withdrawals the same payment: method, amount, bank account and,
+ * for PIX, the key and its type. The duplicate guard of a single withdrawal and
+ * the reconcile of a batch both match by it.
  */
 export interface WithdrawalIdentity {
   method: WithdrawalMethod;
   amount: number;
   bankAccountId: number;
   pixKey?: string;
+  /** Compared when known (a journal of an older payctl may lack it). */
+  pixKeyType?: string;
 }
 
 export const identityOf = (request: WithdrawRequest): WithdrawalIdentity => ({
   method: request.withdrawalMethod,
   amount: request.amount,
   bankAccountId: request.bankAccountId,
-  ...(request.withdrawalMethod === 'pix' ? { pixKey: request.pixKey } : {}),
+  ...(request.withdrawalMethod === 'pix' ? { pixKey: request.pixKey, pixKeyType: request.pixKeyType } : {}),
 });
 
 /**
@@ -30,14 +32,19 @@ export type Likeness = 'same' | 'different' | 'unsure';
 export function compareWithdrawal(item: unknown, identity: WithdrawalIdentity): Likeness {
   if (!item || typeof item !== 'object') return 'unsure';
   const fields = item as Record<string, unknown>;
+  // Every field the withdrawal has: two rows differing in any one of them are two payments.
   const wanted: Array<[string, unknown]> = [
     ['amount', identity.amount],
     ['withdrawalPaymentType', identity.method.toUpperCase()],
-    identity.method === 'pix' ? ['pixKey', identity.pixKey] : ['bankAccountId', identity.bankAccountId],
+    ['bankAccountId', identity.bankAccountId],
   ];
+  if (identity.method === 'pix') wanted.push(['pixKey', identity.pixKey]);
+  // A key type is a name of a kind: its case says nothing.
+  if (identity.pixKeyType !== undefined) wanted.push(['pixKeyType', identity.pixKeyType.toUpperCase()]);
   let unsure = typeof fields.id !== 'string';
   for (const [name, value] of wanted) {
-    const actual = fields[name];
+    const raw = fields[name];
+    const actual = name === 'pixKeyType' && typeof raw === 'string' ? raw.toUpperCase() : raw;
     if (typeof actual !== typeof value) unsure = true;
     else if (actual !== value) return 'different';
   }

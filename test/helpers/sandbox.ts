@@ -49,11 +49,8 @@ export interface SandboxWithdrawal {
   createdAt: string;
 }
 
-/**
- * Reads the sandbox's withdrawals of the session's company (in `account`, else the main
- * account) over its own API, not through payctl: what money tests count after the fact.
- */
-export async function sandboxWithdrawals(session: SandboxSession, account?: string): Promise<SandboxWithdrawal[]> {
+/** An access token of the session's company, from the sandbox's own API: for tests that act as someone else than payctl. */
+export async function sandboxToken(session: SandboxSession): Promise<string> {
   const clientId = session.company;
   const clientSecret = session.sandbox.credentials.find((c) => c.clientId === clientId)!.clientSecret;
   const auth = await freshFetch(`${session.sandbox.url}/auth`, {
@@ -61,7 +58,15 @@ export async function sandboxWithdrawals(session: SandboxSession, account?: stri
     headers: { 'content-type': 'application/json' },
     body: JSON.stringify({ clientId, clientSecret }),
   });
-  const token = ((await auth.json()) as { data: { accessToken: string } }).data.accessToken;
+  return ((await auth.json()) as { data: { accessToken: string } }).data.accessToken;
+}
+
+/**
+ * Reads the sandbox's withdrawals of the session's company (in `account`, else the main
+ * account) over its own API, not through payctl: what money tests count after the fact.
+ */
+export async function sandboxWithdrawals(session: SandboxSession, account?: string): Promise<SandboxWithdrawal[]> {
+  const token = await sandboxToken(session);
   // By id: the list is newest first, so a withdrawal made while it is read moves the others a
   // place down, and one may be seen on two pages. Two payments are two ids, and count twice.
   const byId = new Map<string, SandboxWithdrawal>();

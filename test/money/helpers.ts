@@ -5,9 +5,9 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { sendJson, serveOnLoopback, type RecordedRequest } from '../helpers/fake-api.js';
-import { sandboxWithdrawals, type SandboxSession } from '../helpers/sandbox.js';
+import { sandboxToken, sandboxWithdrawals, type SandboxSession } from '../helpers/sandbox.js';
 
-export { sandboxWithdrawals, withdrawalCount, type SandboxWithdrawal } from '../helpers/sandbox.js';
+export { sandboxToken, sandboxWithdrawals, withdrawalCount, type SandboxWithdrawal } from '../helpers/sandbox.js';
 
 const HERE = path.dirname(fileURLToPath(import.meta.url));
 
@@ -61,6 +61,16 @@ export async function fundedMainAccount(session: SandboxSession): Promise<string
   return bank;
 }
 
+/** Makes a PIX withdrawal through the sandbox's own API, as a colleague's tool would: not through payctl, nor any proxy. */
+export async function colleagueWithdraws(session: SandboxSession, bankAccount: string, amount: number, key: string): Promise<void> {
+  const answer = await fetch(`${session.sandbox.url}/withdrawals/withdraw`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${await sandboxToken(session)}`, 'content-type': 'application/json' },
+    body: JSON.stringify({ withdrawalMethod: 'pix', amount, bankAccountId: Number(bankAccount), pixKeyType: 'EMAIL', pixKey: key }),
+  });
+  expect(answer.ok, await answer.text()).toBe(true);
+}
+
 /**
  * What a proxy does with one request: pass it on; pass it on and then cut the
  * connection without answering (the API acted, the client never hears); cut it
@@ -74,16 +84,23 @@ export interface Proxy {
   /** POSTs that reached the proxy, in order. */
   posts: RecordedRequest[];
   setRule(rule: (request: RecordedRequest, postIndex: number) => ProxyAction): void;
+  /** Holds each GET that `hold` answers a promise for until it settles, then passes it on. */
+  holdGets(hold: (request: RecordedRequest) => Promise<void> | undefined): void;
+  /** Answers each GET with what `rewrite` makes of the server's answer body. */
+  rewriteGets(rewrite: (request: RecordedRequest, body: string) => string): void;
   close(): Promise<void>;
 }
 
 /** A proxy on 127.0.0.1 in front of a real server (the sandbox), misbehaving on the requests the rule picks. */
 export async function startProxy(target: string, rule: (request: RecordedRequest, postIndex: number) => ProxyAction = () => 'forward'): Promise<Proxy> {
   let current = rule;
+  let holdGet: (request: RecordedRequest) => Promise<void> | undefined = () => undefined;
+  let rewriteGet = (_: RecordedRequest, body: string) => body;
   const posts: RecordedRequest[] = [];
-  const server = await serveOnLoopback((request, req, res) => {
+  const server = await serveOnLoopback(async (request, req, res) => {
     const action = request.method === 'POST' ? current(request, posts.push(request) - 1) : 'forward';
     if (action === 'drop') return void req.socket.destroy();
+    if (request.method === 'GET') await holdGet(request);
     const upstream = http.request(
       `${target}${request.url}`,
       { method: request.method, headers: { ...request.headers, host: new URL(target).host } },
@@ -93,8 +110,11 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
         answer.on('end', () => {
           if (action === 'lose-answer') return void req.socket.destroy();
           if (action === 'answer-500') return sendJson(res, 500, { data: { message: 'internal error while processing', returnCode: -7000 } });
-          res.writeHead(answer.statusCode ?? 502, answer.headers);
-          res.end(Buffer.concat(chunks));
+          const body = request.method === 'GET' ? Buffer.from(rewriteGet(request, Buffer.concat(chunks).toString('utf8'))) : Buffer.concat(chunks);
+          const headers = { ...answer.headers, 'content-length': String(body.length) };
+          delete headers['transfer-encoding'];
+          res.writeHead(answer.statusCode ?? 502, headers);
+          res.end(body);
         });
       },
     );
@@ -105,6 +125,8 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
     url: `http://127.0.0.1:${server.port}`,
     posts,
     setRule: (next) => (current = next),
+    holdGets: (hold) => (holdGet = hold),
+    rewriteGets: (rewrite) => (rewriteGet = rewrite),
     close: server.close,
   };
 }

@@ -1,6 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
 import path from 'node:path';
 import { build } from 'esbuild';
@@ -47,19 +47,23 @@ takeLock(lockPath, 'test lock', 0).then(
   await build({ entryPoints: [entry], bundle: true, platform: 'node', format: 'cjs', outfile: taker, logLevel: 'warning' });
 });
 
+/** A taker process: what it said (won, busy) and its end; a winner holds the lock until `LOCK.release` exists. */
+function startTaker(lockPath: string, startAt: number) {
+  const child = spawn(process.execPath, [taker, lockPath, String(startAt)], { stdio: ['ignore', 'pipe', 'inherit'] });
+  return {
+    child,
+    said: new Promise<string>((resolve) => child.stdout.setEncoding('utf8').once('data', resolve)),
+    exited: new Promise<void>((resolve) => child.on('close', () => resolve())),
+  };
+}
+
 /** Starts `count` takers at once; resolves with what each said, once all have said it and the winner has let go. */
 async function takeAtOnce(lockPath: string, count: number): Promise<string[]> {
   const startAt = Date.now() + 300;
-  const exits: Array<Promise<void>> = [];
-  const outcomes = await Promise.all(
-    Array.from({ length: count }, () => {
-      const child = spawn(process.execPath, [taker, lockPath, String(startAt)], { stdio: ['ignore', 'pipe', 'inherit'] });
-      exits.push(new Promise((resolve) => child.on('close', () => resolve())));
-      return new Promise<string>((resolve) => child.stdout.setEncoding('utf8').once('data', resolve));
-    }),
-  );
+  const takers = Array.from({ length: count }, () => startTaker(lockPath, startAt));
+  const outcomes = await Promise.all(takers.map((t) => t.said));
   writeFileSync(`${lockPath}.release`, '');
-  await Promise.all(exits);
+  await Promise.all(takers.map((t) => t.exited));
   return outcomes.sort();
 }
 
@@ -77,6 +81,26 @@ describe('takeLock across processes', () => {
       );
       expect(await takeAtOnce(lockPath, 6), `round ${round}`).toEqual(['busy', 'busy', 'busy', 'busy', 'busy', 'won']);
     }
+  });
+
+  it('a holder on this machine stopped (as by Ctrl-Z) keeps its lock, however old the lock looks: a second taker is told busy', async () => {
+    const lockPath = path.join(mkdtempSync(path.join(tmpdir(), 'payctl-lock-')), 'journal.lock');
+    const holder = startTaker(lockPath, Date.now());
+    expect(await holder.said).toBe('won');
+    holder.child.kill('SIGSTOP');
+    try {
+      // Stopped, it does not refresh the lock's time: 60 s old is far past what a holder elsewhere would be judged by.
+      const old = new Date(Date.now() - 60_000);
+      utimesSync(lockPath, old, old);
+      const second = startTaker(lockPath, Date.now());
+      const said = await second.said;
+      writeFileSync(`${lockPath}.release`, '');
+      await second.exited;
+      expect(said).toBe('busy');
+    } finally {
+      holder.child.kill('SIGCONT');
+    }
+    await holder.exited;
   });
 
   it('6 processes at once on a free lock: exactly one wins, and the others are told it is busy', async () => {

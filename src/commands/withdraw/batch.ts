@@ -14,7 +14,7 @@ import { GLOBAL_FLAGS } from '../options.js';
 import type { ApiClient } from '../../http/client.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
-import { apiClockOffset, describeClockOffset } from '../../withdrawal/api-clock.js';
+import { describeClockOffset, readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
 import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
@@ -268,10 +268,12 @@ async function settleUnknown(
         amount: intent.amount,
         bankAccountId: intent.bankAccountId,
         ...(intent.pixKey !== undefined ? { pixKey: intent.pixKey } : {}),
+        ...(intent.pixKeyType !== undefined ? { pixKeyType: intent.pixKeyType } : {}),
       };
       unknownRows.push({ key, account: intent.account, identity, at: Date.parse(intent.at), apiAt: intent.apiAt ? Date.parse(intent.apiAt) : undefined });
     } else if (row && state.cutAfter) {
-      unknownRows.push({ key, account: row.account, identity: identityOf(row.request), at: Date.parse(state.cutAfter) });
+      const apiAt = state.cutAfterApiAt ? Date.parse(state.cutAfterApiAt) : undefined;
+      unknownRows.push({ key, account: row.account, identity: identityOf(row.request), at: Date.parse(state.cutAfter), apiAt });
     } else {
       // A first intent cut before it was flushed, of a row no longer in the file: intents are flushed before sending, so it never left.
       journal.append({ type: 'absent', key, at: at() });
@@ -360,7 +362,7 @@ async function sendAll(
   const sendOne = async (row: BatchRow) => {
     const client = await clientFor(row.account);
     const { request } = row;
-    const offset = apiClockOffset(client);
+    const offset = await readApiClockOffset(client);
     const intentWritten = record(() =>
       journal.append({
         type: 'intent', key: row.key, line: row.line, account: row.account, amount: request.amount, bankAccountId: request.bankAccountId,
