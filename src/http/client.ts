@@ -311,7 +311,7 @@ function describeText(text: string, response: FetchAnswer): string {
  * may have been carried out, so the outcome is unknown.
  */
 function notAnApiAnswer(status: number, sent: Write, what: string): PayctlError {
-  return answerNotTheApis(`the server's answer is not an API answer: ${what} (HTTP ${status})`, status, sent);
+  return answerNotTheApis(`the server's answer is not an API answer: ${what}`, status, sent);
 }
 
 /** For a GET nothing happened (exit 4, retrying is safe); a POST, PUT or DELETE may have been carried out (exit 5). */
@@ -380,14 +380,14 @@ async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<Pa
       hint: 'set the profile\'s base URL to the final address: payctl profiles add NAME --base-url URL',
     });
   }
-  if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.rateLimited, { ...details, hint: 'wait and retry' });
+  if (status === 429) return new PayctlError('the server is rate limiting requests', ExitCode.rateLimited, { ...details, hint: 'wait and retry' });
   // 408: the server gave up waiting for the request, so it did not act on it.
   if (status === 408)
-    return new PayctlError('the server timed out waiting for the request (HTTP 408)', ExitCode.serverStoppedWaiting, {
+    return new PayctlError('the server timed out waiting for the request', ExitCode.serverStoppedWaiting, {
       status,
       hint: 'nothing took effect; it is safe to retry',
     });
-  return new PayctlError(`the server refused the request (HTTP ${status}) without an API error body`, ExitCode.apiRefused, { status });
+  return new PayctlError('the server refused the request without an API error body', ExitCode.apiRefused, { status });
 }
 
 /** Return codes whose fix is another payctl command. */
