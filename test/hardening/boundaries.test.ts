@@ -3,7 +3,8 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/in-process.js';
-import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
+import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
+import { startSandboxSession, withdrawalCount, type SandboxSession } from '../helpers/sandbox.js';
 
 /**
  * payctl's boundaries against a server whose answers are slightly off: card
@@ -57,5 +58,75 @@ describe('card numbers a server echoes are masked however grouped', () => {
       for (const card of [CARD, OTHER_CARD]) expect(digitsOnly(text), channel).not.toContain(card);
     }
     expect(existsSync(audit)).toBe(true);
+  });
+});
+
+/**
+ * A server in front of the sandbox that passes every request on and lets a test
+ * rewrite the answer's data to a GET (`rewrite` returns it changed, or undefined to leave it).
+ */
+async function startRewritingProxy(target: string): Promise<FakeApi & { rewrite: (change: (request: RecordedRequest, data: unknown) => unknown) => void }> {
+  let change: (request: RecordedRequest, data: unknown) => unknown = () => undefined;
+  const proxy = await startFakeApi(async (request, response) => {
+    const headers: Record<string, string> = {};
+    for (const name of ['authorization', 'x-subaccount-id', 'content-type']) {
+      const value = request.headers[name];
+      if (typeof value === 'string') headers[name] = value;
+    }
+    const answer = await fetch(`${target}${request.url}`, { method: request.method, headers, body: request.method === 'GET' ? undefined : request.body });
+    const body = (await answer.json()) as { data: unknown };
+    const changed = request.method === 'GET' && answer.ok ? change(request, body.data) : undefined;
+    sendJson(response, answer.status, changed === undefined ? body : { ...body, data: changed });
+  });
+  return { ...proxy, rewrite: (next) => (change = next) };
+}
+
+describe('an answer about another resource than the one asked for is not believed', () => {
+  let session: SandboxSession;
+  let proxy: Awaited<ReturnType<typeof startRewritingProxy>>;
+  let accounts: Array<{ id: number; accountNumber: string }>;
+  beforeAll(async () => {
+    session = await startSandboxSession('acme');
+    proxy = await startRewritingProxy(session.sandbox.url);
+    accounts = JSON.parse((await session.run(['bank-accounts', 'list', '--json'])).stdout);
+    expect((await session.run(['sandbox', 'credit', '--pix', '100000'])).code).toBe(0);
+  });
+  afterAll(async () => {
+    await proxy?.close();
+    await session?.close();
+  });
+
+  it('GET /bank_accounts/A answered with account B\'s record: withdraw exits 4 naming the operation and field, nothing sent', async () => {
+    expect(accounts.length).toBeGreaterThanOrEqual(2);
+    const [asked, other] = accounts as [{ id: number; accountNumber: string }, { id: number; accountNumber: string }];
+    let otherRecord: unknown;
+    proxy.rewrite((request, data) => {
+      if (request.url.startsWith(`/bank_accounts/${other.id}`)) otherRecord = data;
+      return request.url.startsWith(`/bank_accounts/${asked.id}`) ? otherRecord : undefined;
+    });
+    const env = { PAYCTL_BASE_URL: proxy.url };
+    expect((await session.run(['bank-accounts', 'get', String(other.id), '--json'], { env })).code).toBe(0);
+    const before = await withdrawalCount(session);
+    const result = await session.run(
+      ['withdraw', 'pix', '--amount', '100', '--bank-account', String(asked.id), '--pix-key-type', 'email', '--pix-key', 'other@acme.com.br', '--yes'],
+      { env },
+    );
+    expect(result.code, result.stderr).toBe(4);
+    expect(result.stderr).toContain(`GET /bank_accounts/{bankAccountId} answered with data.id ${other.id}, not the ${asked.id} asked for`);
+    expect(result.stderr).not.toContain(other.accountNumber);
+    expect(proxy.requests.filter((request) => request.method === 'POST')).toEqual([]);
+    expect(await withdrawalCount(session)).toBe(before);
+  });
+
+  it('GET /customers/{id} answered with another customer: exit 4 naming the field; the same id in another case is the same', async () => {
+    const customers = JSON.parse((await session.run(['customers', 'list', '--json'])).stdout) as Array<{ id: string }>;
+    const [asked, other] = customers as [{ id: string }, { id: string }];
+    const env = { PAYCTL_BASE_URL: proxy.url };
+    proxy.rewrite((_, data) => ({ ...(data as object), id: other.id }));
+    const swapped = await session.run(['customers', 'get', asked.id], { env });
+    expect(swapped.code, swapped.stderr).toBe(4);
+    expect(swapped.stderr).toContain(`GET /customers/{customerId} answered with data.id ${other.id}, not the ${asked.id} asked for`);
+    proxy.rewrite((_, data) => ({ ...(data as object), id: asked.id.toUpperCase() }));
+    expect((await session.run(['customers', 'get', asked.id, '--json'], { env })).code).toBe(0);
   });
 });
