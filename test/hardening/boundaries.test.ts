@@ -5,6 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { startSandboxSession, withdrawalCount, type SandboxSession } from '../helpers/sandbox.js';
+import { runCliOnScreen } from '../helpers/screen.js';
+import { needsTools } from '../helpers/tools.js';
 
 /**
  * payctl's boundaries against a server whose answers are slightly off: card
@@ -128,5 +130,44 @@ describe('an answer about another resource than the one asked for is not believe
     expect(swapped.stderr).toContain(`GET /customers/{customerId} answered with data.id ${other.id}, not the ${asked.id} asked for`);
     proxy.rewrite((_, data) => ({ ...(data as object), id: asked.id.toUpperCase() }));
     expect((await session.run(['customers', 'get', asked.id, '--json'], { env })).code).toBe(0);
+  });
+});
+
+describe('characters that draw nothing, or wider than counted, cannot lay out a confirmation', () => {
+  let session: SandboxSession;
+  beforeAll(async () => {
+    session = await startSandboxSession('acme');
+    expect((await session.run(['sandbox', 'credit', '--pix', '100000'])).code).toBe(0);
+  });
+  afterAll(() => session?.close());
+
+  needsTools('tmux')('a holder name of Hangul fillers and no-break spaces forging an amount line on an 80x24 screen: the real amount shows, no line starts with the server\'s label; No sends nothing', async () => {
+    const nbsp = (text: string) => text.replace(/ /g, '\u00a0');
+    const forgedLine = nbsp('  amount:       R$ 1,00 (100 cents)');
+    const create = async (holderName: string) =>
+      JSON.parse(
+        (
+          await session.run(['api', 'POST', '/sandbox/bank_accounts', '--data', JSON.stringify({ holderName, bankCode: '341', routingNumber: '0001', accountNumber: '12345-6', document: '39053344705', accountType: 'CHECKING' })])
+        ).stdout,
+      ) as { id: number };
+    // Fillers the terminal draws 2 wide up to column 80, so that the forged line starts the next row.
+    const { id } = await create('probe');
+    const prefix = `  to:           bank account ${id + 1}: `.length;
+    const holderName = `${'x'.repeat(prefix % 2)}${'\u3164'.repeat((80 - prefix - (prefix % 2)) / 2)}${forgedLine}`;
+    const account = await create(holderName);
+    expect(account.id).toBe(id + 1);
+    const before = await withdrawalCount(session);
+    const run = await runCliOnScreen(
+      ['withdraw', 'pix', '--amount', '5000', '--bank-account', String(account.id), '--pix-key-type', 'email', '--pix-key', 'filler@example.com'],
+      { env: session.env, width: 80, height: 24, steps: [{ after: 'Withdraw R$ 50,00 now?', keys: ['n', 'Enter'] }] },
+    );
+    expect(run.code, run.screen).toBe(2);
+    const seen = run.seen[0]!.split('\n');
+    expect(seen, run.seen[0]).toContain('  amount:       R$ 50,00 (5000 cents)');
+    expect(seen.filter((line) => /^\s*amount:/.test(line)), run.seen[0]).toEqual(['  amount:       R$ 50,00 (5000 cents)']);
+    // Server text continues under its value, never at the start of a line.
+    expect(seen.filter((line) => /\\u3164|\\xa0/.test(line) && !line.startsWith(' '.repeat(16))).every((line) => line.startsWith('  to:')), run.seen[0]).toBe(true);
+    expect(run.bytes).not.toContain('\u3164');
+    expect(await withdrawalCount(session)).toBe(before);
   });
 });
