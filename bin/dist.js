@@ -52,7 +52,7 @@ function loadBundle(file = BUNDLE, { useCache = true } = {}) {
   const source = fs.readFileSync(file, 'utf8');
   const stamp = stampOf(source);
   const ownCache = useCache ? userCacheFileOf(stamp) : undefined;
-  const cachedData = useCache ? (readCache(ownCache, stamp) ?? readCache(cacheFileOf(file), stamp)) : undefined;
+  const cachedData = useCache ? (readCache(ownCache, stamp) ?? readCache(cacheFileOf(file), stamp, { own: false })) : undefined;
   // The wrapper has a line of its own, so line numbers in stack traces are the file's.
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) {\n${source}\n})`, {
     filename: file,
@@ -87,14 +87,49 @@ function userCacheFileOf(stamp) {
   return path.join(root, 'payctl', `cli-${build}-node${process.version}-${process.arch}.cache`);
 }
 
-function readCache(file, stamp) {
+/**
+ * V8 runs what a code cache holds, so one that another user could have written is
+ * code of theirs: a folder is used only when it is the user's own and no one else
+ * may write in it, a file only when it is the user's, a plain file, and 0600. (The
+ * build's cache in dist/ is the install's, as the bundle is.) Where the system has
+ * no user ids (Windows), the profile folder's own rights stand instead.
+ */
+const UID = typeof process.getuid === 'function' ? process.getuid() : undefined;
+const isOwn = (stat, othersMayNot) => UID === undefined || (stat.uid === UID && (stat.mode & othersMayNot) === 0);
+
+function isPrivateFolder(folder) {
+  try {
+    const stat = fs.lstatSync(folder);
+    return stat.isDirectory() && isOwn(stat, 0o022);
+  } catch {
+    return false;
+  }
+}
+
+/** A file of the user's cache folder, read only when the folder and the file are private (isOwn). */
+function readPrivateFile(file) {
+  if (!isPrivateFolder(path.dirname(file))) return undefined;
+  let fd;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
+    const stat = fs.fstatSync(fd);
+    return stat.isFile() && isOwn(stat, 0o077) ? fs.readFileSync(fd) : undefined;
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+function readCache(file, stamp, { own = true } = {}) {
   if (file === undefined) return undefined;
   let data;
   try {
-    data = fs.readFileSync(file);
+    data = own ? readPrivateFile(file) : fs.readFileSync(file);
   } catch {
     return undefined;
   }
+  if (data === undefined) return undefined;
   const newline = data.indexOf(10);
   if (newline < 0 || data.toString('utf8', 0, newline) !== stamp) return undefined;
   return data.subarray(newline + 1);
@@ -106,7 +141,8 @@ const OTHER_BUILD_CACHE_MS = 7 * 24 * 3600_000;
 /**
  * Written whole under a temporary name, then renamed: a payctl starting at the
  * same time reads the old file or the new, never half of one. The folder is the
- * user's own (mode 700): V8 runs what a cache holds. Any failure (a read-only
+ * user's own (created 0700, and not written in unless private: see isOwn), the file
+ * 0600: V8 runs what a cache holds. Any failure (a read-only
  * home) only means the next run compiles again. Caches of other builds for this
  * Node written over a week ago go (a payctl installed twice rewrites its own at
  * most once a week).
@@ -116,7 +152,8 @@ function writeCache(file, stamp, script) {
   try {
     const folder = path.dirname(file);
     fs.mkdirSync(folder, { recursive: true, mode: 0o700 });
-    fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${stamp}\n`), script.createCachedData()]), { mode: 0o600 });
+    if (!isPrivateFolder(folder)) return;
+    fs.writeFileSync(temporary, Buffer.concat([Buffer.from(`${stamp}\n`), script.createCachedData()]), { mode: 0o600, flag: 'wx' });
     fs.renameSync(temporary, file);
     const sameNode = file.slice(file.indexOf('-node'));
     for (const name of fs.readdirSync(folder)) {

@@ -84,5 +84,9 @@ export class PayctlError extends Error {
   }
 }
 
+/** What an error line adds after its message: `returnCode N, HTTP S`, each when known; '' when neither is. */
+export const answerDetail = ({ returnCode, status }: Pick<PayctlError, 'returnCode' | 'status'>): string =>
+  [returnCode !== undefined ? `returnCode ${returnCode}` : '', status ? `HTTP ${status}` : ''].filter(Boolean).join(', ');
+
 export const usageError = (message: string, hint?: string) => new PayctlError(message, ExitCode.usage, { hint });
 export const authError = (message: string, details: ErrorDetails = {}) => new PayctlError(message, ExitCode.auth, details);

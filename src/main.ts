@@ -3,7 +3,7 @@ import type { Writable } from 'node:stream';
 import { Command, CommanderError, Option } from 'commander';
 import type { Context, IO } from './context.js';
 import { processIO } from './process-io.js';
-import { EXIT_CODE_TABLE, ExitCode, PayctlError, usageError } from './errors.js';
+import { answerDetail, EXIT_CODE_TABLE, ExitCode, PayctlError, usageError } from './errors.js';
 import { commandTreeFor, loadCommandTree } from './commands/top-level.js';
 import { flagOf, type CommandSpec, type OptionSpec } from './commands/spec.js';
 import { GLOBAL_FLAGS, GLOBAL_OPTIONS, optionsOf, parseFlags } from './commands/options.js';
@@ -343,9 +343,7 @@ export function reportError(error: unknown, io: IO, ctx: Context | undefined, ar
     if (asksForDebug(argv) && error instanceof Error && !known) io.stderr.write(`${visibleLines(scrub(error.stack ?? ''))}\n`);
     return exitCode;
   }
-  const detail = [known?.returnCode !== undefined ? `returnCode ${known.returnCode}` : '', known?.status ? `HTTP ${known.status}` : '']
-    .filter(Boolean)
-    .join(', ');
+  const detail = known ? answerDetail(known) : '';
   let text = `error: ${shown(message)}${detail ? ` (${detail})` : ''}\n`;
   const hint = known?.hint ?? (known ? undefined : 'this is a bug in payctl; run again with --debug and report the output');
   if (hint) text += `hint: ${shown(hint)}\n`;

@@ -106,21 +106,64 @@ export class SecretScrubber {
     this.pattern = undefined;
   }
 
+  /** Text for people and logs (messages, --debug, the audit trail's errors): also any card number in it, this run's or not. */
   scrub(text: string): string {
+    return maskCardNumbers(this.scrubSecrets(text));
+  }
+
+  /**
+   * A copy of a JSON value with every string in it, keys too, scrubbed of this run's secrets. Any
+   * other card-like number is left: data keeps its values (a phone number can pass the Luhn check).
+   */
+  scrubDeep(value: unknown): unknown {
+    if (typeof value === 'string') return this.scrubSecrets(value);
+    if (Array.isArray(value)) return value.map((item) => this.scrubDeep(item));
+    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [this.scrubSecrets(key), this.scrubDeep(inner)]));
+    return value;
+  }
+
+  private scrubSecrets(text: string): string {
     if (this.pattern === undefined) this.pattern = patternOf(this.secrets);
     const masked = this.pattern ? text.replace(this.pattern, MASK) : text;
     return masked.replace(SECRET_KEYED_VALUE, `$1${MASK}`);
   }
-
-  /** A copy of a JSON value with every string in it, keys too, scrubbed. */
-  scrubDeep(value: unknown): unknown {
-    if (typeof value === 'string') return this.scrub(value);
-    if (Array.isArray(value)) return value.map((item) => this.scrubDeep(item));
-    if (value && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([key, inner]) => [this.scrub(key), this.scrubDeep(inner)]));
-    return value;
-  }
 }
 
+/** Digits in groups joined by one space, dash or dot, as card numbers are written; not inside a longer number or word. */
+const DIGIT_GROUPS = /(?<![\p{L}\p{N}])\d+(?:[ .-]\d+)*(?![\p{L}\p{N}])/gu;
+
+/** The Luhn check, which every card number passes (and 9 in 10 other numbers fail). */
+function passesLuhn(digits: string): boolean {
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    const digit = Number(digits[digits.length - 1 - i]);
+    sum += i % 2 === 1 ? (digit * 2 > 9 ? digit * 2 - 9 : digit * 2) : digit;
+  }
+  return sum % 10 === 0;
+}
+
+/**
+ * Masks every card number a server may echo, however grouped (`4111 1111 1111 1111`,
+ * `4111-1111-…`, `4111.1111.…`): 13 to 19 digits of whole groups that pass the Luhn
+ * check, sought among every span of groups so that a card beside a date or a code
+ * (`… 2031 123`) is found too. The groups of a card become one mask.
+ */
+function maskCardNumbers(text: string): string {
+  if (!/\d{4}/.test(text)) return text;
+  return text.replace(DIGIT_GROUPS, (run) => {
+    const groups = run.match(/[ .-]?\d+/g)!;
+    const masked = groups.map(() => false);
+    for (let start = 0; start < groups.length; start++) {
+      let digits = '';
+      for (let end = start; end < groups.length; end++) {
+        digits += groups[end]!.replace(/\D/, '');
+        if (digits.length > 19) break;
+        if (digits.length >= 13 && passesLuhn(digits)) masked.fill(true, start, end + 1);
+      }
+    }
+    return groups.map((group, i) => (!masked[i] ? group : masked[i - 1] ? '' : group.replace(/\d+/, MASK))).join('');
+  });
+}
 /** One pattern for every form of every secret, longest first, so that a longer form is masked whole. */
 function patternOf(secrets: ReadonlySet<string>): RegExp | null {
   const alternatives: Array<[string, string]> = [];

@@ -6,7 +6,7 @@ export const listBankAccounts = (client: ApiClient, query: PageQuery): Promise<P
   fetchPage<BankAccount>(client, 'listBankAccounts', '/bank_accounts', { ...query }, true);
 
 export async function getBankAccount(client: ApiClient, id: number): Promise<BankAccount> {
-  return (await client.request<BankAccount>({ method: 'GET', path: `/bank_accounts/${id}`, accountContext: true, operation: 'getBankAccount' })).data;
+  return (await client.request<BankAccount>({ method: 'GET', path: `/bank_accounts/${id}`, accountContext: true, operation: 'getBankAccount', resourceId: id })).data;
 }
 
 export async function deleteBankAccount(client: ApiClient, id: number): Promise<MessageResult | undefined> {

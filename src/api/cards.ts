@@ -6,5 +6,5 @@ export async function tokenizeCard(client: ApiClient, body: TokenizeCardRequest)
 }
 
 export async function getCard(client: ApiClient, id: string): Promise<Card> {
-  return (await client.request<Card>({ method: 'GET', path: `/cards/${encodeURIComponent(id)}`, operation: 'getCard' })).data;
+  return (await client.request<Card>({ method: 'GET', path: `/cards/${encodeURIComponent(id)}`, operation: 'getCard', resourceId: id })).data;
 }

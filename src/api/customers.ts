@@ -6,7 +6,7 @@ export const listCustomers = (client: ApiClient, query: PageQuery, options?: Pag
   fetchPage<Customer>(client, 'listCustomers', '/customers', { ...query }, false, options);
 
 export async function getCustomer(client: ApiClient, id: string): Promise<Customer> {
-  return (await client.request<Customer>({ method: 'GET', path: `/customers/${encodeURIComponent(id)}`, operation: 'getCustomer' })).data;
+  return (await client.request<Customer>({ method: 'GET', path: `/customers/${encodeURIComponent(id)}`, operation: 'getCustomer', resourceId: id })).data;
 }
 
 export async function updateCustomer(client: ApiClient, id: string, body: UpdateCustomerRequest): Promise<Customer | undefined> {

@@ -31,7 +31,7 @@ export const listSubscriptions = (
 const subscriptionPath = (id: string) => `/subscriptions/${encodeURIComponent(id)}`;
 
 export async function getSubscription(client: ApiClient, id: string): Promise<Subscription> {
-  return (await client.request<Subscription>({ method: 'GET', path: subscriptionPath(id), operation: 'getSubscription' })).data;
+  return (await client.request<Subscription>({ method: 'GET', path: subscriptionPath(id), operation: 'getSubscription', resourceId: id })).data;
 }
 
 export async function updateSubscription(client: ApiClient, id: string, body: UpdateSubscriptionRequest): Promise<Subscription | undefined> {

@@ -74,7 +74,7 @@ export const ANSWER_CHECKS: Readonly<Record<OperationId, (body: unknown) => Chec
   /** POST /cards/tokenize */
   tokenizeCard: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** GET /cards/{tokenizedCardId} */
-  getCard: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
+  getCard: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** POST /subaccounts/pf */
   createSubaccountPf: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** POST /subaccounts/pj */
@@ -82,7 +82,7 @@ export const ANSWER_CHECKS: Readonly<Record<OperationId, (body: unknown) => Chec
   /** GET /customers */
   listCustomers: (body) => envelope(body, (data) => items(data, ARRAY, 'data', (item1) => check(item1, OBJECT, ''))),
   /** GET /customers/{customerId} */
-  getCustomer: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
+  getCustomer: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** PUT /customers/{customerId} */
   updateCustomer: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** GET /subscriptions */
@@ -149,7 +149,7 @@ export const ANSWER_CHECKS: Readonly<Record<OperationId, (body: unknown) => Chec
         check(object1.disponibleBilletBalance, NUMBER, 'disponibleBilletBalance') ??
         check(object1.withdrawalsInProcessingBalance, NUMBER, 'withdrawalsInProcessingBalance'))),
   /** GET /withdrawals/{withdrawalId} */
-  getWithdrawal: (body) => envelope(body, (data) => check(data, OBJECT, 'data')),
+  getWithdrawal: (body) => envelope(body, (data) => fields(data, OBJECT, 'data', (object1) => check(object1.id, STRING, 'id'))),
   /** GET /sandbox/subaccounts */
   sandboxListSubaccounts: (body) =>
     envelope(body, (data) => items(data, ARRAY, 'data', (item1) => fields(item1, OBJECT, '', (object2) => check(object2.id, STRING, '.id')))),

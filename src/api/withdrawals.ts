@@ -11,7 +11,7 @@ export const listWithdrawals = (client: ApiClient, query: PageQuery): Promise<Pa
 
 export async function getWithdrawal(client: ApiClient, id: string): Promise<Withdrawal> {
   const path = `/withdrawals/${encodeURIComponent(id)}`;
-  return (await client.request<Withdrawal>({ method: 'GET', path, accountContext: true, operation: 'getWithdrawal' })).data;
+  return (await client.request<Withdrawal>({ method: 'GET', path, accountContext: true, operation: 'getWithdrawal', resourceId: id })).data;
 }
 
 export async function withdraw(client: ApiClient, body: WithdrawRequest): Promise<Withdrawal | undefined> {

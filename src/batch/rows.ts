@@ -61,7 +61,10 @@ export function parseBatch(
   const columns: readonly string[] = [...columnsOf(withdrawFieldsOf(method)), ...ROW_COLUMNS];
   const unknown = table.header.filter((name) => !columns.includes(name));
   const missing = columnsOf(requiredWithdrawFields(method)).filter((name) => !table.header.includes(name));
+  // A second column of one name would silently win over the first: which amount was meant cannot be known.
+  const repeated = [...new Set(table.header.filter((name, i) => table.header.indexOf(name) !== i))];
   const problems: string[] = [];
+  if (repeated.length) problems.push(`column${repeated.length > 1 ? 's' : ''} ${repeated.join(', ')} named more than once in the header`);
   if (unknown.length)
     problems.push(
       `unknown column${unknown.length > 1 ? 's' : ''} ${unknown.join(', ')}; a ${method} batch takes ${columns.join(', ')} (separator "${table.separator}")`,

@@ -2,6 +2,7 @@ import type { HTTPError, KyInstance, Options as KyOptions, RetryOptions } from '
 import { ExitCode, PayctlError } from '../errors.js';
 import { maskSecrets, redactHeaders, secretFieldsIn } from '../redact.js';
 import { answerFault, type OperationId } from '../api/answers.js';
+import { OPERATION_ROUTES } from '../api/validators.js';
 import { VERSION } from '../version.js';
 import type { LiteResponse } from './fetch-classes.js';
 import { INTERRUPTED, nodeFetch, RESPONSE_TOO_LARGE, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
@@ -24,6 +25,8 @@ export interface ApiRequest {
    * the client does not retry it, and the error carries the `Retry-After` asked for.
    */
   callerHandlesRateLimit?: boolean;
+  /** A read of one resource: the answer's `data.id` must be this one, or the answer is about another and not believed. */
+  resourceId?: string | number;
 }
 
 export interface ApiEnvelope<T = unknown> {
@@ -204,6 +207,7 @@ class HttpApiClient implements ApiClient {
     }
     this.latestAnswerDate = response.headers.get('date') ?? undefined;
     const envelope = parseEnvelope<T>(await readBody(response, sent), response.status, sent, request.operation);
+    if (request.resourceId !== undefined) refuseAnotherResource(envelope.data, request, response.status, sent);
     // Pages of a list hold no secrets in the API's schema, and walking each would cost an export as much as parsing it.
     if (!Array.isArray(envelope.data)) registerSecretsOf(envelope, options.secrets);
     return { envelope, status: response.status };
@@ -311,7 +315,7 @@ function describeText(text: string, response: FetchAnswer): string {
  * may have been carried out, so the outcome is unknown.
  */
 function notAnApiAnswer(status: number, sent: Write, what: string): PayctlError {
-  return answerNotTheApis(`the server's answer is not an API answer: ${what} (HTTP ${status})`, status, sent);
+  return answerNotTheApis(`the server's answer is not an API answer: ${what}`, status, sent);
 }
 
 /** For a GET nothing happened (exit 4, retrying is safe); a POST, PUT or DELETE may have been carried out (exit 5). */
@@ -335,6 +339,20 @@ function parseEnvelope<T>(body: unknown, status: number, sent: Write, operation:
     throw notAnApiAnswer(status, sent, 'JSON without the `data` object of an API answer');
   }
   return body as ApiEnvelope<T>;
+}
+
+/**
+ * An answer about another resource than the one asked for (a cache or proxy mixing
+ * answers up) would have payctl show, or confirm a payment to, what was not asked:
+ * refused as not the API's. UUIDs are compared in any case.
+ */
+function refuseAnotherResource(data: unknown, request: ApiRequest, status: number, sent: Write): void {
+  const found = idOfData(data);
+  const asked = String(request.resourceId);
+  if (found !== undefined && found.toLowerCase() === asked.toLowerCase()) return;
+  const route = request.operation ? OPERATION_ROUTES[request.operation] : `${request.method} ${request.path}`;
+  const what = found === undefined ? 'without data.id' : `with data.id ${found}`;
+  throw answerNotTheApis(`${route} answered ${what}, not the ${asked} asked for: the answer is not the API's`, status, sent);
 }
 
 /**
@@ -380,14 +398,14 @@ async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<Pa
       hint: 'set the profile\'s base URL to the final address: payctl profiles add NAME --base-url URL',
     });
   }
-  if (status === 429) return new PayctlError('the server is rate limiting requests (HTTP 429)', ExitCode.rateLimited, { ...details, hint: 'wait and retry' });
+  if (status === 429) return new PayctlError('the server is rate limiting requests', ExitCode.rateLimited, { ...details, hint: 'wait and retry' });
   // 408: the server gave up waiting for the request, so it did not act on it.
   if (status === 408)
-    return new PayctlError('the server timed out waiting for the request (HTTP 408)', ExitCode.serverStoppedWaiting, {
+    return new PayctlError('the server timed out waiting for the request', ExitCode.serverStoppedWaiting, {
       status,
       hint: 'nothing took effect; it is safe to retry',
     });
-  return new PayctlError(`the server refused the request (HTTP ${status}) without an API error body`, ExitCode.apiRefused, { status });
+  return new PayctlError('the server refused the request without an API error body', ExitCode.apiRefused, { status });
 }
 
 /** Return codes whose fix is another payctl command. */

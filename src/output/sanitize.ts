@@ -11,8 +11,21 @@
  * above are only ever made by payctl, never interpreted.
  */
 
-/** C0, DEL, C1, the Arabic letter mark, LRM/RLM, line/paragraph separators, bidi embeddings, overrides and isolates. */
-const INVISIBLE = /[\u0000-\u001f\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
+/**
+ * C0, DEL, C1, the Arabic letter mark, LRM/RLM, line/paragraph separators, bidi embeddings, overrides
+ * and isolates; and what draws nothing, or another width than string-width counts, so that payctl's
+ * layout and the terminal's differ: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the soft
+ * hyphen, the Mongolian vowel separator, zero-width spaces and joiners, word joiner and invisible
+ * operators, the BOM, no-break spaces (which pass for spaces), variation selectors and tag
+ * characters. A ZWJ inside an emoji sequence, a variation selector after the character it
+ * selects, and the tags of a subdivision flag are kept (see KEPT).
+ */
+const INVISIBLE =
+  /[\u0000-\u001f\u007f-\u00a0\u00ad\u061c\u115f\u1160\u180e\u2007\u200b-\u200f\u2028-\u202f\u2060-\u206f\u3164\ufe00-\ufe0f\ufeff\uffa0]|[\u{e0000}-\u{e007f}]|[\u{e0100}-\u{e01ef}]/gu;
+/** Sequences in which a character of INVISIBLE draws what it should: an emoji ZWJ sequence, a variation of the character before, a subdivision flag. */
+const KEPT =
+  /\p{Extended_Pictographic}[\u{1f3fb}-\u{1f3ff}\ufe0f]?(?:\u200d\p{Extended_Pictographic}[\u{1f3fb}-\u{1f3ff}\ufe0f]?)+|[\p{Extended_Pictographic}#*0-9][\ufe0e\ufe0f]\u20e3?|\u{1f3f4}[\u{e0061}-\u{e007a}]+\u{e007f}/gu;
+const SHOWN = new RegExp(`(${KEPT.source})|${INVISIBLE.source}`, 'gu');
 /** The same, less C0 (which JSON.stringify already escapes): what a JSON text can still carry raw. */
 const RAW_IN_JSON = /[\u007f-\u009f\u061c\u200e\u200f\u2028\u2029\u202a-\u202e\u2066-\u2069]/g;
 
@@ -21,13 +34,13 @@ const NAMED: Readonly<Record<string, string>> = { '\n': '\\n', '\r': '\\r', '\t'
 const hex = (code: number, digits: number) => code.toString(16).padStart(digits, '0');
 
 function escapeChar(char: string): string {
-  const code = char.charCodeAt(0);
-  return NAMED[char] ?? (code <= 0xff ? `\\x${hex(code, 2)}` : `\\u${hex(code, 4)}`);
+  const code = char.codePointAt(0)!;
+  return NAMED[char] ?? (code <= 0xff ? `\\x${hex(code, 2)}` : code <= 0xffff ? `\\u${hex(code, 4)}` : `\\u{${hex(code, 5)}}`);
 }
 
-/** One line of text as a terminal must show it: every control and bidi character made visible, newlines included. */
+/** One line of text as a terminal must show it: every control, bidi and invisible character made visible, newlines included. */
 export function visible(text: string): string {
-  return text.replace(INVISIBLE, escapeChar);
+  return text.replace(SHOWN, (match: string, kept: string | undefined) => kept ?? escapeChar(match));
 }
 
 /** Text whose newlines are payctl's own (a stack trace, commander's messages): each line made visible. */

@@ -43,3 +43,31 @@ export function refuseAboveBatchLimits({ profile, profileName }: Settings, rows:
     fix(profileName, '--max-batch-total'),
   );
 }
+
+/** `api` routes that are the withdrawal's, however the path is spelled (`%77ithdraw`, `//`, a trailing `/`, any case). */
+function isWithdrawalRoute(path: string): boolean {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: the route as written.
+  }
+  return decoded.toLowerCase().replace(/\/+/g, '/').replace(/\/$/, '') === '/withdrawals/withdraw';
+}
+
+/**
+ * `api` writing to the withdrawal route is held to --max-withdrawal as `withdraw` is. A
+ * body whose amount payctl cannot read as a number could still pay any sum, so under a
+ * limit it is refused rather than sent unchecked.
+ */
+export function refuseApiWithdrawalAboveLimit(settings: Settings, method: string, path: string, body: unknown): void {
+  if (method === 'GET' || method === 'DELETE' || settings.profile?.maxWithdrawal === undefined || !isWithdrawalRoute(path)) return;
+  const amount: unknown = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { amount?: unknown }).amount : undefined;
+  if (typeof amount !== 'number' || !Number.isFinite(amount)) {
+    throw usageError(
+      `the body's amount is not a number, so the withdrawal cannot be checked against profile "${settings.profileName}"'s --max-withdrawal: nothing was sent`,
+      'give the amount as integer cents, e.g. {"amount": 1234, …}',
+    );
+  }
+  refuseAboveWithdrawalLimit(settings, amount);
+}

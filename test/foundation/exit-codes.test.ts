@@ -151,6 +151,26 @@ describe.concurrent('exit codes', () => {
     );
   });
 
+  it('4: an answer that is not JSON says so and gives its HTTP status once, in the error line and the --json error', async () => {
+    const answers: Array<[number, string]> = [[200, 'text/html'], [408, 'text/plain'], [429, 'text/plain'], [418, 'text/plain']];
+    for (const [status, type] of answers) {
+      await withServer(
+        (_, response) => {
+          response.writeHead(status, { 'content-type': type });
+          response.end('<html>a login page</html>');
+        },
+        async (server) => {
+          const human = await runInProcess(['balance'], { env: envFor(server.url) });
+          expect(human.stderr.split('\n')[0]!.match(new RegExp(`HTTP ${status}`, 'g')), human.stderr).toHaveLength(1);
+          const json = await runInProcess(['balance', '--json'], { env: envFor(server.url) });
+          const error = (JSON.parse(json.stderr) as { error: { message: string; status: number } }).error;
+          expect(error.status).toBe(status);
+          expect(error.message).not.toContain(`HTTP ${status}`);
+        },
+      );
+    }
+  });
+
   it('5: a POST sent with no answer is never resent, and its outcome is reported unknown', async () => {
     await withServer(
       (_, response) => void response.socket?.destroy(),

@@ -187,6 +187,13 @@ describe('text from the API made visible (unit)', async () => {
     for (const text of ['João Ação 😀 R$ 1.234,56', 'C:\\path', '名前', '']) expect(visible(text)).toBe(text);
   });
 
+  it('writes what draws nothing or another width than counted as escapes (fillers, zero-width, soft hyphen, no-break spaces, lone selectors, tags), and keeps emoji sequences whole', () => {
+    expect(visible('a\u3164\u115f\u1160\uffa0b')).toBe(String.raw`a\u3164\u115f\u1160\uffa0b`);
+    expect(visible('\u200b\u200c\u200d\u2060\ufeff\u00ad\u180e\u00a0\u202f\u2007')).toBe(String.raw`\u200b\u200c\u200d\u2060\ufeff\xad\u180e\xa0\u202f\u2007`);
+    expect(visible('x\ufe0f y\u{e0041}\u{e007f}')).toBe(String.raw`x\ufe0f y\u{e0041}\u{e007f}`);
+    for (const text of ['👨\u200d👩\u200d👧', '❤\ufe0f', '#\ufe0f\u20e3', '🏴\u{e0067}\u{e0062}\u{e0073}\u{e0063}\u{e0074}\u{e007f}', '👍🏽']) expect(visible(text)).toBe(text);
+  });
+
   it('keeps the newlines of text that is payctl’s own', () => {
     expect(visibleLines('one\x1b[31m\ntwo\u202e')).toBe(String.raw`one\x1b[31m` + '\n' + String.raw`two\u202e`);
   });

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -145,6 +145,33 @@ describe('code cache', () => {
     expect(left).toHaveLength(4);
     expect(left).not.toContain(files.oldBuild);
     expect(left).toEqual(expect.arrayContaining([files.recentBuild, files.otherNode, files.notOurs]));
+  });
+
+  it("a user cache that others could have written (file 0666 in a 0777 folder, or another user's file) is neither read nor written; payctl runs the same", async () => {
+    const otherNode = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header.replace(/ node v\S+/, ' node v0.0.0')}\n`), data]));
+    const cacheHome = tempConfigDir();
+    const folder = path.join(cacheHome, 'payctl');
+    const first = await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) });
+    const [name] = userCaches(cacheHome);
+    const file = path.join(folder, name!);
+    // A cache V8 takes, as a poisoned one would be: loaded, it would report 'false'.
+    expect(cacheVerdict(otherNode, cacheHome)).toBe('false');
+    chmodSync(folder, 0o777);
+    chmodSync(file, 0o666);
+    const before = { content: readFileSync(file), mtime: statSync(file).mtimeMs, files: userCaches(cacheHome) };
+    expect(cacheVerdict(otherNode, cacheHome)).toBe('undefined');
+    expect(await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) })).toEqual(first);
+    expect({ content: readFileSync(file), mtime: statSync(file).mtimeMs, files: userCaches(cacheHome) }).toEqual(before);
+    // The folder private again, the file still 0666: not read; this run writes its own, 0600, in its place.
+    chmodSync(folder, 0o700);
+    expect(cacheVerdict(otherNode, cacheHome)).toBe('undefined');
+    expect(statSync(file).mode & 0o777).toBe(0o600);
+    expect(cacheVerdict(otherNode, cacheHome)).toBe('false');
+    if (process.getuid?.() === 0) {
+      // Another user's file, 0600 in the user's private folder: not read.
+      chownSync(file, 65534, 65534);
+      expect(cacheVerdict(otherNode, cacheHome)).toBe('undefined');
+    }
   });
 
   it('a build cache V8 refuses is replaced by one this Node writes, used from the next run on', () => {

@@ -49,8 +49,10 @@ function startHostileProxy(target: string, keep: (field: string) => boolean = ()
     const answer = await freshFetch(`${target}${request.url}`, { method: request.method, headers, body: request.method === 'GET' ? undefined : request.body });
     const body = (await answer.json()) as { data: unknown };
     if (request.method === 'GET' && answer.ok) {
+      const asked = body.data;
       body.data = poison(body.data, keep);
-      if (!Array.isArray(body.data)) body.data = { ...(body.data as object), [`extra${PAYLOAD}`]: 'an unknown field' };
+      // A single resource keeps its id: an answer about another id than the one asked for is refused (test/hardening/boundaries.test.ts).
+      if (!Array.isArray(body.data)) body.data = { ...(body.data as object), id: (asked as { id?: unknown }).id, [`extra${PAYLOAD}`]: 'an unknown field' };
     }
     sendJson(response, answer.status, body);
   });

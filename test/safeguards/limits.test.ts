@@ -75,6 +75,39 @@ describe('withdrawal limits', () => {
     expect(await count()).toBe(before + 2);
   });
 
+  it('a batch header naming a column twice is refused naming it (exit 2), nothing sent', async () => {
+    const before = await count();
+    const file = csvFile('twice.csv', ['amount,bank_account_id,pix_key_type,pix_key,amount', `100,${bank},email,twice@acme.com.br,250000`]);
+    const result = await s.run(['withdraw', 'batch', file, '--method', 'pix', '--yes']);
+    expect(result.code, result.stderr).toBe(2);
+    expect(result.stderr).toContain('column amount named more than once in the header');
+    expect(await count()).toBe(before);
+  });
+
+  it('api POST to the withdrawal route is held to --max-withdrawal, however the route is spelled; an unreadable amount is refused under a limit', async () => {
+    const before = await count();
+    const body = (amount: unknown) => JSON.stringify({ amount, bankAccountId: bank, withdrawalMethod: 'pix', pixKeyType: 'EMAIL', pixKey: 'api-over@acme.com.br' });
+    for (const [route, data] of [
+      ['/withdrawals/withdraw', body(900000)],
+      ['withdrawals//withdraw/', body(LIMIT + 1)],
+      ['/withdrawals/%77ithdraw', body(LIMIT + 1)],
+      ['/WITHDRAWALS/withdraw', body(LIMIT + 1)],
+    ] as const) {
+      const result = await s.run(['api', 'POST', route, '--data', data]);
+      expect(result.code, `${route}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toContain('is above the largest withdrawal profile "default" allows (--max-withdrawal R$ 50,00 (5000 cents)): nothing was sent');
+    }
+    for (const data of [body('900000'), body(null), JSON.stringify([{ amount: 900000 }])]) {
+      const result = await s.run(['api', 'POST', '/withdrawals/withdraw', '--data', data]);
+      expect(result.code, `${data}: ${result.stderr}`).toBe(2);
+      expect(result.stderr).toContain("the body's amount is not a number");
+    }
+    expect(await count()).toBe(before);
+    const atLimit = await s.run(['api', 'POST', '/withdrawals/withdraw', '--data', body(LIMIT).replace('api-over', 'api-at')]);
+    expect(atLimit.code, atLimit.stderr).toBe(0);
+    expect(await count()).toBe(before + 1);
+  });
+
   it('cleared, the limit no longer applies', async () => {
     const dir = tempConfigDir();
     const env = { PAYCTL_CONFIG_DIR: dir, PAYCTL_BASE_URL: s.sandbox.url };

@@ -263,7 +263,7 @@ async function runCase({ row, variant, expect: expected }: Case): Promise<string
     }
     case 'refused':
       if (result.code !== 1) problems.push(`exit ${result.code}, expected 1`);
-      if (!/\(HTTP 4\d\d\)/.test(result.stderr)) problems.push('the error does not give the HTTP status');
+      if (!/\((?:returnCode -?\d+, )?HTTP 4\d\d\)|"status":4\d\d/.test(result.stderr)) problems.push('the error does not give the HTTP status');
       break;
     case 'broken': {
       const code = firstMethod === 'GET' ? 4 : 5;

@@ -5,6 +5,7 @@ import { pickPaths } from '../../output/paths.js';
 import { jsonText } from '../../output/sanitize.js';
 import { isSecretKey, maskSecrets, secretFieldsIn } from '../../redact.js';
 import { parseJson, readJsonFile } from '../../stdin.js';
+import { refuseApiWithdrawalAboveLimit } from '../../withdrawal/limits.js';
 import type { Invocation } from '../spec.js';
 import type { apiCall } from './index.js';
 
@@ -61,6 +62,7 @@ export async function run(invocation: ApiCall): Promise<void> {
   if (opts.data !== undefined && method === 'GET') throw usageError(`${flag('data')} cannot be sent with GET: use ${flag('query')} for parameters`);
   refuseSecretsInQuery(invocation, query);
   const body = opts.data === undefined ? undefined : await readData(invocation, opts.data);
+  refuseApiWithdrawalAboveLimit(services.settings(), method, target.path, body);
   const client = await services.api();
   const envelope = await client.request({ method, path: target.path, query, body, accountContext: true });
   if (!envelope) return;

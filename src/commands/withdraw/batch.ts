@@ -9,7 +9,7 @@ import type { WithdrawalFinding } from '../../audit/trail.js';
 import { batchReportView, batchSummary, batchTotals, PAID, planSummary, reportRow, type ReportRow } from '../../batch/report.js';
 import { parseBatch, type BatchRow } from '../../batch/rows.js';
 import type { Context } from '../../context.js';
-import { ExitCode, PayctlError, usageError } from '../../errors.js';
+import { answerDetail, ExitCode, PayctlError, usageError } from '../../errors.js';
 import { GLOBAL_FLAGS } from '../options.js';
 import type { ApiClient } from '../../http/client.js';
 import { statusLine } from '../../output/status-line.js';
@@ -385,7 +385,8 @@ async function sendAll(
       written = record(() => journal.append({ type: 'done', key: row.key, withdrawalId: created.id, status: created.status, at: new Date().toISOString() }));
     } catch (error) {
       const known = error instanceof PayctlError ? error : undefined;
-      const message = known ? `${known.message}${known.returnCode !== undefined ? ` (returnCode ${known.returnCode})` : ''}` : String((error as Error)?.message ?? error);
+      const detail = known ? answerDetail(known) : '';
+      const message = known ? `${known.message}${detail ? ` (${detail})` : ''}` : String((error as Error)?.message ?? error);
       if (mayHaveMoved(known)) {
         outcome = reportRow(row, 'unknown', { error: message });
         written = record(() => journal.append({ type: 'unknown', key: row.key, error: message, at: new Date().toISOString() }));
