@@ -17,8 +17,8 @@ export interface JqFilter {
 export async function compileJq(flag: string, expression: string, terminal: boolean): Promise<JqFilter> {
   const { loadJq } = await import('jq-wasm');
   const jq = await loadJq();
-  if (jq.raw(null, `empty | (\n${expression}\n)`, ['-n']).exitCode !== 0) {
-    const message = jqMessage(jq.raw(null, expression, ['-n']).stderr) || 'jq cannot compile it';
+  if (keepingExitCode(() => jq.raw(null, `empty | (\n${expression}\n)`, ['-n'])).exitCode !== 0) {
+    const message = jqMessage(keepingExitCode(() => jq.raw(null, expression, ['-n'])).stderr) || 'jq cannot compile it';
     throw usageError(`${flag} ${JSON.stringify(expression)} is not a valid jq expression: ${message}`, 'see the jq manual for its syntax');
   }
   const line = (value: unknown) => (typeof value === 'string' ? (terminal ? visible(value) : value) : jsonText(value));
@@ -27,7 +27,7 @@ export async function compileJq(flag: string, expression: string, terminal: bool
       // jq reports a failure in its exit code and message; json() turns that into an error carrying them.
       let outputs: unknown[];
       try {
-        outputs = jq.json(jsonText(value), expression);
+        outputs = keepingExitCode(() => jq.json(jsonText(value), expression));
       } catch (error) {
         const stderr = typeof error === 'object' && error !== null && 'stderr' in error ? String(error.stderr) : String(error);
         throw new PayctlError(jqMessage(stderr), ExitCode.localFailure);
@@ -35,6 +35,16 @@ export async function compileJq(flag: string, expression: string, terminal: bool
       return outputs.map((output) => `${line(output)}\n`).join('');
     },
   };
+}
+
+/** Runs jq, which sets process.exitCode (to 0 when it was unset) as a program run would: payctl's own is left as it was. */
+function keepingExitCode<T>(run: () => T): T {
+  const before = process.exitCode;
+  try {
+    return run();
+  } finally {
+    process.exitCode = before;
+  }
 }
 
 /** jq's message as jq itself says it (input `<stdin>`), without its closing count line (`jq: 1 compile error`). */
