@@ -61,9 +61,9 @@ __payctl_flags() {
     'sandbox settle') printf '%s\n' '--status:outcome (required)' '--subaccount:run in this sub-account (default: the profile'\''s active one)' '--main-account:run in the main account, ignoring the profile'\''s active sub-account' '--dry-run:print the request that would be sent and send nothing' ;;
     'sandbox credit') printf '%s\n' '--pix:cents to add to the PIX balance' '--card:cents to add to the card balance' '--billet:cents to add to the boleto balance' '--subaccount:run in this sub-account (default: the profile'\''s active one)' '--main-account:run in the main account, ignoring the profile'\''s active sub-account' '--dry-run:print the request that would be sent and send nothing' ;;
     'audit') printf '%s\n' '--since:only entries since then: 2h, 30m, 7d, or a date (2026-11-01, local time)' '--all:every entry, not only the last 50' ;;
-    'api') printf '%s\n' '--data:request body: JSON text, @FILE to read a file, or @- to read stdin' '--query:query parameter, repeatable' '--envelope:print the whole response body (data, meta, message) instead of its data' '--show-secrets:print secret fields of the answer (accessToken, cardNumber, …) as they are, not masked' '--subaccount:run in this sub-account (default: the profile'\''s active one)' '--main-account:run in the main account, ignoring the profile'\''s active sub-account' '--dry-run:print the request that would be sent and send nothing' ;;
+    'api') printf '%s\n' '--data:request body: JSON text, @FILE to read a file, or @- to read stdin' '--query:query parameter, repeatable' '--envelope:print the whole response body (data, meta, message) instead of its data' '--paginate:GET only: every page, following page until the last the answer'\''s meta says; each page'\''s data printed as it arrives' '--slurp:with --paginate: print one array of every item instead of an array per page' '--show-secrets:print secret fields of the answer (accessToken, cardNumber, …) as they are, not masked' '--subaccount:run in this sub-account (default: the profile'\''s active one)' '--main-account:run in the main account, ignoring the profile'\''s active sub-account' '--dry-run:print the request that would be sent and send nothing' ;;
   esac
-  printf '%s\n' '--profile:profile to use' '--base-url:API base URL, overriding the profile' '--output:output format' '--json:same as --output json' '--fields:comma-separated fields or dot paths to show, in order' '--csv-separator:separator of -o csv: , ; | or tab (default: the profile'\''s csvSeparator, else ,)' '--no-input:never prompt; fail naming the missing flags' '--no-color:no colour in tables' '--no-pager:write long tables directly, not through the pager' '--debug:log requests and responses (redacted) to stderr' '--timeout:request timeout (default 30)' '--help:show help'
+  printf '%s\n' '--profile:profile to use' '--base-url:API base URL, overriding the profile' '--output:output format' '--json:same as --output json' '--fields:comma-separated fields or dot paths to show, in order' '--jq:filter the JSON output with a jq expression, in-process (no jq program needed); prints as jq -r does' '--csv-separator:separator of -o csv: , ; | or tab (default: the profile'\''s csvSeparator, else ,)' '--no-input:never prompt; fail naming the missing flags' '--no-color:no colour in tables' '--no-pager:write long tables directly, not through the pager' '--debug:log requests and responses (redacted) to stderr' '--timeout:request timeout (default 30)' '--help:show help'
 }
 
 # What the value of flag $2 of command path $1 can be: none, any, files, profiles or "choices V...".
@@ -242,6 +242,7 @@ __payctl_flag_value() {
     *'|-o') echo 'choices table json ndjson csv tsv' ;;
     *'|--output') echo 'choices table json ndjson csv tsv' ;;
     *'|--fields') echo 'any' ;;
+    *'|--jq') echo 'any' ;;
     *'|--csv-separator') echo 'choices , ; | tab' ;;
     *'|--timeout') echo 'any' ;;
     *) echo none ;;

@@ -38,8 +38,8 @@ export const apiCall = defineCommand({
   description:
     "Call any API route with the profile's token and account context (x-subaccount-id from --subaccount or the profile).\n" +
     'Prints the response\'s data as JSON (--envelope: the whole body, with meta and message); errors and exit codes as for every command.\n' +
-    'GET --paginate reads every page (a few at a time, 429s waited out, as --all) and prints each page\'s data as one JSON array\n' +
-    '(-o ndjson: one item a line; --slurp: one array of every item); --jq filters each page, or the slurped array.\n' +
+    "GET --paginate reads every page as --all does, printing each page's data as it arrives: an array per page, one item a line with -o ndjson, or with --slurp one array of every item.\n" +
+    '--jq filters each page, or the slurped array.\n' +
     'Only GET is retried. --dry-run prints a POST, PUT, PATCH or DELETE instead of sending it.\n' +
     'A body with secrets (cardNumber, securityCode, clientSecret, accessToken) is refused inline: give it as @FILE or @-.\n' +
     'Secret fields of the answer, and any secret sent, are masked in what it prints, unless --show-secrets.',
