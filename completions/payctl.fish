@@ -107,9 +107,9 @@ function __payctl_flags
         case 'audit'
             printf '%s\n' '--since	only entries since then: 2h, 30m, 7d, or a local date or time as tables print it (2026-11-01, 2026-11-01 09:30)' '--all	every entry, not only the last 50'
         case 'api'
-            printf '%s\n' '--data	request body: JSON text, @FILE to read a file, or @- to read stdin' '--query	query parameter, repeatable' '--envelope	print the whole response body (data, meta, message) instead of its data' '--show-secrets	print secret fields of the answer (accessToken, cardNumber, …) as they are, not masked' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--dry-run	print the request that would be sent and send nothing'
+            printf '%s\n' '--data	request body: JSON text, @FILE to read a file, or @- to read stdin' '--query	query parameter, repeatable' '--envelope	print the whole response body (data, meta, message) instead of its data' '--paginate	GET only: every page, following page until the last the answer\'s meta says; each page\'s data printed as it arrives' '--slurp	with --paginate: print one array of every item instead of an array per page' '--show-secrets	print secret fields of the answer (accessToken, cardNumber, …) as they are, not masked' '--subaccount	run in this sub-account (default: the profile\'s active one)' '--main-account	run in the main account, ignoring the profile\'s active sub-account' '--dry-run	print the request that would be sent and send nothing'
     end
-    printf '%s\n' '--profile	profile to use' '--base-url	API base URL, overriding the profile' '--output	output format' '--json	same as --output json' '--fields	comma-separated fields or dot paths to show, in order' '--csv-separator	separator of -o csv: , ; | or tab (default: the profile\'s csvSeparator, else ,)' '--no-input	never prompt; fail naming the missing flags' '--no-color	no colour in tables' '--no-pager	write long tables directly, not through the pager' '--debug	log requests and responses (redacted) to stderr' '--timeout	request timeout (default 30)' '--help	show help'
+    printf '%s\n' '--profile	profile to use' '--base-url	API base URL, overriding the profile' '--output	output format' '--json	same as --output json' '--fields	comma-separated fields or dot paths to show, in order' '--jq	filter the JSON output with a jq expression, in-process (no jq program needed); prints as jq -r does' '--csv-separator	separator of -o csv: , ; | or tab (default: the profile\'s csvSeparator, else ,)' '--no-input	never prompt; fail naming the missing flags' '--no-color	no colour in tables' '--no-pager	write long tables directly, not through the pager' '--debug	log requests and responses (redacted) to stderr' '--timeout	request timeout (default 30)' '--help	show help'
 end
 
 # What the value of flag $argv[2] of command path $argv[1] can be: none, any, files, profiles or "choices V...".
@@ -462,6 +462,8 @@ function __payctl_flag_value
         case '*|--output'
             echo 'choices table json ndjson csv tsv'
         case '*|--fields'
+            echo 'any'
+        case '*|--jq'
             echo 'any'
         case '*|--csv-separator'
             echo 'choices , ; | tab'

@@ -53,6 +53,20 @@ const requireApart = {
 };
 
 /**
+ * jq-wasm reads its jq.wasm from beside itself, so it stays in node_modules: in
+ * dist/cli.cjs, `import('jq-wasm')` (src/output/jq.ts, only runs with --jq) becomes
+ * a require of it, made when the import runs (the bundle runs in a vm.Script, which
+ * has no dynamic import).
+ */
+const requireJq = {
+  name: 'require-jq',
+  setup(builder) {
+    builder.onResolve({ filter: /^jq-wasm$/ }, (args) => (args.namespace === 'jq' ? { path: 'jq-wasm', external: true } : { path: 'jq-wasm', namespace: 'jq' }));
+    builder.onLoad({ filter: /.*/, namespace: 'jq' }, () => ({ contents: "export * from 'jq-wasm';", loader: 'js' }));
+  },
+};
+
+/**
  * commander requires node:child_process at load time for executable subcommands,
  * which payctl does not use; loading it costs about 15 ms of every run. Inside
  * commander it is replaced by a module that loads it on first use.
@@ -89,7 +103,7 @@ await Promise.all([
     ...cliBundle,
     entryPoints: { cli: 'src/cli.ts' },
     outdir: staging,
-    plugins: [requireApart, lazyChildProcess],
+    plugins: [requireApart, lazyChildProcess, requireJq],
     banner: { js: buildLine },
   }),
   build({

@@ -1,6 +1,7 @@
 import type { Readable, Writable } from 'node:stream';
 import type { IO } from './context.js';
-import type { Flags } from './commands/options.js';
+import { globalFlag, type Flags } from './commands/options.js';
+import { usageError } from './errors.js';
 import { colorEnabled } from './output/color.js';
 import { Output, type OutputFormat } from './output/format.js';
 import { choosePager } from './output/pager.js';
@@ -55,7 +56,16 @@ export class Interrupts {
   }
 }
 
-type StreamFlags = Pick<Flags, 'json' | 'output' | 'fields' | 'csvSeparator' | 'color' | 'input' | 'pager'>;
+type StreamFlags = Pick<Flags, 'json' | 'output' | 'fields' | 'jq' | 'csvSeparator' | 'color' | 'input' | 'pager'>;
+
+/**
+ * The format of --jq, which filters JSON: -o json, or -o ndjson, whose lines it
+ * filters one by one; any other -o with it is a usage error.
+ */
+function jqFormat(output: OutputFormat | undefined): OutputFormat {
+  if (output === undefined || output === 'json' || output === 'ndjson') return output ?? 'json';
+  throw usageError(`${globalFlag('jq')} filters JSON and cannot be used with -o ${output}: leave -o out, or use -o json or -o ndjson`);
+}
 
 /**
  * The run's streams and what follows from them: whether each is a terminal, the
@@ -79,10 +89,11 @@ export class IOStreams implements IO {
     readonly argv: readonly string[] = [],
   ) {
     ({ stdout: this.stdout, stderr: this.stderr, stdoutIsTTY: this.stdoutIsTTY, stderrIsTTY: this.stderrIsTTY } = streams);
-    const format: OutputFormat = flags.json ? 'json' : (flags.output ?? (streams.stdoutIsTTY ? 'table' : 'tsv'));
+    const format: OutputFormat = flags.json ? 'json' : flags.jq !== undefined ? jqFormat(flags.output) : (flags.output ?? (streams.stdoutIsTTY ? 'table' : 'tsv'));
     this.output = new Output(streams.stdout, streams.stderr, {
       format,
       fields: flags.fields,
+      jq: flags.jq === undefined ? undefined : { flag: globalFlag('jq'), expression: flags.jq },
       color: format === 'table' && colorEnabled(flags.color, env, streams.stdoutIsTTY),
       terminal: streams.stdoutIsTTY,
       csvSeparator: () => flags.csvSeparator ?? profileCsvSeparator(),

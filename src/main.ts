@@ -118,6 +118,7 @@ interface CommanderInput {
 async function runCommand(load: CommandLoader, ctx: Context, raw: CommanderInput): Promise<void> {
   const module = await load();
   try {
+    await ctx.io.output.prepareJq();
     await module.run(ctx, raw);
   } finally {
     if (!ctx.io.interrupts.stopped) await printRecorded(ctx);
@@ -356,7 +357,7 @@ export function reportError(error: unknown, io: IO, ctx: Context | undefined, ar
 function wantsJson(argv: readonly string[]): boolean {
   const jsonValue = /^(json|ndjson)$/;
   return argv.some(
-    (arg, i) => arg === '--json' || /^(-o|--output)=?(json|ndjson)$/.test(arg) || ((arg === '-o' || arg === '--output') && jsonValue.test(argv[i + 1] ?? '')),
+    (arg, i) => arg === '--json' || /^--jq(=|$)/.test(arg) || /^(-o|--output)=?(json|ndjson)$/.test(arg) || ((arg === '-o' || arg === '--output') && jsonValue.test(argv[i + 1] ?? '')),
   );
 }
 

@@ -1,4 +1,5 @@
 import type { ApiClient, ApiEnvelope } from '../http/client.js';
+import { ExitCode, PayctlError } from '../errors.js';
 import type { OperationId } from './answers.js';
 
 export interface PageQuery {
@@ -31,7 +32,8 @@ const countOf = (value: unknown): number | undefined => (Number.isSafeInteger(va
  */
 export async function fetchPage<T>(
   client: ApiClient,
-  operation: OperationId,
+  /** Undefined for a route called raw (`api … --paginate`), whose answer is not checked: its data must then be a list. */
+  operation: OperationId | undefined,
   path: string,
   query: Record<string, string | number | boolean | undefined>,
   accountContext = false,
@@ -39,6 +41,7 @@ export async function fetchPage<T>(
 ): Promise<Page<T>> {
   const envelope: ApiEnvelope<T[]> = await client.request<T[]>({ method: 'GET', path, query, accountContext, operation, callerHandlesRateLimit });
   const items = envelope.data;
+  if (!Array.isArray(items)) throw new PayctlError(`GET ${path} answered no list (its data is not an array), so it has no pages to follow`, ExitCode.usage);
   const meta: Record<string, unknown> | undefined = typeof envelope.meta === 'object' && envelope.meta !== null ? envelope.meta : undefined;
   const page = typeof query.page === 'number' ? query.page : 1;
   const limit = typeof query.limit === 'number' ? query.limit : undefined;

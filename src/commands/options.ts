@@ -25,6 +25,7 @@ export const GLOBAL_FLAGS = {
   output: valueOption('format', 'output format', (flag, raw) => parseChoice(flag, raw, OUTPUT_FORMATS), { short: '-o', choices: OUTPUT_FORMATS }),
   json: switchOption('same as --output json'),
   fields: textOption('list', 'comma-separated fields or dot paths to show, in order'),
+  jq: textOption('expression', 'filter the JSON output with a jq expression, in-process (no jq program needed); prints as jq -r does'),
   csvSeparator: valueOption('char', "separator of -o csv: , ; | or tab (default: the profile's csvSeparator, else ,)", parseCsvSeparator, {
     values: [',', ';', '|', 'tab'],
   }),

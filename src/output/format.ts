@@ -5,6 +5,7 @@ import { alignOf, cellText, fitOf, rawText } from './cells.js';
 import { createPainter, type Painter } from './color.js';
 import { listFooter, type ListSummary } from './footer.js';
 import { writeThroughPager } from './pager.js';
+import type { JqFilter } from './jq.js';
 import { getPath, leafPaths, pickPaths } from './paths.js';
 import { jsonText, visible } from './sanitize.js';
 import type { Cell, TableColumn } from './table.js';
@@ -17,6 +18,8 @@ export interface OutputOptions {
   format: OutputFormat;
   /** Raw `--fields` value. */
   fields?: string;
+  /** `--jq`: the flag as typed and its expression, compiled by `prepareJq` before anything is sent. */
+  jq?: { flag: string; expression: string };
   color: boolean;
   /** Whether stdout is a terminal: csv and tsv written there have their server text made visible. */
   terminal: boolean;
@@ -81,6 +84,7 @@ export interface ListWriter {
 export class Output {
   private painter?: Painter;
   private csvSeparator?: string;
+  private jqFilter?: JqFilter;
 
   constructor(
     private readonly stdout: Writable,
@@ -96,6 +100,32 @@ export class Output {
     return this.format === 'json' || this.format === 'ndjson';
   }
 
+  /**
+   * Compiles `--jq`, when given (a usage error when it does not compile). Every run
+   * does this before its command sends anything; jq is loaded only then.
+   */
+  async prepareJq(): Promise<void> {
+    const { jq } = this.options;
+    if (!jq || this.jqFilter) return;
+    const { compileJq } = await import('./jq.js');
+    this.jqFilter = await compileJq(jq.flag, jq.expression, this.options.terminal);
+  }
+
+  /**
+   * A JSON document as this run prints it: through `--jq` when given, else as
+   * JSON (indented with -o json, on one line with -o ndjson).
+   */
+  document(value: unknown): Promise<void> {
+    return this.documents([value]);
+  }
+
+  /** JSON documents, one after the other, in one write. */
+  documents(values: readonly unknown[]): Promise<void> {
+    const { jqFilter } = this;
+    const indent = this.format === 'ndjson' ? undefined : 2;
+    return writeOut(this.stdout, values.map((value) => (jqFilter ? jqFilter.apply(value) : `${jsonText(value ?? null, indent)}\n`)).join(''));
+  }
+
   /** Validates `--fields` for a view (and the csv separator, for csv) before anything is sent. */
   fieldsFor(view: View | undefined): string[] | undefined {
     if (this.format === 'csv') this.csvSeparator ??= this.options.csvSeparator();
@@ -107,9 +137,8 @@ export class Output {
     const selected = fields ? pickPaths(item, fields) : item;
     switch (this.format) {
       case 'json':
-        return writeOut(this.stdout, `${jsonText(selected, 2)}\n`);
       case 'ndjson':
-        return writeOut(this.stdout, `${jsonText(selected)}\n`);
+        return this.document(selected);
       case 'csv': {
         const columns = fields ?? leafPaths(item);
         const writer = this.list({ noun: view?.noun ?? 'items', fields: columns, columns: columns.map((field) => ({ field })) }, columns);
@@ -135,6 +164,7 @@ export class Output {
     const project = (item: unknown) => (fields ? pickPaths(item, fields) : item);
     switch (this.format) {
       case 'json': {
+        if (this.jqFilter) return this.filteredList(this.jqFilter, project);
         let started = false;
         return {
           get count() {
@@ -156,10 +186,11 @@ export class Output {
           get count() {
             return count;
           },
-          async write(items) {
+          write: async (items) => {
             if (items.length === 0) return;
             count += items.length;
-            await writeOut(out, items.map((item) => `${jsonText(project(item))}\n`).join(''));
+            // Each line is a JSON document: --jq filters each.
+            await this.documents(items.map(project));
           },
           end: async () => undefined,
           abort: async () => undefined,
@@ -210,6 +241,24 @@ export class Output {
         };
       }
     }
+  }
+
+  /**
+   * A json list through --jq: the filter takes the whole array, as `payctl … --json | jq`
+   * would, so it runs once the list is complete; a list cut short prints nothing.
+   */
+  private filteredList(jq: JqFilter, project: (item: unknown) => unknown): ListWriter {
+    const items: unknown[] = [];
+    return {
+      get count() {
+        return items.length;
+      },
+      async write(page) {
+        for (const item of page) items.push(project(item));
+      },
+      end: () => writeOut(this.stdout, jq.apply(items)),
+      abort: async () => undefined,
+    };
   }
 
   /** One line on stderr, its server text made visible. */

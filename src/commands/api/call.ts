@@ -1,8 +1,10 @@
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
-import { writeOut } from '../../output/format.js';
+import { fetchPage } from '../../api/pages.js';
+import { parseLimit } from '../../validate.js';
+import { ALL_PAGES_PACE, progressLine, SCAN_PAGE_SIZE, type PageFetcher } from '../shared/list.js';
+import { scanPages } from '../shared/scan.js';
 import { pickPaths } from '../../output/paths.js';
-import { jsonText } from '../../output/sanitize.js';
 import { isSecretKey, maskSecrets, secretFieldsIn } from '../../redact.js';
 import { parseJson, readJsonFile } from '../../stdin.js';
 import { refuseApiWithdrawalAboveLimit } from '../../withdrawal/limits.js';
@@ -61,16 +63,54 @@ export async function run(invocation: ApiCall): Promise<void> {
   const fields = io.output.fieldsFor(undefined);
   if (opts.data !== undefined && method === 'GET') throw usageError(`${flag('data')} cannot be sent with GET: use ${flag('query')} for parameters`);
   refuseSecretsInQuery(invocation, query);
+  if (opts.paginate || opts.slurp) return paginate(invocation, query, fields);
   const body = opts.data === undefined ? undefined : await readData(invocation, opts.data);
   refuseApiWithdrawalAboveLimit(services.settings(), method, target.path, body);
   const client = await services.api();
   const envelope = await client.request({ method, path: target.path, query, body, accountContext: true });
   if (!envelope) return;
   const result = shownOf(invocation, opts.envelope ? envelope : project(envelope.data, fields), opts.showSecrets);
-  if (explicit === 'ndjson') {
-    const lines = Array.isArray(result) && !opts.envelope ? result : [result];
-    await writeOut(io.stdout, lines.map((line) => `${jsonText(line ?? null)}\n`).join(''));
-  } else {
-    await writeOut(io.stdout, `${jsonText(result ?? null, 2)}\n`);
+  await io.output.documents(io.output.format === 'ndjson' && Array.isArray(result) && !opts.envelope ? result : [result]);
+}
+
+/**
+ * `--paginate`: every page of a GET route, read as `--all` reads a list (scan.ts:
+ * a few pages at a time, 429s waited out, Ctrl-C), each page's data printed as it
+ * comes in order: an array per page, with -o ndjson one item a line; with
+ * --slurp, one array of every item at the end.
+ */
+async function paginate(invocation: ApiCall, query: Query, fields: string[] | undefined): Promise<void> {
+  const { io, services, args: [method, target], opts, flag } = invocation;
+  const paginateFlag = flag('paginate');
+  if (!opts.paginate) throw usageError(`${flag('slurp')} gathers the pages of ${paginateFlag}: add ${paginateFlag}`);
+  if (method !== 'GET') throw usageError(`${paginateFlag} reads pages, with GET only: ${method} ${target.path} would be sent once per page`);
+  if (opts.envelope) throw usageError(`${flag('envelope')} cannot be used with ${paginateFlag}: payctl follows each page's meta itself`);
+  if (opts.slurp && io.output.format === 'ndjson') throw usageError(`${flag('slurp')} prints one JSON array: leave -o ndjson out`);
+  if ('page' in query) throw usageError(`${paginateFlag} reads every page from the first: leave the page parameter out`);
+  const limit = query.limit === undefined ? SCAN_PAGE_SIZE : parseLimit('the limit parameter', query.limit);
+  const client = await services.api();
+  const fetch: PageFetcher<unknown> = async (pageQuery) => {
+    const page = await fetchPage<unknown>(client, undefined, target.path, { ...query, ...pageQuery }, true, { callerHandlesRateLimit: true });
+    return { ...page, items: shownOf(invocation, project(page.items, fields), opts.showSecrets) as unknown[] };
+  };
+  const slurped: unknown[] = [];
+  const progress = progressLine(io, 'items');
+  let handed = 0;
+  try {
+    await scanPages(
+      fetch,
+      async (items) => {
+        if (opts.slurp) slurped.push(...items);
+        else await io.output.documents(io.output.format === 'ndjson' ? items : [items]);
+        handed += items.length;
+      },
+      { ...ALL_PAGES_PACE, limit, signal: io.signal, onProgress: (p) => progress.update(p) },
+    );
+  } catch (error) {
+    progress.done();
+    await io.output.note(`${paginateFlag} did not finish: ${handed} items were ${opts.slurp ? 'read (none printed)' : 'printed'} before the failure`);
+    throw error;
   }
+  progress.done();
+  if (opts.slurp) await io.output.document(slurped);
 }

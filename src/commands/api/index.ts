@@ -38,6 +38,8 @@ export const apiCall = defineCommand({
   description:
     "Call any API route with the profile's token and account context (x-subaccount-id from --subaccount or the profile).\n" +
     'Prints the response\'s data as JSON (--envelope: the whole body, with meta and message); errors and exit codes as for every command.\n' +
+    "GET --paginate reads every page as --all does, printing each page's data as it arrives: an array per page, one item a line with -o ndjson, or with --slurp one array of every item.\n" +
+    '--jq filters each page, or the slurped array.\n' +
     'Only GET is retried. --dry-run prints a POST, PUT, PATCH or DELETE instead of sending it.\n' +
     'A body with secrets (cardNumber, securityCode, clientSecret, accessToken) is refused inline: give it as @FILE or @-.\n' +
     'Secret fields of the answer, and any secret sent, are masked in what it prints, unless --show-secrets.',
@@ -49,12 +51,17 @@ export const apiCall = defineCommand({
     data: textOption('json', 'request body: JSON text, @FILE to read a file, or @- to read stdin', { short: '-d', complete: 'files' }),
     query: repeatedOption('key=value', 'query parameter, repeatable', parseQueryPair, { short: '-q' }),
     envelope: switchOption('print the whole response body (data, meta, message) instead of its data'),
+    paginate: switchOption("GET only: every page, following page until the last the answer's meta says; each page's data printed as it arrives"),
+    slurp: switchOption('with --paginate: print one array of every item instead of an array per page'),
     showSecrets: switchOption('print secret fields of the answer (accessToken, cardNumber, …) as they are, not masked'),
   },
   examples: [
     'payctl api GET /customers --query limit=5',
     'payctl api get customers/3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c',
     'payctl api GET /withdrawals --envelope | jq .meta.total',
+    'payctl api GET /withdrawals --paginate -o ndjson',
+    "payctl api GET /customers --paginate --slurp --jq 'map(.email)'",
+    "payctl api GET /customers/3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c --jq '.address.city'",
     "payctl api PUT /customers/3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c --data '{\"email\":\"ana@example.com\"}'",
     'payctl api POST /subscriptions/add_split --data @split.json --dry-run',
     "jq -n '{status:\"COMPLETED\"}' | payctl api POST /sandbox/withdrawals/ID/settle --data @-",

@@ -10,6 +10,7 @@ export const balance = defineCommand({
     'payctl balance',
     'payctl balance --subaccount 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c',
     'payctl balance --json | jq .disponiblePixBalance',
+    'payctl balance --jq .disponiblePixBalance',
   ],
 });
 

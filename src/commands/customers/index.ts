@@ -19,6 +19,7 @@ export const customersList = defineCommand({
     'payctl customers list --page 2 --limit 50',
     'payctl customers list --all -o csv > customers.csv',
     'payctl customers list --fields id,email,document --json',
+    "payctl customers list --all --jq '.[] | select(.address.state == \"SP\") | .email'",
   ],
 });
 
@@ -31,7 +32,7 @@ export const customersGet = defineCommand({
     '(payctl subs list --customer ID --json gives the subscriptions). Without an id, at a terminal, the customer is searched for.',
   args: [idArg],
   view: customerView,
-  examples: ['payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f', 'payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --json | jq .address'],
+  examples: ['payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f', 'payctl customers get 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --jq .address.city'],
 });
 
 export const customersFind = defineCommand({
@@ -53,7 +54,7 @@ export const customersFind = defineCommand({
   examples: [
     'payctl customers find --email ana.souza@example.com',
     'payctl customers find --document 123.456.789-09',
-    'payctl customers find --name "joao silva" --json | jq -r ".[].id"',
+    "payctl customers find --name 'joao silva' --jq '.[].id'",
     'payctl customers find --phone "+55 11 91234-5678" --fields id,firstName,email',
   ],
 });
