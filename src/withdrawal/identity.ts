@@ -1,8 +1,9 @@
+import { parseApiTime } from '../api/time.js';
 import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
 
 /**
  * What makes two withdrawals the same payment: amount, method and destination (the
- * PIX key; for card and boleto, the bank account). The duplicate guard of a single
+ * bank account, and for PIX the key). The duplicate guard of a single
  * withdrawal and the reconcile of a batch both match by it.
  */
 export interface WithdrawalIdentity {
@@ -33,7 +34,8 @@ export function compareWithdrawal(item: unknown, identity: WithdrawalIdentity): 
   const wanted: Array<[string, unknown]> = [
     ['amount', identity.amount],
     ['withdrawalPaymentType', identity.method.toUpperCase()],
-    identity.method === 'pix' ? ['pixKey', identity.pixKey] : ['bankAccountId', identity.bankAccountId],
+    ['bankAccountId', identity.bankAccountId],
+    ...(identity.method === 'pix' ? [['pixKey', identity.pixKey] as [string, unknown]] : []),
   ];
   let unsure = typeof fields.id !== 'string';
   for (const [name, value] of wanted) {
@@ -44,12 +46,10 @@ export function compareWithdrawal(item: unknown, identity: WithdrawalIdentity): 
   return unsure ? 'unsure' : 'same';
 }
 
-/** An item's `createdAt` in milliseconds, or undefined when it is missing or not a date. */
+/** An item's `createdAt` in milliseconds (UTC when it has no zone), or undefined when it is missing or not a date-time. */
 export function createdAtOf(item: unknown): number | undefined {
   const text = item && typeof item === 'object' ? (item as Record<string, unknown>).createdAt : undefined;
-  if (typeof text !== 'string') return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : ms;
+  return typeof text === 'string' ? parseApiTime(text) : undefined;
 }
 
 export const idOf = (item: unknown): string | undefined => {
