@@ -128,7 +128,8 @@ describe('two single withdrawals raced through two config folders and two spelli
 describe('times without a zone are UTC, whatever TZ is', () => {
   let proxy: { url: string; close(): Promise<void> };
   beforeAll(async () => {
-    proxy = await zonelessProxy(s.sandbox.url);
+    // Every `createdAt` without its zone, as some APIs write UTC.
+    proxy = await rewritingProxy(s.sandbox.url, (body) => body.replace(/("createdAt":"[^"]*?)Z"/g, '$1"'));
   });
   afterAll(async () => {
     await proxy?.close();
@@ -151,14 +152,32 @@ describe('times without a zone are UTC, whatever TZ is', () => {
   }, 60_000);
 });
 
-/** A proxy in front of the sandbox whose answers carry every `createdAt` without its zone, as some APIs write UTC. */
-async function zonelessProxy(target: string) {
+describe('a listed withdrawal payctl cannot fully read', () => {
+  it('without its withdrawalPaymentType, it still stops the same withdrawal (exit 2, nothing sent)', async () => {
+    const args = ['withdraw', 'card', '--main-account', '--amount', '13579', '--bank-account', bank, '--yes'];
+    const first = await s.runProcess(args);
+    expect(first.code, first.stderr).toBe(0);
+    const proxy = await rewritingProxy(s.sandbox.url, (body) => body.replace(/"withdrawalPaymentType":"[A-Z]+",?/g, ''));
+    try {
+      const again = await s.runProcess(args, { env: { PAYCTL_BASE_URL: proxy.url } });
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toMatch(/^ {2}made .* R\$ 135,79 by unknown to bank account \d+, \w+, id /m);
+    } finally {
+      await proxy.close();
+    }
+    expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 13_579)).toHaveLength(1);
+  }, 60_000);
+});
+
+/** A proxy in front of the sandbox whose answers' bodies pass through `rewrite`. */
+async function rewritingProxy(target: string, rewrite: (body: string) => string) {
   const server = await serveOnLoopback((request, req, res) => {
     const upstream = http.request(`${target}${request.url}`, { method: request.method, headers: { ...request.headers, host: new URL(target).host } }, (answer) => {
       const chunks: Buffer[] = [];
       answer.on('data', (chunk: Buffer) => chunks.push(chunk));
       answer.on('end', () => {
-        const body = Buffer.concat(chunks).toString('utf8').replace(/("createdAt":"[^"]*?)Z"/g, '$1"');
+        const text = Buffer.concat(chunks).toString('utf8');
+        const body = rewrite(text);
         const headers = { ...answer.headers, 'content-length': String(Buffer.byteLength(body)) };
         res.writeHead(answer.statusCode ?? 502, headers);
         res.end(body);
