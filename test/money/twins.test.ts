@@ -152,6 +152,23 @@ describe('times without a zone are UTC, whatever TZ is', () => {
   }, 60_000);
 });
 
+describe('a twin is the same method, amount, bank account and key', () => {
+  it('the same PIX key and amount to another bank account is paid; to the same one again, refused', async () => {
+    const banks = (await s.run(['bank-accounts', 'list', '--main-account', '--fields', 'id', '-o', 'tsv'])).stdout.trim().split('\n');
+    expect(banks.length).toBeGreaterThanOrEqual(2);
+    const pix = (account: string) => ['withdraw', 'pix', '--main-account', '--amount', '24680', '--bank-account', account, '--pix-key-type', 'email', '--pix-key', 'two-banks@example.com', '--yes'];
+    for (const account of banks.slice(0, 2)) {
+      const paid = await s.runProcess(pix(account));
+      expect(paid.code, paid.stderr).toBe(0);
+    }
+    const again = await s.runProcess(pix(banks[0]!));
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toContain(`by PIX to bank account ${banks[0]}, PIX key two-banks@example.com`);
+    expect(again.stderr).not.toContain(`to bank account ${banks[1]},`);
+    expect((await sandboxWithdrawals(s)).filter((w) => w.pixKey === 'two-banks@example.com').map((w) => w.bankAccountId).sort()).toEqual(banks.slice(0, 2).map(Number).sort());
+  }, 60_000);
+});
+
 describe('a listed withdrawal payctl cannot fully read', () => {
   it('without its withdrawalPaymentType, it still stops the same withdrawal (exit 2, nothing sent)', async () => {
     const args = ['withdraw', 'card', '--main-account', '--amount', '13579', '--bank-account', bank, '--yes'];
