@@ -298,6 +298,24 @@ export const parseStreetNumber: Parser<number> = (flag, raw) => parseInteger(fla
 /** Days between charges, as the API takes it. */
 export const parseFrequency: Parser<number> = (flag, raw) => parseInteger(flag, raw, 1, 365);
 
+/** Milliseconds per unit of a span such as `24h`: s, m, h, d, w. */
+export const SPAN_UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
+
+/** A span written as a whole number and a unit (`30m`, `24h`, `7d`; s, m, h, d, w), in milliseconds, from `minMs` to `maxMs`. */
+export function parseSpan(flag: string, raw: string, minMs: number, maxMs: number, bounds: string): number {
+  const span = /^(\d+)\s*([smhdw])$/i.exec(raw.trim());
+  const ms = span ? Number(span[1]) * SPAN_UNIT_MS[span[2]!.toLowerCase()]! : NaN;
+  if (!(ms >= minMs && ms <= maxMs)) throw fail(flag, raw, `must be a span such as 30m, 24h or 7d (s, m, h, d, w), ${bounds}`);
+  return ms;
+}
+
+/**
+ * How far back a withdrawal looks for its twins on the platform (`profiles set
+ * --duplicate-window`): at least a minute, and at most 30 days, a bound on how
+ * much of the withdrawals list each withdrawal reads.
+ */
+export const parseDuplicateWindow: Parser<number> = (flag, raw) => parseSpan(flag, raw, 60_000, 30 * 86_400_000, 'from 1m to 30d');
+
 /** Charge cycles of a subscription. */
 export const parseDuration: Parser<number> = (flag, raw) => parseInteger(flag, raw, 1, 1200);
 

@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ExitCode, PayctlError } from '../errors.js';
 import { jsonErrorMessage } from '../redact.js';
+import { parseDuplicateWindow } from '../validate.js';
 import { withLock } from './lock.js';
 
 export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const;
@@ -28,6 +29,8 @@ export interface Profile {
   maxWithdrawal?: number;
   /** The largest total of one batch, in cents. */
   maxBatchTotal?: number;
+  /** How far back a withdrawal looks for its twins on the platform, as given (`24h`); default 24 hours. */
+  duplicateWindow?: string;
   /** The separator of `-o csv` for this profile: set by `profiles set` or by hand, so of any type until csv is written, where it is checked. */
   csvSeparator?: unknown;
 }
@@ -103,7 +106,14 @@ function profileProblem(profile: Record<string, unknown>): string | undefined {
   if (profile.tokenStore !== undefined && !TOKEN_STORES.includes(profile.tokenStore as TokenStore)) return `tokenStore is not one of ${TOKEN_STORES.join(', ')}`;
   if (profile.tokenInKeychain !== undefined && typeof profile.tokenInKeychain !== 'boolean') return 'tokenInKeychain is not true or false';
   const limit = OPTIONAL_LIMITS.find((field) => profile[field] !== undefined && !(Number.isSafeInteger(profile[field]) && (profile[field] as number) > 0));
-  return limit ? `${limit} is not a whole number of cents greater than 0` : undefined;
+  if (limit) return `${limit} is not a whole number of cents greater than 0`;
+  if (profile.duplicateWindow === undefined) return undefined;
+  try {
+    parseDuplicateWindow('duplicateWindow', String(profile.duplicateWindow));
+    return undefined;
+  } catch (error) {
+    return (error as Error).message;
+  }
 }
 
 /**

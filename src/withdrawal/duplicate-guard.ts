@@ -1,13 +1,16 @@
 import { createHash } from 'node:crypto';
-import { mkdirSync } from 'node:fs';
 import path from 'node:path';
+import type { BatchRow } from '../batch/rows.js';
 import type { Context } from '../context.js';
+import type { ApiClient } from '../http/client.js';
 import type { Services } from '../services.js';
 import { usageError } from '../errors.js';
 import { formatCents } from '../output/money.js';
-import { findRecentTwin } from './duplicates.js';
-import type { WithdrawalIdentity } from './identity.js';
-import { describeHolder, LockBusy, takeLock } from './lock.js';
+import { visible } from '../output/sanitize.js';
+import { formatLocalTime } from '../output/time.js';
+import { duplicateWindowOf, recentWithdrawals, twinsOf } from './duplicates.js';
+import { identityOf, idOf, type WithdrawalIdentity } from './identity.js';
+import { describeHolder, LockBusy, platformAccount, takeLock, userLockFolder } from './lock.js';
 
 /** How long a withdrawal waits for another one in the same account to finish its check and send. */
 const LOCK_WAIT_MS = 30_000;
@@ -19,63 +22,129 @@ export interface DuplicateOverride {
 }
 
 /**
- * Checks for a duplicate and sends, as one step across processes: a lock per
- * profile, base URL and account (in the config folder) is held around both, so of
- * two identical withdrawals started at the same moment the second finds the first.
- *
- * A withdrawal with the same amount, method and destination made in the last 10
- * minutes (on the API's clock) is most likely a repeat: at a terminal payctl says
- * so and asks again (default No); without one it refuses with exit 2, unless
- * the override's flag was given. A dry run only warns.
+ * Before the confirmation: a single withdrawal with a twin on the platform (same
+ * method, amount, bank account and key, made within the profile's duplicate
+ * window, by anyone) is refused, exit 2, each twin named, unless the override's
+ * flag was given. A dry run only warns.
+ */
+export async function checkTwins(ctx: Context, identity: WithdrawalIdentity, override: DuplicateOverride): Promise<void> {
+  if (override.given) return;
+  const twins = await findTwins(ctx, identity);
+  if (twins.length === 0) return;
+  const refusal = twinsRefusal(ctx, twins, override.flag);
+  if (ctx.services.flags.dryRun) await ctx.io.output.note(`warning: ${refusal.message.replace(/: nothing was sent$/, '')}`);
+  else throw refusal;
+}
+
+/**
+ * Checks for twins again and sends, as one step across processes: a lock named
+ * after the platform account (see platformAccount), in a folder every payctl of
+ * this user sees, is held around both, so of two identical withdrawals started
+ * at the same moment, through any profile, config folder or spelling of the
+ * base URL, the second finds the first.
  */
 export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalIdentity, override: DuplicateOverride, send: () => Promise<T>): Promise<T> {
-  if (ctx.services.flags.dryRun) {
-    if (!override.given) {
-      const what = await describeTwin(ctx, identity);
-      if (what) await ctx.io.output.note(`warning: possible duplicate: ${what.text}`);
-    }
-    return send();
-  }
+  if (ctx.services.flags.dryRun) return send();
   const lock = await takeWithdrawalLock(ctx.services);
   try {
-    if (!override.given) await refuseDuplicate(ctx, identity, override.flag);
+    if (!override.given) {
+      const twins = await findTwins(ctx, identity);
+      if (twins.length > 0) throw twinsRefusal(ctx, twins, override.flag);
+    }
     return await send();
   } finally {
     await lock.release();
   }
 }
 
-async function refuseDuplicate(ctx: Context, identity: WithdrawalIdentity, allowFlag: string): Promise<void> {
-  const { io, services } = ctx;
-  const what = await describeTwin(ctx, identity);
-  if (!what) return;
-  if (!io.canPrompt) throw usageError(`possible duplicate: ${what.text}; nothing was sent`, `check it with payctl withdrawals get ${what.id}; pass ${allowFlag} to send it anyway`);
-  io.stderr.write(`warning: possible duplicate: ${what.text}\n`);
-  if (!(await (await services.prompter()).confirm('Make another withdrawal anyway?'))) throw usageError('not confirmed: nothing was sent');
+/**
+ * Before a batch's confirmation: each row to send compared with the withdrawals
+ * its account made within the duplicate window, read once per account for the
+ * whole file. Withdrawals the batch's own journal holds (`paidByJournal`) are
+ * its rows, not twins. Rows with twins are refused (exit 2, each row and twin
+ * named) unless the override's flag was given; a dry run only warns. Returns
+ * the confirmation's line about duplicates, if any.
+ */
+export async function checkBatchTwins(
+  ctx: Context,
+  rows: readonly BatchRow[],
+  paidByJournal: ReadonlySet<string>,
+  clientFor: (account: string | null) => Promise<ApiClient>,
+  override: DuplicateOverride,
+): Promise<string[]> {
+  const window = duplicateWindowOf(ctx.services.settings());
+  const recent = new Map<string | null, Promise<unknown[]>>();
+  const readOnce = (account: string | null) => {
+    if (!recent.has(account)) recent.set(account, clientFor(account).then((client) => recentWithdrawals(client, window)));
+    return recent.get(account)!;
+  };
+  const found: Array<{ row: BatchRow; twins: unknown[] }> = [];
+  for (const row of rows) {
+    const twins = twinsOf(await readOnce(row.account), identityOf(row.request), paidByJournal);
+    if (twins.length > 0) found.push({ row, twins });
+  }
+  if (found.length === 0) return [];
+  const what = `${found.length} of ${rows.length} rows match withdrawals already on the platform, made in the last ${window.text}`;
+  if (override.given) return [`  duplicates:   ${what}: sent anyway (${override.flag})`];
+  const lines = found.flatMap(({ row, twins }) => [
+    `  line ${row.line}: ${formatCents(row.request.amount)} by ${row.request.withdrawalMethod.toUpperCase()} to ${destinationOf(identityOf(row.request))}`,
+    ...twins.map((twin) => `    twin: ${describeTwin(twin)}`),
+  ]);
+  listTwins(ctx, lines);
+  if (ctx.services.flags.dryRun) {
+    await ctx.io.output.note(`warning: ${what} (listed above)`);
+    return [];
+  }
+  throw usageError(`${what} (listed above): nothing was sent`, `check them with payctl withdrawals list; pass ${override.flag} to send every row anyway`);
 }
 
-async function describeTwin({ services }: Context, identity: WithdrawalIdentity) {
-  const twin = await findRecentTwin(await services.api(), identity);
-  if (!twin) return undefined;
-  const text =
-    `a ${identity.method} withdrawal of ${formatCents(identity.amount)} to the same ${identity.method === 'pix' ? 'PIX key' : 'bank account'} ` +
-    `was made at ${twin.createdAt} in the ${services.accountLabel()} (${twin.id}, ${twin.status})`;
-  return { id: twin.id, text };
+/** The twins found, a line each, on stderr, before the error or warning that counts them: their text is the server's, made visible. */
+const listTwins = ({ io }: Context, lines: readonly string[]) => io.stderr.write(`${lines.map(visible).join('\n')}\n`);
+
+async function findTwins({ services }: Context, identity: WithdrawalIdentity): Promise<unknown[]> {
+  const items = await recentWithdrawals(await services.api(), duplicateWindowOf(services.settings()));
+  return twinsOf(items, identity);
+}
+
+/** Lists the twins and says what they are; the error is thrown, or under --dry-run its message warned. */
+function twinsRefusal(ctx: Context, twins: readonly unknown[], allowFlag: string) {
+  const { services } = ctx;
+  listTwins(ctx, twins.map((twin) => `  ${describeTwin(twin)}`));
+  const id = idOf(twins[0]);
+  const check = id === undefined ? 'payctl withdrawals list' : `payctl withdrawals get ${id}`;
+  return usageError(
+    `possible duplicate: the same withdrawal was made ${twins.length > 1 ? `${twins.length} times ` : ''}in the last ${duplicateWindowOf(services.settings()).text} ` +
+      `in the ${services.accountLabel()} (listed above): nothing was sent`,
+    `check it with ${check}; pass ${allowFlag} to send it anyway`,
+  );
+}
+
+const destinationOf = ({ bankAccountId, pixKey }: { bankAccountId: unknown; pixKey?: unknown }) =>
+  `bank account ${String(bankAccountId ?? 'unknown')}${pixKey !== undefined && pixKey !== null ? `, PIX key ${String(pixKey)}` : ''}`;
+
+/** A listed withdrawal as a person checks it: when (local time), amount, method and destination, status, id; what it lacks is said unknown. */
+function describeTwin(item: unknown): string {
+  const fields = (item && typeof item === 'object' ? item : {}) as Record<string, unknown>;
+  const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : 'unknown');
+  const when = typeof fields.createdAt === 'string' ? formatLocalTime(fields.createdAt) : 'unknown';
+  const amount = typeof fields.amount === 'number' ? formatCents(fields.amount) : 'amount unknown';
+  return (
+    `made ${when} (local time), ${amount} by ${text(fields.withdrawalPaymentType)} to ${destinationOf(fields as { bankAccountId: unknown; pixKey?: unknown })}, ` +
+    `${text(fields.status)}, id ${text(fields.id)}`
+  );
 }
 
 async function takeWithdrawalLock(services: Services) {
-  const { profileName, baseUrl, subaccount } = services.settings();
-  const name = createHash('sha256').update(JSON.stringify([profileName, baseUrl, subaccount ?? null])).digest('hex').slice(0, 32);
-  const folder = path.join(services.configDir, 'locks');
-  mkdirSync(folder, { recursive: true, mode: 0o700 });
+  const { baseUrl, subaccount } = services.settings();
+  const name = createHash('sha256').update(platformAccount(baseUrl, subaccount)).digest('hex').slice(0, 32);
   try {
-    return await takeLock(path.join(folder, `withdraw-${name}.lock`), 'withdrawal lock', LOCK_WAIT_MS);
+    return await takeLock(path.join(userLockFolder(), `withdraw-${name}.lock`), 'withdrawal lock', LOCK_WAIT_MS);
   } catch (error) {
     if (!(error instanceof LockBusy)) throw error;
     throw usageError(
       `another payctl has been making a withdrawal in the ${services.accountLabel()} for over ${LOCK_WAIT_MS / 1000} s` +
         `${error.holder ? ` (${describeHolder(error.holder)})` : ''}: nothing was sent`,
-      'run it again once that one has finished; it may be waiting at a question',
+      'run it again once that one has finished',
     );
   }
 }

@@ -1,3 +1,4 @@
+import { parseApiTime } from '../api/time.js';
 import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
 
 /**
@@ -51,12 +52,10 @@ export function compareWithdrawal(item: unknown, identity: WithdrawalIdentity): 
   return unsure ? 'unsure' : 'same';
 }
 
-/** An item's `createdAt` in milliseconds, or undefined when it is missing or not a date. */
+/** An item's `createdAt` in milliseconds (UTC when it has no zone), or undefined when it is missing or not a date-time. */
 export function createdAtOf(item: unknown): number | undefined {
   const text = item && typeof item === 'object' ? (item as Record<string, unknown>).createdAt : undefined;
-  if (typeof text !== 'string') return undefined;
-  const ms = Date.parse(text);
-  return Number.isNaN(ms) ? undefined : ms;
+  return typeof text === 'string' ? parseApiTime(text) : undefined;
 }
 
 export const idOf = (item: unknown): string | undefined => {

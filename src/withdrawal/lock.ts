@@ -235,3 +235,44 @@ class LockDirectory {
     }
   }
 }
+
+/** Host names that all mean this machine: one API on it is one platform, however its URL spells it. */
+const THIS_MACHINE = new Set(['localhost', '127.0.0.1', '[::1]']);
+
+/**
+ * The platform account money leaves, as one text: the API's address normalised
+ * (scheme and host lowercased, localhost, 127.0.0.1 and [::1] one host, default
+ * ports and trailing `/` dropped) and the account (`main`, or the sub-account id).
+ * Locks and the duplicate check are named after it, never after a profile's name,
+ * its base URL's spelling or the config folder: two of those naming one account
+ * must meet.
+ */
+export function platformAccount(baseUrl: string, subaccount: string | undefined): string {
+  const url = new URL(baseUrl);
+  const host = THIS_MACHINE.has(url.hostname) ? 'localhost' : url.hostname;
+  const address = `${url.protocol}//${host}${url.port ? `:${url.port}` : ''}${url.pathname.replace(/\/+$/, '')}`;
+  return `${address} ${subaccount ? subaccount.toLowerCase() : 'main'}`;
+}
+
+/**
+ * The folder of locks every payctl of this user on this machine sees, whatever
+ * its config folder or environment: /tmp/payctl-UID/locks (the OS temp folder
+ * on Windows), made 0700 and refused when it is not the user's own. Not
+ * $XDG_RUNTIME_DIR or $TMPDIR: a cron job, an ssh session and a desktop terminal
+ * of one user may each have another, and then would not meet. Two users of one
+ * machine cannot share it; a team shares a ledger instead.
+ */
+export function userLockFolder(): string {
+  const uid = process.getuid?.();
+  const base = uid === undefined ? path.join(os.tmpdir(), `payctl-${os.userInfo().username}`) : path.join('/tmp', `payctl-${uid}`);
+  const folder = path.join(base, 'locks');
+  for (const dir of [base, folder]) {
+    try {
+      fs.mkdirSync(dir, { mode: 0o700 });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw usageError(`cannot make the lock folder ${dir}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}: nothing was sent`);
+    }
+    assertPrivate(dir, 'lock folder', 'directory');
+  }
+  return folder;
+}

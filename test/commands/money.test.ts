@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInTerminal } from '../helpers/cli.js';
+import { cpSync } from 'node:fs';
+import { runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
 import { needsTools } from '../helpers/tools.js';
 import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { shim } from '../money/helpers.js';
@@ -92,26 +93,31 @@ describe('withdraw', () => {
     expect([await withdrawalCount(s), await pixBalanceCents(s)]).toEqual([count, balance]);
   });
 
-  it('the same withdrawal again within 10 minutes is refused without a terminal, unless --allow-duplicate', async () => {
+  it('the same withdrawal again within the duplicate window (24h) is refused, unless --allow-duplicate', async () => {
     parsed(await s.run(pix(1900, 'twice@acme.com.br', ['--yes', '--json'])));
     const count = await withdrawalCount(s);
     const again = await s.run(pix(1900, 'twice@acme.com.br', ['--yes']));
     expect(again.code).toBe(2);
-    expect(again.stderr).toMatch(/possible duplicate.*R\$ 19,00/);
+    expect(again.stderr).toMatch(/^ {2}made .* \(local time\), R\$ 19,00 by PIX to bank account \d+, PIX key .*, id [0-9a-f-]{36}$/m);
+    expect(again.stderr).toContain('error: possible duplicate: the same withdrawal was made in the last');
     expect(again.stderr).toMatch(/^hint: check it with payctl withdrawals get [0-9a-f-]{36}; pass --allow-duplicate to send it anyway$/m);
     expect(await withdrawalCount(s)).toBe(count);
     parsed(await s.run(pix(1900, 'twice@acme.com.br', ['--yes', '--allow-duplicate', '--json'])));
     expect(await withdrawalCount(s)).toBe(count + 1);
   });
 
-  it("the duplicate guard's 10 minutes are on the API's clock: with this machine's clock 15 minutes ahead, a repeat is still refused", async () => {
+  it("the duplicate window is on the API's clock: with a 10m window and this machine's clock 15 minutes ahead, a repeat is still refused", async () => {
     parsed(await s.run(pix(1950, 'skewed@acme.com.br', ['--yes', '--json'])));
     const count = await withdrawalCount(s);
-    const ahead = { NODE_OPTIONS: shim('clock-shift'), PAYCTL_TEST_CLOCK_SHIFT_MS: String(15 * 60 * 1000) };
+    const configDir = tempConfigDir();
+    cpSync(s.configDir, configDir, { recursive: true });
+    expect((await s.run(['profiles', 'set', 'default', '--duplicate-window', '10m'], { env: { PAYCTL_CONFIG_DIR: configDir } })).code).toBe(0);
+    const ahead = { PAYCTL_CONFIG_DIR: configDir, NODE_OPTIONS: shim('clock-shift'), PAYCTL_TEST_CLOCK_SHIFT_MS: String(15 * 60 * 1000) };
     // The shim shifts the clock of a new process: this run needs one.
     const again = await s.runProcess(pix(1950, 'skewed@acme.com.br', ['--yes']), { env: ahead });
     expect(again.code, again.stderr).toBe(2);
-    expect(again.stderr).toMatch(/possible duplicate.*R\$ 19,50/);
+    expect(again.stderr).toMatch(/^ {2}made .* \(local time\), R\$ 19,50 by PIX to bank account \d+, PIX key .*, id [0-9a-f-]{36}$/m);
+    expect(again.stderr).toContain('error: possible duplicate: the same withdrawal was made in the last');
     expect(await withdrawalCount(s)).toBe(count);
   });
 

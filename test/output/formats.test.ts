@@ -103,10 +103,13 @@ describe('local times', () => {
     expect(formatLocalTime('2026-11-23T19:45:12-03:00')).toBe('2026-11-23 22:45');
   });
 
-  it('leaves plain dates, times without a zone and other text as they came', () => {
+  it('reads a time without a zone as UTC, as the API\'s are, and leaves plain dates and other text as they came', () => {
+    process.env.TZ = 'America/Sao_Paulo';
+    expect(formatLocalTime('2026-11-23T19:45:12')).toBe('2026-11-23 16:45');
+    process.env.TZ = 'Asia/Tokyo';
+    expect(formatLocalTime('2026-11-23T19:45:12.288')).toBe('2026-11-24 04:45');
     process.env.TZ = 'America/Sao_Paulo';
     expect(formatLocalTime('2026-11-23')).toBe('2026-11-23');
-    expect(formatLocalTime('2026-11-23T19:45:12')).toBe('2026-11-23T19:45:12');
     expect(formatLocalTime('2026-13-45T99:99:00Z')).toBe('2026-13-45T99:99:00Z');
     expect(formatLocalTime('soon')).toBe('soon');
   });

@@ -243,7 +243,7 @@ describe('withdraw --from-csv with an answer that never comes', () => {
 });
 
 describe('duplicate guard for a single withdrawal', () => {
-  it('refuses the same amount, method and key within 10 minutes without a terminal, unless --allow-duplicate', async () => {
+  it('refuses the same amount, method, bank account and key within the duplicate window, unless --allow-duplicate', async () => {
     const pix = ['withdraw', 'pix', '--main-account', '--bank-account', bankAccountId, '--pix-key-type', 'email', '--pix-key', 'twice@example.com', '--yes'];
     const first = await session.run([...pix, '--amount', '31415']);
     expect(first.code, first.stderr).toBe(0);
@@ -261,6 +261,6 @@ describe('duplicate guard for a single withdrawal', () => {
     expect((await session.run(card)).code).toBe(0);
     const cardAgain = await session.run(card);
     expect(cardAgain.code).toBe(2);
-    expect(cardAgain.stderr).toContain('same bank account');
+    expect(cardAgain.stderr).toContain(`by CARD to bank account ${bankAccountId},`);
   });
 });

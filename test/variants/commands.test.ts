@@ -44,7 +44,7 @@ interface CommandRow {
   alsoNeeds?: Record<string, string[]>;
   /** `api` prints whatever `data` holds. */
   raw?: boolean;
-  /** The duplicate guard reads the withdrawals list: an item it cannot read counts as possibly the same. */
+  /** The duplicate check reads the withdrawals list: an item it cannot read counts as possibly the same (a single withdrawal or a batch row). */
   guardsDuplicates?: boolean;
   /** Reads the subscription first: a split its (emptied) list does not hold is refused, nothing sent. */
   checksSplitIsItsOwn?: boolean;
@@ -102,7 +102,7 @@ const COMMANDS: CommandRow[] = [
     guardsDuplicates: true,
   },
   { name: 'withdraw card', argv: () => ['withdraw', 'card', '--amount', '2500', '--bank-account', String(IDS.bankAccount), '--yes'], guardsDuplicates: true },
-  { name: 'withdraw batch', argv: (dir) => ['withdraw', 'batch', file(dir, 'rows.csv', CSV), '--method', 'pix', '--journal', path.join(dir, 'rows.journal'), '--yes'] },
+  { name: 'withdraw batch', argv: (dir) => ['withdraw', 'batch', file(dir, 'rows.csv', CSV), '--method', 'pix', '--journal', path.join(dir, 'rows.journal'), '--yes'], guardsDuplicates: true },
   { name: 'subaccounts create pf', argv: (dir) => ['subaccounts', 'create', 'pf', '--from-file', file(dir, 'subaccount.json', JSON.stringify(SUBACCOUNT_FILE))] },
   { name: 'subaccounts create pj', argv: (dir) => ['subaccounts', 'create', 'pj', '--from-file', file(dir, 'subaccount.json', JSON.stringify(SUBACCOUNT_PJ_FILE))] },
   {
@@ -244,7 +244,7 @@ async function runCase({ row, variant, expect: expected }: Case): Promise<string
   const firstMethod = api.requests[0]?.method;
   switch (expected.kind) {
     case 'works':
-      if (row.guardsDuplicates && result.code === 2 && /possible duplicate/.test(result.stderr)) {
+      if (row.guardsDuplicates && result.code === 2 && /possible duplicate|match withdrawals already on the platform/.test(result.stderr)) {
         if (writes.length > 0) problems.push('the duplicate guard refused, yet something was sent');
         break;
       }

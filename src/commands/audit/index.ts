@@ -1,9 +1,7 @@
 import { usageError } from '../../errors.js';
 import type { View } from '../../output/views.js';
-import type { Parser } from '../../validate.js';
+import { SPAN_UNIT_MS, type Parser } from '../../validate.js';
 import { command, defineCommand, switchOption, valueOption } from '../spec.js';
-
-const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 86_400_000, w: 604_800_000 };
 
 /**
  * `2h`, `30m`, `7d`: that long ago; `2026-11-01`, or `2026-11-01 09:30` as the tables print
@@ -12,7 +10,7 @@ const UNIT_MS: Record<string, number> = { s: 1000, m: 60_000, h: 3_600_000, d: 8
 export const parseSince: Parser<number> = (flag, raw) => {
   const text = raw.trim();
   const duration = /^(\d+)\s*([smhdw])$/.exec(text);
-  if (duration) return Date.now() - Number(duration[1]) * UNIT_MS[duration[2]!]!;
+  if (duration) return Date.now() - Number(duration[1]) * SPAN_UNIT_MS[duration[2]!]!;
   const local = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}))?$/.exec(text);
   const at = local ? localMoment(local) : /T.*(Z|[+-]\d{2}:?\d{2})$/.test(text) ? Date.parse(text) : NaN;
   if (Number.isNaN(at)) {

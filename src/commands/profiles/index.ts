@@ -1,6 +1,6 @@
 import { ENVIRONMENTS, TOKEN_STORES } from '../../config/store.js';
 import { usageError } from '../../errors.js';
-import { parseCents, parseChoice, type Parser } from '../../validate.js';
+import { parseCents, parseChoice, parseDuplicateWindow, type Parser } from '../../validate.js';
 import { globalFlag } from '../options.js';
 import { arg, asText, command, defineCommand, group, optionalArg, switchOption, valueOption } from '../spec.js';
 import { profileView } from './view.js';
@@ -67,13 +67,18 @@ export const profilesSet = defineCommand({
     'with --yes or without (exit 2). Limits are integer cents, as amounts are. Changing a limit of a production profile is confirmed ' +
     'at a terminal; without one it needs --yes. --token-store keychain moves the token into the system keychain (macOS Keychain, ' +
     'Windows Credential Manager, Secret Service on Linux), and file moves it back; a keychain that does not answer within 3 s ' +
-    'leaves it in the config file, with a warning. The global --csv-separator, given here, becomes the profile\'s separator of -o csv.',
+    'leaves it in the config file, with a warning. --duplicate-window says how far back every withdrawal (single or a batch row) ' +
+      'is compared with the account\'s withdrawals on the platform (default 24h). The global --csv-separator, given here, becomes the profile\'s separator of -o csv.',
   args: [existingProfileArg],
   options: {
     maxWithdrawal: valueOption('cents', 'the largest single withdrawal, in cents (R$ 1.000,00 is 100000)', parseLimit),
     clearMaxWithdrawal: switchOption('remove the single-withdrawal limit'),
     maxBatchTotal: valueOption('cents', 'the largest total of one batch, in cents', parseLimit),
     clearMaxBatchTotal: switchOption('remove the batch limit'),
+    duplicateWindow: valueOption('span', 'how far back a withdrawal looks for its twins on the platform: 30m, 24h, 7d (1m to 30d), default 24h', (flag, raw) => {
+      parseDuplicateWindow(flag, raw);
+      return raw.replace(/\s+/g, '').toLowerCase();
+    }),
     tokenStore: valueOption('store', 'where the token is kept: file (the config file, 0600) or keychain', (flag, raw) => parseChoice(flag, raw, TOKEN_STORES), {
       choices: TOKEN_STORES,
     }),
@@ -86,6 +91,7 @@ export const profilesSet = defineCommand({
   examples: [
     'payctl profiles set prod --max-withdrawal 500000 --max-batch-total 5000000',
     'payctl profiles set prod --token-store keychain',
+    'payctl profiles set prod --duplicate-window 48h',
     "payctl profiles set prod --csv-separator ';'",
     'payctl profiles set prod --clear-max-batch-total --yes',
   ],

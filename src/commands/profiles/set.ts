@@ -27,25 +27,28 @@ export async function run(invocation: Invocation<typeof profilesSet>): Promise<v
   const limits: Array<[Limit, number | undefined]> = [];
   if (opts.maxWithdrawal !== undefined || opts.clearMaxWithdrawal) limits.push(['maxWithdrawal', opts.maxWithdrawal]);
   if (opts.maxBatchTotal !== undefined || opts.clearMaxBatchTotal) limits.push(['maxBatchTotal', opts.maxBatchTotal]);
-  if (limits.length === 0 && csvSeparator === undefined && opts.tokenStore === undefined) {
+  const window = opts.duplicateWindow;
+  if (limits.length === 0 && csvSeparator === undefined && opts.tokenStore === undefined && window === undefined) {
     throw usageError(
-      `nothing to set: give ${flag('maxWithdrawal')}, ${flag('maxBatchTotal')}, ${flag('clearMaxWithdrawal')}, ${flag('clearMaxBatchTotal')}, ${globalFlag('csvSeparator')} or ${flag('tokenStore')}`,
+      `nothing to set: give ${flag('maxWithdrawal')}, ${flag('maxBatchTotal')}, ${flag('clearMaxWithdrawal')}, ${flag('clearMaxBatchTotal')}, ${flag('duplicateWindow')}, ${globalFlag('csvSeparator')} or ${flag('tokenStore')}`,
       `payctl profiles set ${name} ${flag('maxWithdrawal')} 500000`,
     );
   }
   const changed = limits.filter(([limit, cents]) => profile[limit] !== cents);
   if (profile.env === 'production' && changed.length > 0) await confirmLimits(invocation, name, profile, changed);
 
-  if (limits.length > 0 || csvSeparator !== undefined) {
+  if (limits.length > 0 || csvSeparator !== undefined || window !== undefined) {
     await changeProfile(services, name, (stored) => {
       for (const [limit, cents] of limits) {
         if (cents === undefined) delete stored[limit];
         else stored[limit] = cents;
       }
       if (csvSeparator !== undefined) stored.csvSeparator = csvSeparator;
+      if (window !== undefined) stored.duplicateWindow = window;
     });
     for (const [limit, cents] of limits) await io.output.note(`profile ${name}: ${LIMIT_WORDS[limit]} ${describeLimit(cents)}`);
     if (csvSeparator !== undefined) await io.output.note(`profile ${name}: csv separator ${JSON.stringify(csvSeparator)}`);
+    if (window !== undefined) await io.output.note(`profile ${name}: withdrawals are compared with the platform's of the last ${window}`);
   }
   if (opts.tokenStore !== undefined) await io.output.note(await moveToken(services, name, opts.tokenStore));
 }

@@ -15,6 +15,7 @@ import type { ApiClient } from '../../http/client.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
 import { describeClockOffset, readApiClockOffset } from '../../withdrawal/api-clock.js';
+import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
 import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
@@ -38,6 +39,8 @@ interface BatchPlan {
   /** The flag that settles rows of unknown outcome, for messages about them. */
   reconcileFlag: string;
   concurrency: number;
+  /** Whether rows matching withdrawals already on the platform are sent anyway, and the flag that says so. */
+  allowDuplicate: DuplicateOverride;
   /** The command that settles unknown rows, for hints. */
   reconcileCommand: string;
 }
@@ -63,6 +66,7 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
     journalFlag: flag('journal'),
     reconcileFlag: flag('reconcile'),
     concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
+    allowDuplicate: { given: opts.allowDuplicate, flag: flag('allowDuplicate') },
     reconcileCommand: `payctl withdraw batch ${csvFile} ${flag('method')} ${method}${opts.journal ? ` ${flag('journal')} ${opts.journal}` : ''} ${flag('reconcile')}`,
   };
   const rows = readRows(invocation, plan, inputSeparator(services.flags.csvSeparator), opts.allowDuplicateRows);
@@ -155,11 +159,14 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   const done = rows.filter((row) => stateOf(row).state === 'done');
   const unknown = rows.filter((row) => stateOf(row).state === 'unknown');
   if (toSend.length > 0) {
+    const paidByJournal = new Set([...states.values()].flatMap((s) => (s.state === 'done' ? [s.withdrawalId] : [])));
+    const duplicates = await checkBatchTwins(ctx, toSend, paidByJournal, clientFor, plan.allowDuplicate);
     const summary = [
       `About to withdraw by ${plan.method.toUpperCase()} from ${plan.csvFile}:`,
       ...batchTotals(toSend),
       ...(done.length ? [`  skipped:      ${done.length} rows already done (journal ${plan.journalFile})`] : []),
       ...(unknown.length ? [`  refused:      ${unknown.length} rows of unknown outcome (settle them with ${plan.reconcileFlag})`] : []),
+      ...duplicates,
     ];
     await confirmChange(ctx, summary, `Make these ${toSend.length} withdrawals now?`);
   }

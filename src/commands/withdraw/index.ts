@@ -20,7 +20,7 @@ const PIX_KEY = {
 
 const SINGLE = {
   postbackUrl: valueOption('url', 'http(s) address notified on every status change', WITHDRAW_PARSERS.postbackUrl),
-  allowDuplicate: switchOption('send even if the same withdrawal was made in the last 10 minutes'),
+  allowDuplicate: switchOption("send even if the same withdrawal was made within the profile's --duplicate-window (default 24h)"),
   fromCsv: textOption('file', 'a batch: the same as payctl withdraw batch FILE --method METHOD', { complete: 'files' }),
   ...WAIT_OPTIONS,
 } satisfies OptionDefs;
@@ -30,8 +30,9 @@ const DESCRIPTION = (name: string, balance: string) =>
   'Missing values are asked at a terminal (the bank account from the account\'s list). Before anything moves, payctl shows the ' +
   'balance it draws on, the amount in R$ and cents, the destination, the account and the profile with its environment, and asks ' +
   '(default No). --yes skips the question; without a terminal and without --yes it refuses (exit 2). --dry-run prints the request and sends nothing. ' +
-  'The same withdrawal (amount, method and PIX key, or bank account) made in the last 10 minutes in the same account is refused without a ' +
-  'terminal, and asked about at one, unless --allow-duplicate; two started at the same moment pay once. A withdrawal above the ' +
+  'The same withdrawal (method, amount, bank account and PIX key) already on the platform in the same account, made by anyone within the ' +
+  "profile's --duplicate-window (default 24h), is refused before the question (exit 2, each one named) unless --allow-duplicate; two " +
+  'started at the same moment, from any profile or config folder, pay once. A withdrawal above the ' +
   "profile's --max-withdrawal is refused (exit 2).\n\n" +
   '--wait reads the withdrawal after sending until it is COMPLETED (exit 0) or FAILED (exit 1), and prints it then; after ' +
   '--wait-timeout seconds it stops waiting (exit 5: the withdrawal exists and is still PENDING; follow it with withdrawals get).\n\n' +
@@ -42,7 +43,11 @@ const BATCH_DESCRIPTION =
   'columns amount (cents), bank_account_id, pix_key_type and pix_key (PIX only), and optionally postback_url, subaccount (a sub-account id; ' +
   'empty: the command\'s account) and reference (any text of yours). Every row is checked before any is sent (bad rows are listed with their ' +
   'line, exit 2). A row is known by its content, never by its line: adding, removing or reordering lines never pays a paid row again. Two ' +
-  'identical rows are refused (both lines named) unless their references differ or --allow-duplicate-rows is given, which pays each of them once.\n\n' +
+  'identical rows are refused (both lines named) unless their references differ or --allow-duplicate-rows is given, which pays each of them once. ' +
+  "Before the question, every row to send is compared with the account's withdrawals on the platform made within the profile's " +
+  '--duplicate-window (default 24h), read once for the file: a row with the same method, amount, bank account and key as one of them ' +
+  '(a copy of a paid file, a re-export, a colleague\'s file) is refused (exit 2, each named) unless --allow-duplicate; withdrawals its ' +
+  'own journal paid are not counted.\n\n' +
   'One confirmation shows the count, the total and the totals per account. The journal (--journal, default FILE.journal, only yours to write) ' +
   'records each row before and after sending, flushed to disk; one batch at a time per journal (a second run refuses at once, naming the ' +
   'process that holds it). A rerun skips rows paid, retries rows refused, and refuses rows whose outcome is unknown until --reconcile finds ' +
@@ -65,6 +70,7 @@ export const withdrawBatch = defineCommand({
     concurrency: valueOption('n', 'requests in flight at once, 1 to 16, default 4', (flag, raw) => parseInteger(flag, raw, 1, 16)),
     reconcile: switchOption('settle rows of unknown outcome from withdrawals list, then send the rest'),
     allowDuplicateRows: switchOption('pay identical rows once each, instead of refusing the file'),
+    allowDuplicate: switchOption("send rows that match withdrawals already on the platform within the profile's --duplicate-window (default 24h)"),
   },
   view: batchReportView,
   accountContext: true,

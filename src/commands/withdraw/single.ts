@@ -3,7 +3,7 @@ import { getBalance, withdraw } from '../../api/withdrawals.js';
 import { PIX_KEY_TYPES, type Balances, type PixKeyType, type WithdrawalMethod } from '../../api/types.js';
 import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../../output/money.js';
 import { resolveRequired, type FieldPrompt } from '../../prompt.js';
-import { sendUnlessDuplicate } from '../../withdrawal/duplicate-guard.js';
+import { checkTwins, sendUnlessDuplicate } from '../../withdrawal/duplicate-guard.js';
 import { identityOf } from '../../withdrawal/identity.js';
 import { refuseAboveWithdrawalLimit } from '../../withdrawal/limits.js';
 import { WITHDRAW_PARSERS, withdrawRequestOf, type WithdrawValues } from '../../withdrawal/request.js';
@@ -51,8 +51,9 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
     ...(request.withdrawalMethod === 'pix' ? [`  PIX key:      ${request.pixKeyType} ${request.pixKey}`] : []),
     ...(request.postbackUrl ? [`  postback:     ${request.postbackUrl}`] : []),
   ];
-  await confirmChange(invocation, summary, `Withdraw ${formatCents(request.amount)} now?`);
   const override = { given: opts.allowDuplicate, flag: flag('allowDuplicate') };
+  await checkTwins(invocation, identityOf(request), override);
+  await confirmChange(invocation, summary, `Withdraw ${formatCents(request.amount)} now?`);
   const created = await sendUnlessDuplicate(invocation, identityOf(request), override, () => withdraw(api, request));
   if (!created) return;
   const { subaccount } = services.settings();
