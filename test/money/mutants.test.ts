@@ -42,13 +42,14 @@ describe('--reconcile matches a row only to a withdrawal made after its intent (
     }
     const file = csvFile('margin.csv', [PIX_HEADER, `4100,${bank},email,margin@example.com`]);
     const first = proxy.posts.length;
-    // The row's request never reaches the API: its outcome is unknown to payctl.
+    // The row's request never reaches the API: its outcome is unknown to payctl. The older
+    // withdrawal is a twin within the duplicate window, so the row is sent only as the user says.
     proxy.setRule((_, index) => (index === first ? 'drop' : 'forward'));
-    expect((await batch(file, [], { PAYCTL_BASE_URL: proxy.url })).code).toBe(5);
+    expect((await batch(file, ['--allow-duplicate'], { PAYCTL_BASE_URL: proxy.url })).code).toBe(5);
     proxy.setRule(() => 'forward');
     expect(await amountsTo('margin@example.com')).toEqual([4100]);
 
-    const settled = await batch(file, ['--reconcile'], { PAYCTL_BASE_URL: proxy.url });
+    const settled = await batch(file, ['--reconcile', '--allow-duplicate'], { PAYCTL_BASE_URL: proxy.url });
     expect(await amountsTo('margin@example.com')).toEqual([4100, 4100]);
     expect(settled.code, settled.stderr).toBe(0);
     expect(settled.stderr).toContain('0 of 1 unknown rows were paid');
