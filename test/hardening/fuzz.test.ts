@@ -61,7 +61,6 @@ const LOCAL_ONLY = new Set([
   'profiles add',
   'profiles use',
   'profiles remove',
-  'subaccounts use',
   'subaccounts clear',
   'auth status',
   'auth logout',

@@ -287,7 +287,7 @@ const cases: PickCase[] = [
   {
     name: 'subaccounts use: a sub-account by name and status',
     changes: false,
-    script: { args: ['subaccounts', 'use'], names: 'missing required argument ID-OR-NAME' },
+    script: { args: ['subaccounts', 'use'], names: 'missing required argument ID' },
     plan: async () => {
       const subaccounts = await sandboxSubaccounts();
       const target = subaccounts[1]!;

@@ -11,7 +11,7 @@ import type { subaccountsUse } from './index.js';
 
 export async function run(invocation: Invocation<typeof subaccountsUse>): Promise<void> {
   const { io, services, needArg } = invocation;
-  const { idOrName } = await resolveRequired(invocation, { idOrName: needArg(0, (field) => pickSubaccount(invocation, field)) });
+  const { id: idOrName } = await resolveRequired(invocation, { id: needArg(0, (field) => pickSubaccount(invocation, field)) });
   const id = isUuid(idOrName) ? idOrName.toLowerCase() : await subaccountNamed(invocation, idOrName);
   const name = services.settings().profileName;
   await changeProfile(services, name, (profile) => {
