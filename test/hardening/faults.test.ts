@@ -34,6 +34,8 @@ function expectationFor(fault: Fault, method: string, batch: boolean): Expectati
   // A batch reports each row's error in its report on stdout and ends with one summary error:
   // 5 when any row's outcome is unknown (any 5xx to its POST among them), 1 when rows were refused or not reached.
   if (batch && fault === 'status-500-api-error') return { ...single, exit: 5 };
+  // A server that refuses every connection stops a batch at its check for twins, before any row is sent: as a single withdrawal, exit 4.
+  if (batch && fault === 'refuse') return single;
   return batch ? { ...single, exit: single.exit === 4 ? 1 : single.exit } : single;
 }
 
