@@ -123,7 +123,7 @@ export class Output {
   documents(values: readonly unknown[]): Promise<void> {
     const { jqFilter } = this;
     const indent = this.format === 'ndjson' ? undefined : 2;
-    return writeOut(this.stdout, values.map((value) => (jqFilter ? jqFilter.apply(value) : `${jsonText(value ?? null, indent)}\n`)).join(''));
+    return writeOut(this.stdout, jqFilter ? jqFilter.apply(values) : values.map((value) => `${jsonText(value ?? null, indent)}\n`).join(''));
   }
 
   /** Validates `--fields` for a view (and the csv separator, for csv) before anything is sent. */
@@ -256,7 +256,7 @@ export class Output {
       async write(page) {
         for (const item of page) items.push(project(item));
       },
-      end: () => writeOut(this.stdout, jq.apply(items)),
+      end: () => writeOut(this.stdout, jq.apply([items])),
       abort: async () => undefined,
     };
   }

@@ -184,15 +184,31 @@ describe('code cache', () => {
 });
 
 describe('what a request loads', () => {
-  /** Runs balance --json with a preload that records Node's loaded built-ins at exit. */
-  async function loadedModules(stdout: 'pipe' | 'devnull'): Promise<{ code: number | null; stdout: string; modules: string[] }> {
+  /** Runs balance (--json unless `args` say otherwise) with a preload that records Node's loaded built-ins and required files at exit. */
+  async function loadedModules(
+    stdout: 'pipe' | 'devnull',
+    args = ['--json'],
+  ): Promise<{ code: number | null; stdout: string; modules: string[]; files: string[] }> {
     const dir = mkdtempSync(path.join(tmpdir(), 'payctl-modules-'));
     const probe = path.join(dir, 'probe.cjs');
     const list = path.join(dir, 'modules.json');
-    writeFileSync(probe, `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify(process.moduleLoadList)));`);
-    const result = await runCli(['balance', '--json'], { env: { ...envFor(), NODE_OPTIONS: `--require ${probe}` }, stdoutToDevNull: stdout === 'devnull' });
-    return { code: result.code, stdout: result.stdout, modules: JSON.parse(readFileSync(list, 'utf8')) as string[] };
+    writeFileSync(
+      probe,
+      `process.on('exit', () => require('node:fs').writeFileSync(${JSON.stringify(list)}, JSON.stringify({ modules: process.moduleLoadList, files: Object.keys(require.cache) })));`,
+    );
+    const result = await runCli(['balance', ...args], { env: { ...envFor(), NODE_OPTIONS: `--require ${probe}` }, stdoutToDevNull: stdout === 'devnull' });
+    return { code: result.code, stdout: result.stdout, ...(JSON.parse(readFileSync(list, 'utf8')) as { modules: string[]; files: string[] }) };
   }
+
+  it('jq is loaded only by a run with --jq', async () => {
+    const plain = await loadedModules('pipe');
+    expect(plain.code).toBe(0);
+    expect(plain.files.filter((file) => file.includes('jq-wasm'))).toEqual([]);
+    const filtered = await loadedModules('pipe', ['--jq', '.disponiblePixBalance']);
+    expect(filtered.code).toBe(0);
+    expect(filtered.stdout).toBe(`${BALANCE.disponiblePixBalance}\n`);
+    expect(filtered.files.some((file) => file.includes('jq-wasm'))).toBe(true);
+  });
 
   it('balance --json answers through node:http without loading undici (fetch) or node:tty', async () => {
     const before = api.requests.length;
