@@ -121,6 +121,7 @@ async function runCommand(load: CommandLoader, ctx: Context, raw: CommanderInput
     await module.run(ctx, raw);
   } finally {
     if (!ctx.io.interrupts.stopped) await printRecorded(ctx);
+    await Promise.all(ctx.services.onEnd.map((close) => close()));
   }
 }
 

@@ -5,6 +5,7 @@ import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../../
 import { resolveRequired, type FieldPrompt } from '../../prompt.js';
 import { sendUnlessDuplicate } from '../../withdrawal/duplicate-guard.js';
 import { identityOf } from '../../withdrawal/identity.js';
+import { sendClaimed, singleClaim } from '../../ledger/index.js';
 import { refuseAboveWithdrawalLimit } from '../../withdrawal/limits.js';
 import { WITHDRAW_PARSERS, withdrawRequestOf, type WithdrawValues } from '../../withdrawal/request.js';
 import { waitForSettlement } from '../../withdrawal/wait.js';
@@ -53,7 +54,9 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
   ];
   await confirmChange(invocation, summary, `Withdraw ${formatCents(request.amount)} now?`);
   const override = { given: opts.allowDuplicate, flag: flag('allowDuplicate') };
-  const created = await sendUnlessDuplicate(invocation, identityOf(request), override, () => withdraw(api, request));
+  const identity = identityOf(request);
+  const claim = singleClaim(services, identity, override.given);
+  const created = await sendUnlessDuplicate(invocation, identity, override, () => sendClaimed(invocation, claim, () => withdraw(api, request)));
   if (!created) return;
   const { subaccount } = services.settings();
   const follow = `payctl withdrawals get ${created.id}${subaccount ? ` ${flagOf('subaccount', TRAIT_FLAGS.accountContext.subaccount)} ${subaccount}` : ''}`;
