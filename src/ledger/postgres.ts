@@ -76,7 +76,9 @@ function passwordOf(services: Services, url: string) {
 
 /** A connection to the ledger, with what failed named without any secret. */
 async function connect(services: Services, url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, password: passwordOf(services, url), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // Set after construction: the URL's parse would replace it with its own (absent) password.
+  client.password = passwordOf(services, url) as unknown as string;
   client.on('error', () => {}); // a connection lost between queries fails the next query, which says so
   try {
     await client.connect();
