@@ -2,7 +2,8 @@ import { cpSync, readFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { startCli, tempConfigDir } from '../helpers/cli.js';
+import { fileURLToPath } from 'node:url';
+import { runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
@@ -172,4 +173,15 @@ describe('a team on one ledger', () => {
     expect(wrong.code).toBe(4);
     expect(wrong.stderr).not.toContain('not-the-password-9');
   }, 60_000);
+
+  it('node-postgres is loaded by the runs that claim, not by balance --json, even with a ledger named', async () => {
+    const NODE_OPTIONS = `--require ${fileURLToPath(new URL('./shims/report-pg.cjs', import.meta.url))}`;
+    const balance = await runCli(['balance', '--json', '--main-account'], { env: { ...envA, NODE_OPTIONS } });
+    expect(balance.code, balance.stderr).toBe(0);
+    expect(balance.stderr).toContain('pg loaded: false');
+    const pix = ['withdraw', 'pix', '--amount', '779', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'load-check@example.com', '--yes', '--main-account'];
+    const withdrawal = await runCli(pix, { env: { ...envA, NODE_OPTIONS } });
+    expect(withdrawal.code, withdrawal.stderr).toBe(0);
+    expect(withdrawal.stderr).toContain('pg loaded: true');
+  });
 });
