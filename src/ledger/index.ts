@@ -2,6 +2,7 @@ import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
 import { ExitCode, PayctlError } from '../errors.js';
+import type { WithdrawalFinding } from '../audit/trail.js';
 import type { WithdrawalIdentity } from '../withdrawal/identity.js';
 import type { Context } from '../context.js';
 import type { Services } from '../services.js';
@@ -116,11 +117,28 @@ export function singleClaim(services: Services, identity: WithdrawalIdentity, al
   const { baseUrl, subaccount } = services.settings();
   return {
     account: accountKeyOf(baseUrl, subaccount ?? null),
-    identity: `single ${JSON.stringify([identity.method, identity.amount, identity.bankAccountId, identity.pixKey ?? null])}`,
+    identity: singleIdentity(identity),
     amount: identity.amount,
     file: null,
     allowDone: allowDuplicate,
   };
+}
+
+const singleIdentity = (identity: WithdrawalIdentity) => `single ${JSON.stringify([identity.method, identity.amount, identity.bankAccountId, identity.pixKey ?? null])}`;
+
+/**
+ * `withdrawals get`: a single withdrawal's claim left in flight by a run that ended
+ * is settled done by the withdrawal found. Best effort: the read itself succeeded,
+ * so a ledger that does not answer is a warning.
+ */
+export async function settleLeftOverSingle(services: Services, finding: WithdrawalFinding): Promise<void> {
+  if (!finding.found || ledgerUrlOf(services) === LOCAL_LEDGER) return;
+  try {
+    const ledger = await ledgerOf(services);
+    await ledger.settleLeftOver(accountKeyOf(services.settings().baseUrl, finding.account), singleIdentity(finding.identity), { state: 'done', withdrawalId: finding.found.id });
+  } catch (error) {
+    services.warn(`cannot record in the team's ledger what withdrawals get found: ${(error as Error).message}`);
+  }
 }
 
 /** A batch row's claim: by its content identity (the journal's key), whatever the file's name, path or order. */

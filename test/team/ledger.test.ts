@@ -9,7 +9,7 @@ import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { hasTools, needsTools } from '../helpers/tools.js';
 import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
-import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixKeys, pixRows } from '../money/helpers.js';
+import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixKeys, pixRows, startProxy } from '../money/helpers.js';
 
 /**
  * A finance team on one PostgreSQL ledger: two operators, each with a config folder of
@@ -183,5 +183,23 @@ describe('a team on one ledger', () => {
     const withdrawal = await runCli(pix, { env: { ...envA, NODE_OPTIONS } });
     expect(withdrawal.code, withdrawal.stderr).toBe(0);
     expect(withdrawal.stderr).toContain('pg loaded: true');
+  });
+
+  it('a single withdrawal whose answer was lost stays claimed, unknown, until withdrawals get settles it', async () => {
+    // Both operators reach the account through one proxy, which loses the answer to the first POST.
+    const proxy = await startProxy(session.sandbox.url, (_request, postIndex) => (postIndex === 0 ? 'lose-answer' : 'forward'));
+    try {
+      const pix = ['withdraw', 'pix', '--amount', '781', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'get-check@example.com', '--yes', '--main-account'];
+      const lost = await runInProcess(pix, { env: { ...envA, PAYCTL_BASE_URL: proxy.url } });
+      expect(lost.code, lost.stderr).toBe(5);
+      const claim = () => db.query<{ state: string; withdrawal_id: string | null }>('SELECT state, withdrawal_id FROM payctl_claims WHERE amount = 781');
+      expect(await claim()).toEqual([{ state: 'unknown', withdrawal_id: null }]);
+      const [made] = (await sandboxWithdrawals(session)).filter((w) => w.pixKey === 'get-check@example.com');
+      const get = await runInProcess(['withdrawals', 'get', made!.id, '--main-account'], { env: { ...envB, PAYCTL_BASE_URL: proxy.url.replace('127.0.0.1', 'localhost') } });
+      expect(get.code, get.stderr).toBe(0);
+      expect(await claim()).toEqual([{ state: 'done', withdrawal_id: made!.id }]);
+    } finally {
+      await proxy.close();
+    }
   });
 });

@@ -13,5 +13,8 @@ export async function run(invocation: Invocation<typeof withdrawalsGet>): Promis
   // A withdrawal sent without an answer is shown in the audit log as unknown until a read like this one finds it.
   const { findingOf, settleWithdrawals } = await import('../../audit/trail.js');
   const finding = findingOf(withdrawal, api.subaccount ?? null);
-  if (finding) await settleWithdrawals(services, [finding], 'withdrawals get');
+  if (!finding) return;
+  await settleWithdrawals(services, [finding], 'withdrawals get');
+  // So is a claim a crashed run left in the team's ledger.
+  await (await import('../../ledger/index.js')).settleLeftOverSingle(services, finding);
 }
