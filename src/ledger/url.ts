@@ -22,7 +22,7 @@ export function parseLedgerUrl(flag: string, raw: string): string {
   }
   if (url.password || url.searchParams.has('password')) {
     throw usageError(
-      `${flag} carries a password: a ledger's URL never does (it would be kept in the config file and seen in argv); nothing was changed`,
+      `${flag} carries a password, which a ledger's URL never does (it would be seen in argv or kept in the config file); nothing was changed`,
       'give postgres://USER@HOST:PORT/DB and the password in PGPASSWORD, ~/.pgpass or the keychain',
     );
   }

@@ -112,6 +112,10 @@ describe('a team on one ledger', () => {
     const day = await db.query<{ total: string }>("SELECT total FROM payctl_daily_totals WHERE day = (now() AT TIME ZONE 'America/Sao_Paulo')::date");
     const today = day.reduce((sum, row) => sum + Number(row.total), 0);
     const room = 45_000;
+    // Nothing counts the limit without a ledger, so a profile without one cannot take it.
+    const alone = await runInProcess(['profiles', 'set', 'default', '--max-daily-total', '1000'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir() } });
+    expect(alone.code).toBe(2);
+    expect(alone.stderr).toMatch(/--max-daily-total is counted in the team's ledger/);
     for (const env of [envA, envB]) expect((await runInProcess(['profiles', 'set', 'default', '--max-daily-total', String(today + room)], { env })).code).toBe(0);
     try {
       const fileA = csvFile('a.csv', [PIX_HEADER, ...pixRows('daily-a', 3, bank, 10_000)]);

@@ -35,6 +35,14 @@ export async function run(invocation: Invocation<typeof profilesSet>): Promise<v
       `payctl profiles set ${name} ${flag('maxWithdrawal')} 500000`,
     );
   }
+  const ledgerAfter = opts.ledger ?? profile.ledger ?? LOCAL_LEDGER;
+  if ((opts.maxDailyTotal ?? (opts.clearMaxDailyTotal ? undefined : profile.maxDailyTotal)) !== undefined && ledgerAfter === LOCAL_LEDGER) {
+    // The daily total is the team's, counted in the shared ledger: a limit nothing counts would only seem to hold.
+    throw usageError(
+      `${flag('maxDailyTotal')} is counted in the team's ledger, and profile "${name}" would have none: nothing was changed`,
+      `name one with it: payctl profiles set ${name} ${flag('ledger')} postgres://USER@HOST:PORT/DB ${flag('maxDailyTotal')} CENTS (or give ${flag('clearMaxDailyTotal')})`,
+    );
+  }
   const changed = limits.filter(([limit, cents]) => profile[limit] !== cents);
   if (profile.env === 'production' && changed.length > 0) await confirmLimits(invocation, name, profile, changed);
 
