@@ -29,6 +29,9 @@ const VENDOR = {
   'proxy-from-env': 'proxy-from-env',
   'https-proxy-agent': 'https-proxy-agent',
   'http-proxy-agent': 'http-proxy-agent',
+  // Only for profiles whose ledger is a PostgreSQL database (src/ledger/postgres.ts).
+  pg: 'pg',
+  pgpass: 'pgpass',
 };
 const BUNDLE_OF = Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [pkg, `./vendor/${bundle}.cjs`]));
 const APART = new RegExp(`^(${Object.values(VENDOR).map((pkg) => pkg.replace(/[/.-]/g, '\\$&')).join('|')})$`);

@@ -122,6 +122,7 @@ async function runCommand(load: CommandLoader, ctx: Context, raw: CommanderInput
     await module.run(ctx, raw);
   } finally {
     if (!ctx.io.interrupts.stopped) await printRecorded(ctx);
+    await Promise.all(ctx.services.onEnd.map((close) => close()));
   }
 }
 

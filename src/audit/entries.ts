@@ -88,3 +88,12 @@ export function readAuditEntries(env: NodeJS.ProcessEnv, { since, last }: AuditS
   }
   return { entries: intents.map((intent) => entryOf(intent, outcomes.get(intent.id), settlements.get(intent.id))), more, damaged };
 }
+
+/** The entries of records read from elsewhere (the team's ledger), oldest first. */
+export function entriesOfRecords(records: readonly AuditRecord[], { since, last }: AuditSelection): { entries: AuditEntry[]; more: boolean } {
+  const outcomes = new Map(records.flatMap((record) => (record.type === 'outcome' ? [[record.id, record] as const] : [])));
+  const settlements = new Map(records.flatMap((record) => (record.type === 'settled' ? [[record.id, record] as const] : [])));
+  const intents = records.filter((record): record is IntentRecord => record.type === 'intent' && (since === undefined || Date.parse(record.at) >= since));
+  const shown = last === undefined ? intents : intents.slice(-last);
+  return { entries: shown.map((intent) => entryOf(intent, outcomes.get(intent.id), settlements.get(intent.id))), more: shown.length < intents.length };
+}

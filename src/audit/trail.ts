@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ExitCode } from '../errors.js';
 import type { AuditHooks, AuditedWrite, WriteOutcome } from '../http/client.js';
+import { ledgerOf } from '../ledger/index.js';
 import { maskSecrets } from '../redact.js';
 import type { Services } from '../services.js';
 import { compareWithdrawal, createdAtOf, idOf, type WithdrawalIdentity } from '../withdrawal/identity.js';
@@ -50,18 +51,23 @@ export function auditHooks(services: Services, account: string | null): AuditHoo
       } catch (error) {
         throw auditWriteError(log.file, error);
       }
+      // The team's copy: a ledger that cannot keep it stops the write (exit 4, nothing sent).
+      const ledger = await ledgerOf(services);
+      await ledger.audit(intent);
       return {
         after: async (outcome: WriteOutcome) => {
           try {
-            await log.append({
-              type: 'outcome',
+            const record = {
+              type: 'outcome' as const,
               id,
               at: new Date().toISOString(),
               status: outcome.status ?? null,
               resourceId: outcome.resourceId ?? null,
               exitCode: outcome.exitCode,
               ...(outcome.error ? { error: services.secrets.scrub(outcome.error) } : {}),
-            });
+            };
+            await log.append(record);
+            await ledger.audit(record);
           } catch (error) {
             services.warn(`cannot record the outcome of ${write.method} ${write.path} in the audit log ${log.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
           }

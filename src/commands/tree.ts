@@ -13,6 +13,7 @@ import { sandboxCommands } from './sandbox/index.js';
 import { apiCommand } from './api/index.js';
 import { completionCommand } from './completion/index.js';
 import { auditCommand } from './audit/index.js';
+import { ledgerCommands } from './ledger/index.js';
 import { statusCommand } from './status/index.js';
 import { helpCommand, versionCommand } from './help/index.js';
 
@@ -31,6 +32,7 @@ export const COMMAND_TREE: readonly CommandSpec[] = [
   balanceCommand,
   sandboxCommands,
   auditCommand,
+  ledgerCommands,
   apiCommand,
   completionCommand,
   helpCommand,

@@ -43,6 +43,8 @@ export function describeProfile(name: string, profile: Profile, current: boolean
     subaccount: profile.subaccount ?? null,
     maxWithdrawal: profile.maxWithdrawal ?? null,
     maxBatchTotal: profile.maxBatchTotal ?? null,
+    maxDailyTotal: profile.maxDailyTotal ?? null,
+    ledger: profile.ledger ?? 'local',
     csvSeparator: profile.csvSeparator ?? null,
   };
 }

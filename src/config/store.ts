@@ -31,6 +31,10 @@ export interface Profile {
   maxBatchTotal?: number;
   /** How far back a withdrawal looks for its twins on the platform, as given (`24h`); default 24 hours. */
   duplicateWindow?: string;
+  /** The team's total per account and day (America/Sao_Paulo), in cents, counted in the ledger. */
+  maxDailyTotal?: number;
+  /** The team's ledger: a postgres:// URL without a password; absent for the local files. */
+  ledger?: string;
   /** The separator of `-o csv` for this profile: set by `profiles set` or by hand, so of any type until csv is written, where it is checked. */
   csvSeparator?: unknown;
 }
@@ -94,8 +98,8 @@ function parseConfig(text: string, file: string): ConfigData {
   return { currentProfile: data.currentProfile, profiles: own };
 }
 
-const OPTIONAL_STRINGS = ['token', 'tokenExpiresAt', 'clientId', 'subaccount'] as const;
-const OPTIONAL_LIMITS = ['maxWithdrawal', 'maxBatchTotal'] as const;
+const OPTIONAL_STRINGS = ['token', 'tokenExpiresAt', 'clientId', 'subaccount', 'ledger'] as const;
+const OPTIONAL_LIMITS = ['maxWithdrawal', 'maxBatchTotal', 'maxDailyTotal'] as const;
 
 /** What is wrong with the fields payctl reads from a profile; fields it does not know are left alone. */
 function profileProblem(profile: Record<string, unknown>): string | undefined {

@@ -1,21 +1,23 @@
 import { spawnSync } from 'node:child_process';
-import { appendFileSync } from 'node:fs';
+import { appendFileSync, existsSync, readdirSync } from 'node:fs';
 import path from 'node:path';
 import { inject, it, type TestFunction } from 'vitest';
 
 /**
  * Programs some tests drive besides Node: shells for the completion scripts (bash, zsh, fish),
  * util-linux `script` and tmux for pseudo-terminals, D-Bus and gnome-keyring for a real
- * Secret Service. A developer's machine may lack them; CI
+ * Secret Service, and PostgreSQL for the team ledger. A developer's machine may lack them; CI
  * must not. `npm test` on a machine with Node alone is green, and says which tests did not run.
  */
 export type Tool =
   | 'bash' | 'zsh' | 'fish' | 'tmux' | 'script' | 'less'
-  | 'dbus-daemon' | 'dbus-send' | 'gnome-keyring-daemon' | 'secret-tool';
+  | 'dbus-daemon' | 'dbus-send' | 'gnome-keyring-daemon' | 'secret-tool'
+  | 'postgresql';
 
 const found = new Map<Tool, boolean>();
 export function hasTool(tool: Tool): boolean {
-  if (!found.has(tool)) found.set(tool, spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0);
+  // PostgreSQL's programs are off PATH on Debian (test/helpers/postgres.ts finds them).
+  if (!found.has(tool)) found.set(tool, tool === 'postgresql' ? postgresBin() !== undefined : spawnSync('sh', ['-c', `command -v ${tool}`], { stdio: 'ignore' }).status === 0);
   return found.get(tool)!;
 }
 
@@ -45,3 +47,11 @@ export function needsTools(...tools: Tool[]) {
 
 /** Whether every one of these tools is installed (for a suite's shared set-up, beside needsTools). */
 export const hasTools = (...tools: Tool[]): boolean => tools.every(hasTool);
+
+/** Debian's PostgreSQL keeps its programs in /usr/lib/postgresql/VERSION/bin, off PATH: the newest there. */
+export function postgresBin(): string | undefined {
+  const root = '/usr/lib/postgresql';
+  if (!existsSync(root)) return undefined;
+  const versions = readdirSync(root).filter((v) => existsSync(path.join(root, v, 'bin', 'initdb'))).sort((a, b) => Number(b) - Number(a));
+  return versions[0] ? path.join(root, versions[0], 'bin') : undefined;
+}

@@ -59,9 +59,10 @@ export const auditList = defineCommand({
   options: {
     since: valueOption('when', 'only entries since then: 2h, 30m, 7d, or a local date or time as tables print it (2026-11-01, 2026-11-01 09:30)', parseSince),
     all: switchOption('every entry, not only the last 50'),
+    team: switchOption("the team's audit trail, kept in the profile's ledger, instead of this machine's"),
   },
   view: auditView,
-  examples: ['payctl audit', 'payctl audit --since 2h', 'payctl audit --since 2026-11-01 --all -o csv > audit.csv', "payctl audit --json | jq '.[] | select(.outcome == \"unknown\")'"],
+  examples: ['payctl audit', 'payctl audit --team --since 7d', 'payctl audit --since 2h', 'payctl audit --since 2026-11-01 --all -o csv > audit.csv', "payctl audit --json | jq '.[] | select(.outcome == \"unknown\")'"],
 });
 
 export const auditCommand = command(auditList, () => import('./list.js'));

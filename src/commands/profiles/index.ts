@@ -1,6 +1,7 @@
 import { ENVIRONMENTS, TOKEN_STORES } from '../../config/store.js';
 import { usageError } from '../../errors.js';
 import { parseCents, parseChoice, parseDuplicateWindow, type Parser } from '../../validate.js';
+import { parseLedgerUrl } from '../../ledger/url.js';
 import { globalFlag } from '../options.js';
 import { arg, asText, command, defineCommand, group, optionalArg, switchOption, valueOption } from '../spec.js';
 import { profileView } from './view.js';
@@ -67,8 +68,10 @@ export const profilesSet = defineCommand({
     'with --yes or without (exit 2). Limits are integer cents, as amounts are. Changing a limit of a production profile is confirmed ' +
     'at a terminal; without one it needs --yes. --token-store keychain moves the token into the system keychain (macOS Keychain, ' +
     'Windows Credential Manager, Secret Service on Linux), and file moves it back; a keychain that does not answer within 3 s ' +
-    'leaves it in the config file, with a warning. --duplicate-window says how far back every withdrawal (single or a batch row) ' +
-      'is compared with the account\'s withdrawals on the platform (default 24h). The global --csv-separator, given here, becomes the profile\'s separator of -o csv.',
+    "leaves it in the config file, with a warning. --duplicate-window says how far back every withdrawal (single or a batch row) " +
+    "is compared with the account's withdrawals on the platform (default 24h). --ledger names the team's PostgreSQL ledger (the password from PGPASSWORD, " +
+    '~/.pgpass or the keychain, never in the URL), in which every withdrawal is claimed before it is sent and --max-daily-total ' +
+    "is counted; local goes back to the local files. The global --csv-separator, given here, becomes the profile's separator of -o csv.",
   args: [existingProfileArg],
   options: {
     maxWithdrawal: valueOption('cents', 'the largest single withdrawal, in cents (R$ 1.000,00 is 100000)', parseLimit),
@@ -79,6 +82,9 @@ export const profilesSet = defineCommand({
       parseDuplicateWindow(flag, raw);
       return raw.replace(/\s+/g, '').toLowerCase();
     }),
+    maxDailyTotal: valueOption('cents', "the team's total per account and calendar day (America/Sao_Paulo), in cents, counted in the ledger", parseLimit),
+    clearMaxDailyTotal: switchOption('remove the daily limit'),
+    ledger: valueOption('url', "the team's ledger: postgres://USER@HOST:PORT/DB (no password in it), or local", parseLedgerUrl),
     tokenStore: valueOption('store', 'where the token is kept: file (the config file, 0600) or keychain', (flag, raw) => parseChoice(flag, raw, TOKEN_STORES), {
       choices: TOKEN_STORES,
     }),
@@ -86,12 +92,14 @@ export const profilesSet = defineCommand({
   exclusive: [
     { options: ['maxWithdrawal', 'clearMaxWithdrawal'], reason: 'set the limit or remove it' },
     { options: ['maxBatchTotal', 'clearMaxBatchTotal'], reason: 'set the limit or remove it' },
+    { options: ['maxDailyTotal', 'clearMaxDailyTotal'], reason: 'set the limit or remove it' },
   ],
   confirms: true,
   examples: [
     'payctl profiles set prod --max-withdrawal 500000 --max-batch-total 5000000',
     'payctl profiles set prod --token-store keychain',
     'payctl profiles set prod --duplicate-window 48h',
+    'payctl profiles set prod --ledger postgres://ana@ledger.example.com:5432/payctl?sslmode=verify-full --max-daily-total 10000000',
     "payctl profiles set prod --csv-separator ';'",
     'payctl profiles set prod --clear-max-batch-total --yes',
   ],

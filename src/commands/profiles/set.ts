@@ -2,15 +2,16 @@ import { changeProfile, missingProfile, profileOrDefault } from '../../config/pr
 import { moveToken } from '../../config/token-store.js';
 import type { Profile } from '../../config/store.js';
 import { usageError } from '../../errors.js';
+import { LOCAL_LEDGER } from '../../ledger/url.js';
 import { formatCentsExact } from '../../output/money.js';
 import { globalFlag } from '../options.js';
 import { askToConfirm } from '../shared/confirm.js';
 import type { Invocation } from '../spec.js';
 import type { profilesSet } from './index.js';
 
-type Limit = 'maxWithdrawal' | 'maxBatchTotal';
+type Limit = 'maxWithdrawal' | 'maxBatchTotal' | 'maxDailyTotal';
 
-const LIMIT_WORDS: Record<Limit, string> = { maxWithdrawal: 'largest single withdrawal', maxBatchTotal: 'largest batch total' };
+const LIMIT_WORDS: Record<Limit, string> = { maxWithdrawal: 'largest single withdrawal', maxBatchTotal: 'largest batch total', maxDailyTotal: "largest daily total of the team (per account)" };
 
 const describeLimit = (cents: number | undefined) => (cents === undefined ? 'none' : formatCentsExact(cents));
 
@@ -27,18 +28,29 @@ export async function run(invocation: Invocation<typeof profilesSet>): Promise<v
   const limits: Array<[Limit, number | undefined]> = [];
   if (opts.maxWithdrawal !== undefined || opts.clearMaxWithdrawal) limits.push(['maxWithdrawal', opts.maxWithdrawal]);
   if (opts.maxBatchTotal !== undefined || opts.clearMaxBatchTotal) limits.push(['maxBatchTotal', opts.maxBatchTotal]);
+  if (opts.maxDailyTotal !== undefined || opts.clearMaxDailyTotal) limits.push(['maxDailyTotal', opts.maxDailyTotal]);
   const window = opts.duplicateWindow;
-  if (limits.length === 0 && csvSeparator === undefined && opts.tokenStore === undefined && window === undefined) {
+  if (limits.length === 0 && csvSeparator === undefined && opts.tokenStore === undefined && window === undefined && opts.ledger === undefined) {
     throw usageError(
-      `nothing to set: give ${flag('maxWithdrawal')}, ${flag('maxBatchTotal')}, ${flag('clearMaxWithdrawal')}, ${flag('clearMaxBatchTotal')}, ${flag('duplicateWindow')}, ${globalFlag('csvSeparator')} or ${flag('tokenStore')}`,
+      `nothing to set: give ${flag('maxWithdrawal')}, ${flag('maxBatchTotal')}, ${flag('maxDailyTotal')}, their --clear-… flags, ${flag('duplicateWindow')}, ${globalFlag('csvSeparator')}, ${flag('tokenStore')} or ${flag('ledger')}`,
       `payctl profiles set ${name} ${flag('maxWithdrawal')} 500000`,
+    );
+  }
+  const ledgerAfter = opts.ledger ?? profile.ledger ?? LOCAL_LEDGER;
+  if ((opts.maxDailyTotal ?? (opts.clearMaxDailyTotal ? undefined : profile.maxDailyTotal)) !== undefined && ledgerAfter === LOCAL_LEDGER) {
+    // The daily total is the team's, counted in the shared ledger: a limit nothing counts would only seem to hold.
+    throw usageError(
+      `${flag('maxDailyTotal')} is counted in the team's ledger, and profile "${name}" would have none: nothing was changed`,
+      `name one with it: payctl profiles set ${name} ${flag('ledger')} postgres://USER@HOST:PORT/DB ${flag('maxDailyTotal')} CENTS (or give ${flag('clearMaxDailyTotal')})`,
     );
   }
   const changed = limits.filter(([limit, cents]) => profile[limit] !== cents);
   if (profile.env === 'production' && changed.length > 0) await confirmLimits(invocation, name, profile, changed);
 
-  if (limits.length > 0 || csvSeparator !== undefined || window !== undefined) {
+  if (limits.length > 0 || csvSeparator !== undefined || window !== undefined || opts.ledger !== undefined) {
     await changeProfile(services, name, (stored) => {
+      if (opts.ledger === LOCAL_LEDGER) delete stored.ledger;
+      else if (opts.ledger !== undefined) stored.ledger = opts.ledger;
       for (const [limit, cents] of limits) {
         if (cents === undefined) delete stored[limit];
         else stored[limit] = cents;
@@ -49,6 +61,11 @@ export async function run(invocation: Invocation<typeof profilesSet>): Promise<v
     for (const [limit, cents] of limits) await io.output.note(`profile ${name}: ${LIMIT_WORDS[limit]} ${describeLimit(cents)}`);
     if (csvSeparator !== undefined) await io.output.note(`profile ${name}: csv separator ${JSON.stringify(csvSeparator)}`);
     if (window !== undefined) await io.output.note(`profile ${name}: withdrawals are compared with the platform's of the last ${window}`);
+    if (opts.ledger !== undefined) {
+      await io.output.note(
+        opts.ledger === LOCAL_LEDGER ? `profile ${name}: ledger local (the journal and locks on this machine)` : `profile ${name}: ledger ${opts.ledger} (create its tables once: payctl ledger init)`,
+      );
+    }
   }
   if (opts.tokenStore !== undefined) await io.output.note(await moveToken(services, name, opts.tokenStore));
 }

@@ -2,7 +2,7 @@ import type { View } from '../../output/views.js';
 
 export const profileView: View = {
   noun: 'profiles',
-  fields: ['name', 'current', 'env', 'baseUrl', 'loggedIn', 'tokenStore', 'tokenExpiresAt', 'clientId', 'subaccount', 'maxWithdrawal', 'maxBatchTotal', 'csvSeparator'],
+  fields: ['name', 'current', 'env', 'baseUrl', 'loggedIn', 'tokenStore', 'tokenExpiresAt', 'clientId', 'subaccount', 'maxWithdrawal', 'maxBatchTotal', 'maxDailyTotal', 'ledger', 'csvSeparator'],
   columns: [
     { field: 'name' },
     { field: 'current', hide: 2 },

@@ -17,6 +17,7 @@ import { resolveRequired } from '../../prompt.js';
 import { describeClockOffset, readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
+import { LedgerUnavailable, rowClaim, sendClaimed, settleLeftOverRows } from '../../ledger/index.js';
 import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
@@ -27,7 +28,7 @@ import type { withdrawBatch } from './index.js';
 const DEFAULT_CONCURRENCY = 4;
 
 /** Why sending stopped before every row was tried. */
-type StopReason = 'interrupted' | 'auth' | 'journal' | 'lock-lost' | undefined;
+type StopReason = 'interrupted' | 'auth' | 'journal' | 'lock-lost' | 'ledger' | undefined;
 
 /** A batch's inputs, checked before anything else happens. */
 interface BatchPlan {
@@ -182,13 +183,13 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   }
   const rowKeys = new Set(rows.map((row) => row.key));
   const orphans = [...states].filter(([key, state]) => state.state === 'unknown' && !rowKeys.has(key)) as Array<[string, Extract<RowState, { state: 'unknown' }>]>;
-  let sending: SendResult = { unrecorded: [] };
+  let sending: SendResult = { unrecorded: [], held: 0 };
   if (!lock) {
     // What a dry run records is a list, whatever its length: one request per row to send.
     services.recordedAsList = true;
     await recordAll(toSend, clientFor, outcomes);
   } else if (toSend.length > 0) {
-    sending = await sendAll(ctx, toSend, plan.concurrency, journal, lock, clientFor, outcomes);
+    sending = await sendAll(ctx, toSend, plan, journal, lock, clientFor, outcomes);
     if (sending.stopped === 'interrupted') io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
   }
   journal.close();
@@ -314,6 +315,8 @@ async function settleUnknown(
     }
     count[settlement.kind]++;
   }
+  const decided = [...settlements].map(([key, settlement]) => ({ key, account: unknownOf.get(key)!.account, settlement }));
+  if (!ctx.services.flags.dryRun) await settleLeftOverRows(ctx.services, decided);
   // The audit log shows these sends as unknown until now; a dry run writes nothing to it.
   if (!ctx.services.flags.dryRun) await (await import('../../audit/trail.js')).settleWithdrawals(ctx.services, findings, `withdraw batch ${reconcileFlag}`);
   await ctx.io.output.note(
@@ -327,6 +330,8 @@ interface SendResult {
   journalError?: JournalWriteError;
   /** Rows sent whose answer could not be written to the journal: it shows them as of unknown outcome. */
   unrecorded: BatchRow[];
+  /** Rows refused before sending (exit 2): claimed by another operator in the team's ledger, or above its daily total. */
+  held: number;
 }
 
 /**
@@ -338,14 +343,14 @@ interface SendResult {
 async function sendAll(
   ctx: Context,
   rows: BatchRow[],
-  concurrency: number,
+  { concurrency, csvFile }: BatchPlan,
   journal: OpenJournal,
   lock: HeldLock,
   clientFor: (account: string | null) => Promise<ApiClient>,
   outcomes: Map<string, ReportRow>,
 ): Promise<SendResult> {
   let next = 0;
-  const result: SendResult = { unrecorded: [] };
+  const result: SendResult = { unrecorded: [], held: 0 };
   const stopWith = (reason: StopReason) => (result.stopped ??= reason);
   const { io } = ctx;
   const progress = progressBar(io, rows.length);
@@ -385,7 +390,7 @@ async function sendAll(
     let outcome: ReportRow;
     let written: boolean;
     try {
-      const created = await withdraw(client, request);
+      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile), () => withdraw(client, request));
       // Rows are sent only when not under --dry-run, which records them instead (recordAll).
       if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);
       outcome = reportRow(row, 'sent', { withdrawalId: created.id, status: created.status });
@@ -401,6 +406,8 @@ async function sendAll(
         outcome = reportRow(row, 'failed', { error: message });
         written = record(() => journal.append({ type: 'failed', key: row.key, error: message, exitCode: known!.exitCode, at: new Date().toISOString() }));
         if (known!.exitCode === ExitCode.auth) stopWith('auth');
+        if (known instanceof LedgerUnavailable) stopWith('ledger');
+        if (known!.exitCode === ExitCode.usage) result.held++;
       }
     }
     if (!written && outcome.outcome !== 'unknown') {
@@ -431,6 +438,7 @@ async function sendAll(
     auth: 'not sent after an authentication failure',
     journal: `not sent: ${result.journalError?.message ?? 'the journal could not be written'}`,
     'lock-lost': "not sent: the journal's lock was taken over by another process",
+    ledger: 'not sent: the ledger does not answer',
   };
   for (const row of rows) if (!outcomes.has(row.key)) outcomes.set(row.key, reportRow(row, 'not-sent', { error: notSent[result.stopped ?? 'interrupted'] }));
   return result;
@@ -509,6 +517,8 @@ function throwForOutcome(report: ReportRow[], orphans: number, sending: SendResu
     });
   }
   if (stopped === 'interrupted') throw new PayctlError(`${message}: interrupted`, ExitCode.interrupted);
+  if (stopped === 'ledger') throw new PayctlError(`${message}: the ledger does not answer, so sending stopped`, ExitCode.network, { hint: `check the database (payctl ledger status), then run the same command again` });
+  if (sending.held === unpaid) throw new PayctlError(`${message}: the team's ledger refused them (listed above): nothing was sent for them`, ExitCode.usage);
   if (stopped === 'auth') throw new PayctlError(`${message}: authentication failed`, ExitCode.auth, { hint: 'log in again: payctl auth login' });
   throw new PayctlError(`${message}: ${count('failed')} refused or not reached`, ExitCode.rowsNotPaid);
 }

@@ -5,6 +5,7 @@ import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../../
 import { resolveRequired, type FieldPrompt } from '../../prompt.js';
 import { checkTwins, sendUnlessDuplicate } from '../../withdrawal/duplicate-guard.js';
 import { identityOf } from '../../withdrawal/identity.js';
+import { sendClaimed, singleClaim } from '../../ledger/index.js';
 import { refuseAboveWithdrawalLimit } from '../../withdrawal/limits.js';
 import { WITHDRAW_PARSERS, withdrawRequestOf, type WithdrawValues } from '../../withdrawal/request.js';
 import { followToTheEnd } from '../../withdrawal/wait.js';
@@ -52,9 +53,11 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
     ...(request.postbackUrl ? [`  postback:     ${request.postbackUrl}`] : []),
   ];
   const override = { given: opts.allowDuplicate, flag: flag('allowDuplicate') };
-  await checkTwins(invocation, identityOf(request), override);
+  const identity = identityOf(request);
+  await checkTwins(invocation, identity, override);
   await confirmChange(invocation, summary, `Withdraw ${formatCents(request.amount)} now?`);
-  const created = await sendUnlessDuplicate(invocation, identityOf(request), override, () => withdraw(api, request));
+  const claim = singleClaim(services, identity, override.given);
+  const created = await sendUnlessDuplicate(invocation, identity, override, () => sendClaimed(invocation, claim, () => withdraw(api, request)));
   if (!created) return;
   const { subaccount } = services.settings();
   const follow = `payctl withdrawals get ${created.id}${subaccount ? ` ${flagOf('subaccount', TRAIT_FLAGS.accountContext.subaccount)} ${subaccount}` : ''}`;

@@ -16,7 +16,10 @@ export async function run(invocation: Invocation<typeof withdrawalsGet>): Promis
     await print(withdrawal);
     const { findingOf, settleWithdrawals } = await import('../../audit/trail.js');
     const finding = findingOf(withdrawal, api.subaccount ?? null);
-    if (finding) await settleWithdrawals(services, [finding], 'withdrawals get');
+    if (!finding) return;
+    await settleWithdrawals(services, [finding], 'withdrawals get');
+    // So is a claim a crashed run left in the team's ledger.
+    await (await import('../../ledger/index.js')).settleLeftOverSingle(services, finding);
   };
   const withdrawal = await getWithdrawal(api, id);
   if (!opts.wait) return show(withdrawal);

@@ -1,0 +1,309 @@
+import os from 'node:os';
+import pg from 'pg';
+import { systemKeychain } from '../config/keychain.js';
+import { usageError } from '../errors.js';
+import { formatCentsExact } from '../output/money.js';
+import type { Services } from '../services.js';
+import { LedgerUnavailable, type Claim, type ClaimOutcome, type ClaimRequest, type Ledger } from './index.js';
+
+/** The namespace of payctl's advisory locks (the first key of the two-key form). */
+const LOCK_SPACE = 0x70617963; // "payc"
+/** The lock `ledger init` holds for its transaction: migrations from two machines run one after the other. */
+const INIT_LOCK = 1;
+/** A claim settled done this recently refuses the same payment again (the duplicate window). */
+const WINDOW = '24 hours';
+const DAY = "(now() AT TIME ZONE 'America/Sao_Paulo')::date";
+const CONNECT_TIMEOUT_MS = 10_000;
+
+/** Versioned migrations: each runs once, in order, in `ledger init`'s one transaction. */
+const MIGRATIONS: readonly string[] = [
+  `CREATE TABLE payctl_runs (
+     id bigserial PRIMARY KEY, username text NOT NULL, host text NOT NULL, pid integer NOT NULL, started_at timestamptz NOT NULL DEFAULT now());
+   CREATE TABLE payctl_claims (
+     id bigserial PRIMARY KEY, account text NOT NULL, identity text NOT NULL, amount bigint NOT NULL, day date NOT NULL,
+     state text NOT NULL CHECK (state IN ('claimed', 'done', 'refused', 'unknown', 'absent')),
+     run_id bigint NOT NULL REFERENCES payctl_runs, username text NOT NULL, host text NOT NULL, file text,
+     claimed_at timestamptz NOT NULL DEFAULT now(), settled_at timestamptz, withdrawal_id text);
+   CREATE UNIQUE INDEX payctl_claims_in_flight ON payctl_claims (account, identity) WHERE state IN ('claimed', 'unknown');
+   CREATE INDEX payctl_claims_identity ON payctl_claims (account, identity, claimed_at);
+   CREATE TABLE payctl_daily_totals (account text NOT NULL, day date NOT NULL, total bigint NOT NULL, PRIMARY KEY (account, day));
+   CREATE TABLE payctl_audit (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), username text NOT NULL, host text NOT NULL, record jsonb NOT NULL);`,
+];
+export const SCHEMA_VERSION = MIGRATIONS.length;
+
+const IN_FLIGHT = "state IN ('claimed', 'unknown')";
+
+interface Holder {
+  username: string;
+  host: string;
+  file: string | null;
+  claimed_at: Date;
+  state: string;
+  withdrawal_id: string | null;
+  amount: string;
+}
+
+const userName = () => {
+  try {
+    return os.userInfo().username;
+  } catch {
+    return process.env.USER ?? 'unknown';
+  }
+};
+
+/**
+ * The password: PGPASSWORD, else ~/.pgpass (or PGPASSFILE), else the keychain's
+ * entry `ledger:URL`. It is handed to node-postgres only, never put in a URL.
+ */
+function passwordOf(services: Services, url: string) {
+  const parsed = new URL(url);
+  const connection = {
+    host: parsed.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost',
+    port: parsed.port || '5432',
+    database: decodeURIComponent(parsed.pathname.slice(1)),
+    user: decodeURIComponent(parsed.username),
+  };
+  // node-postgres takes no password (undefined) as "none": the server then says what it needs.
+  return async (): Promise<string> => {
+    const env = services.env;
+    if (env.PGPASSWORD) return env.PGPASSWORD;
+    const { default: pgpass } = await import('pgpass');
+    const fromFile = await new Promise<string | undefined>((resolve) => pgpass(connection, resolve));
+    if (fromFile !== undefined) return fromFile;
+    return (await systemKeychain(env).get(`ledger:${url}`).catch(() => undefined)) as string;
+  };
+}
+
+/** A connection to the ledger, with what failed named without any secret. */
+async function connect(services: Services, url: string): Promise<pg.Client> {
+  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+  // Set after construction: the URL's parse would replace it with its own (absent) password.
+  client.password = passwordOf(services, url) as unknown as string;
+  client.on('error', () => {}); // a connection lost between queries fails the next query, which says so
+  try {
+    await client.connect();
+  } catch (error) {
+    await client.end().catch(() => {});
+    throw new LedgerUnavailable(url, whyOf(error));
+  }
+  return client;
+}
+
+const whyOf = (error: unknown): string => {
+  const code = (error as { code?: string }).code;
+  return (error as Error)?.message ? `${(error as Error).message}${code && !(error as Error).message.includes(code) ? ` (${code})` : ''}` : String(error);
+};
+
+async function schemaVersion(client: pg.Client): Promise<number | undefined> {
+  const exists = await client.query<{ found: string | null }>("SELECT to_regclass('payctl_schema') AS found");
+  if (!exists.rows[0]?.found) return undefined;
+  const { rows } = await client.query<{ version: number | null }>('SELECT max(version) AS version FROM payctl_schema');
+  return rows[0]?.version ?? undefined;
+}
+
+/** `ledger init`: the migrations not yet run, in one transaction under an advisory lock. Returns the versions before and after. */
+export async function initLedger(services: Services, url: string): Promise<{ from: number; to: number }> {
+  const client = await connect(services, url);
+  try {
+    await client.query('BEGIN');
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_SPACE, INIT_LOCK]);
+    await client.query('CREATE TABLE IF NOT EXISTS payctl_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
+    const from = (await schemaVersion(client)) ?? 0;
+    for (let version = from + 1; version <= MIGRATIONS.length; version++) {
+      await client.query(MIGRATIONS[version - 1]!);
+      await client.query('INSERT INTO payctl_schema (version) VALUES ($1)', [version]);
+    }
+    await client.query('COMMIT');
+    return { from, to: Math.max(from, MIGRATIONS.length) };
+  } catch (error) {
+    await client.query('ROLLBACK').catch(() => {});
+    if (error instanceof LedgerUnavailable) throw error;
+    throw new LedgerUnavailable(url, whyOf(error));
+  } finally {
+    await client.end().catch(() => {});
+  }
+}
+
+export interface LedgerStatus {
+  ledger: string;
+  answers: boolean;
+  error?: string;
+  schemaVersion: number | null;
+  expectedVersion: number;
+  inFlight: Array<{
+    account: string; identity: string; amount: number; state: string; user: string; host: string; file: string | null; since: string; runEnded: boolean;
+  }>;
+}
+
+/** `ledger status`: whether it answers, its schema version and the claims in flight. */
+export async function ledgerStatus(services: Services, url: string): Promise<LedgerStatus> {
+  const status: LedgerStatus = { ledger: url, answers: false, schemaVersion: null, expectedVersion: SCHEMA_VERSION, inFlight: [] };
+  let client: pg.Client;
+  try {
+    client = await connect(services, url);
+  } catch (error) {
+    return { ...status, error: (error as LedgerUnavailable).message.replace(/: nothing was sent$/, '') };
+  }
+  try {
+    status.answers = true;
+    status.schemaVersion = (await schemaVersion(client)) ?? null;
+    if (status.schemaVersion) {
+      const { rows } = await client.query(
+        `SELECT c.*, pg_try_advisory_lock(${LOCK_SPACE}, c.run_id::integer) AS ended FROM payctl_claims c WHERE ${IN_FLIGHT} ORDER BY claimed_at`,
+      );
+      status.inFlight = rows.map((row) => ({
+        account: row.account, identity: row.identity, amount: Number(row.amount), state: row.state, user: row.username, host: row.host, file: row.file,
+        since: (row.claimed_at as Date).toISOString(), runEnded: Boolean(row.ended),
+      }));
+    }
+  } finally {
+    await client.end().catch(() => {});
+  }
+  return status;
+}
+
+/**
+ * The ledger of a run. The run is registered (user, host, pid) and holds a session
+ * advisory lock on its id for as long as its connection lives: a claim whose run's
+ * lock can be taken was left by a run that has ended (crashed, killed, cut off),
+ * and only a reconcile settles it; a live run's claim is never touched.
+ */
+export async function openPostgresLedger(services: Services, url: string): Promise<Ledger> {
+  const client = await connect(services, url);
+  services.onEnd.push(() => client.end().catch(() => {}));
+  const username = userName();
+  const host = os.hostname();
+  let broken: LedgerUnavailable | undefined;
+  /** One transaction at a time on the run's connection; the first failure ends the ledger for the run. */
+  let queue: Promise<unknown> = Promise.resolve();
+  const transaction = <T>(work: () => Promise<T>): Promise<T> => {
+    const next = queue.then(async () => {
+      if (broken) throw broken;
+      try {
+        await client.query('BEGIN');
+        const result = await work();
+        await client.query('COMMIT');
+        return result;
+      } catch (error) {
+        await client.query('ROLLBACK').catch(() => {});
+        if (error instanceof Refusal) throw error.error;
+        broken = new LedgerUnavailable(url, whyOf(error));
+        throw broken;
+      }
+    });
+    queue = next.catch(() => {});
+    return next;
+  };
+
+  let runId: number;
+  try {
+    const version = await schemaVersion(client);
+    if (version !== SCHEMA_VERSION) {
+      throw usageError(
+        version === undefined ? `the ledger ${url} has no payctl tables yet: nothing was sent` : `the ledger ${url} is at schema version ${version}, this payctl needs ${SCHEMA_VERSION}: nothing was sent`,
+        version !== undefined && version > SCHEMA_VERSION ? 'upgrade payctl: a newer one has upgraded the ledger' : 'create or upgrade its tables once: payctl ledger init',
+      );
+    }
+    const { rows } = await client.query<{ id: string }>('INSERT INTO payctl_runs (username, host, pid) VALUES ($1, $2, $3) RETURNING id', [username, host, process.pid]);
+    runId = Number(rows[0]!.id);
+    await client.query('SELECT pg_advisory_lock($1, $2::integer)', [LOCK_SPACE, runId]);
+  } catch (error) {
+    if (error instanceof Error && 'exitCode' in error) throw error;
+    throw new LedgerUnavailable(url, whyOf(error));
+  }
+
+  /** Sets a claim's outcome; what was not paid no longer counts towards its day's total. */
+  const recordOutcome = async (claimId: number, outcome: ClaimOutcome) => {
+    await client.query('UPDATE payctl_claims SET state = $2, withdrawal_id = $3, settled_at = now() WHERE id = $1', [
+      claimId, outcome.state, outcome.state === 'done' ? outcome.withdrawalId : null,
+    ]);
+    if (outcome.state === 'refused' || outcome.state === 'absent') {
+      await client.query('UPDATE payctl_daily_totals d SET total = d.total - c.amount FROM payctl_claims c WHERE c.id = $1 AND d.account = c.account AND d.day = c.day', [claimId]);
+    }
+  };
+
+  return {
+    name: url,
+    claim: (request: ClaimRequest) =>
+      transaction(async () => {
+        const { account, identity, amount } = request;
+        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${account} ${identity}`]);
+        const held = await client.query<Holder>(
+          `SELECT * FROM payctl_claims WHERE account = $1 AND identity = $2 AND (${IN_FLIGHT}${request.allowDone ? '' : ` OR (state = 'done' AND claimed_at > now() - interval '${WINDOW}')`})
+           ORDER BY claimed_at DESC LIMIT 1`,
+          [account, identity],
+        );
+        if (held.rows[0]) throw new Refusal(heldError(held.rows[0], url));
+        await client.query(`INSERT INTO payctl_daily_totals (account, day, total) VALUES ($1, ${DAY}, 0) ON CONFLICT DO NOTHING`, [account]);
+        const { rows: totals } = await client.query<{ total: string }>(`SELECT total FROM payctl_daily_totals WHERE account = $1 AND day = ${DAY} FOR UPDATE`, [account]);
+        const total = Number(totals[0]!.total);
+        if (request.maxDailyTotal !== undefined && total + amount > request.maxDailyTotal) {
+          throw new Refusal(
+            usageError(
+              `${formatCentsExact(amount)} would take today's total of the team's withdrawals from this account to ${formatCentsExact(total + amount)}, ` +
+                `above the profile's --max-daily-total ${formatCentsExact(request.maxDailyTotal)} (counted in the ledger ${url}, days in America/Sao_Paulo): nothing was sent`,
+              'wait for tomorrow, or raise the limit: payctl profiles set NAME --max-daily-total CENTS',
+            ),
+          );
+        }
+        await client.query(`UPDATE payctl_daily_totals SET total = total + $2 WHERE account = $1 AND day = ${DAY}`, [account, amount]);
+        const { rows } = await client.query<{ id: string }>(
+          `INSERT INTO payctl_claims (account, identity, amount, day, state, run_id, username, host, file) VALUES ($1, $2, $3, ${DAY}, 'claimed', $4, $5, $6, $7) RETURNING id`,
+          [account, identity, amount, runId, username, host, request.file],
+        );
+        const claimId = Number(rows[0]!.id);
+        return {
+          settle: (outcome: ClaimOutcome) => transaction(() => recordOutcome(claimId, outcome)).catch(() => {}),
+        } satisfies Claim;
+      }),
+    settleLeftOver: async (account, identity, outcome) => {
+      await transaction(async () => {
+        const { rows } = await client.query<{ id: string; run_id: string }>(
+          `SELECT id, run_id FROM payctl_claims WHERE account = $1 AND identity = $2 AND ${IN_FLIGHT} FOR UPDATE`,
+          [account, identity],
+        );
+        for (const row of rows) {
+          // A claim of a run still alive is that run's to settle.
+          const { rows: free } = await client.query<{ ended: boolean }>('SELECT pg_try_advisory_xact_lock($1, $2::integer) AS ended', [LOCK_SPACE, Number(row.run_id)]);
+          if (Number(row.run_id) !== runId && !free[0]?.ended) continue;
+          await recordOutcome(Number(row.id), outcome);
+        }
+      });
+    },
+    audit: async (record) => {
+      await transaction(() => client.query('INSERT INTO payctl_audit (username, host, record) VALUES ($1, $2, $3)', [username, host, JSON.stringify(record)]));
+    },
+  };
+}
+
+/** A refusal inside a claim's transaction: rolled back, and the ledger stays usable. */
+class Refusal {
+  constructor(readonly error: Error) {}
+}
+
+function heldError(holder: Holder, url: string) {
+  const since = holder.claimed_at.toLocaleString();
+  const who = `${holder.username} on ${holder.host}${holder.file ? ` (${holder.file})` : ''}`;
+  const what =
+    holder.state === 'done'
+      ? `was already paid by ${who} at ${since} (withdrawal ${holder.withdrawal_id ?? 'unknown'})`
+      : `is claimed by ${who} since ${since}${holder.state === 'unknown' ? ', outcome unknown' : ''}`;
+  return usageError(`this withdrawal of ${formatCentsExact(Number(holder.amount))} ${what}, in the team's ledger ${url}: nothing was sent`,
+    holder.state === 'done' ? 'it is paid: do not send it again' : 'let that run finish; a run that crashed is settled by its withdraw batch … --reconcile or payctl withdrawals get ID');
+}
+
+/** Audit records the team shares, oldest first. */
+export async function teamAudit(services: Services, url: string, since: number | undefined): Promise<Array<Record<string, unknown>>> {
+  const client = await connect(services, url);
+  try {
+    const { rows } = await client.query<{ record: Record<string, unknown> }>(
+      'SELECT record FROM payctl_audit WHERE $1::timestamptz IS NULL OR at >= $1 ORDER BY id',
+      [since === undefined ? null : new Date(since).toISOString()],
+    );
+    return rows.map((row) => row.record);
+  } catch (error) {
+    throw new LedgerUnavailable(url, whyOf(error));
+  } finally {
+    await client.end().catch(() => {});
+  }
+}

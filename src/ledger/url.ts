@@ -1,0 +1,33 @@
+import { usageError } from '../errors.js';
+
+/** What names the local files as the ledger (the default). */
+export const LOCAL_LEDGER = 'local';
+
+/**
+ * A ledger's URL as a profile keeps it: `postgres://USER@HOST:PORT/DB`, with
+ * `sslmode` and other libpq parameters in its query. A password in it is refused
+ * and never echoed: it would sit in the config file, the shell's history and argv.
+ */
+export function parseLedgerUrl(flag: string, raw: string): string {
+  const text = raw.trim();
+  if (text === LOCAL_LEDGER) return LOCAL_LEDGER;
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    throw usageError(`${flag} is not a URL: give postgres://USER@HOST:PORT/DB or local`);
+  }
+  if (url.protocol !== 'postgres:' && url.protocol !== 'postgresql:') {
+    throw usageError(`${flag} must be a postgres:// URL (postgres://USER@HOST:PORT/DB) or local, not ${url.protocol}//…`);
+  }
+  if (url.password || url.searchParams.has('password')) {
+    throw usageError(
+      `${flag} carries a password, which a ledger's URL never does (it would be seen in argv or kept in the config file); nothing was changed`,
+      'give postgres://USER@HOST:PORT/DB and the password in PGPASSWORD, ~/.pgpass or the keychain',
+    );
+  }
+  if (!url.username) throw usageError(`${flag} names no user: give postgres://USER@HOST:PORT/DB`);
+  if (url.pathname.length <= 1) throw usageError(`${flag} names no database: give postgres://USER@HOST:PORT/DB`);
+  return url.toString();
+}
+

@@ -1,0 +1,90 @@
+import { execFileSync } from 'node:child_process';
+import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { postgresBin } from './tools.js';
+
+export interface TestPostgres {
+  /** The ledger URL payctl is given: no password in it. */
+  url: string;
+  /** The test role's password, for PGPASSWORD. */
+  password: string;
+  port: number;
+  /** Runs SQL as the test role. */
+  query<T extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
+  /** Stops the server (fast: open connections are cut). */
+  stop(): void;
+  start(): void;
+  /** Stops it and removes its folder. */
+  close(): void;
+}
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const server = net.createServer().listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+    server.on('error', reject);
+  });
+
+/**
+ * A throw-away PostgreSQL cluster in a temporary folder, on a free port of
+ * 127.0.0.1, with password (scram) authentication for a test role that owns the
+ * database `payctl`. PostgreSQL refuses to run as root, so as root the cluster is
+ * made and run by the `postgres` user (its folder owned by that user).
+ */
+export async function startPostgres(): Promise<TestPostgres> {
+  const bin = postgresBin();
+  if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
+  const asRoot = process.getuid?.() === 0;
+  // The postgres user must reach the folder: the suite's own temporary folder is root's alone.
+  const dir = mkdtempSync(path.join(asRoot ? '/tmp' : os.tmpdir(), 'payctl-pg-'));
+  chmodSync(dir, 0o700);
+  const owner = asRoot ? Number(execFileSync('id', ['-u', 'postgres']).toString()) : undefined;
+  if (owner !== undefined) chownSync(dir, owner, Number(execFileSync('id', ['-g', 'postgres']).toString()));
+  const run = (program: string, args: string[]) =>
+    execFileSync(asRoot ? 'runuser' : path.join(bin, program), asRoot ? ['-u', 'postgres', '--', path.join(bin, program), ...args] : args, { stdio: 'pipe' });
+  const data = path.join(dir, 'data');
+  const password = `pw-${Math.random().toString(36).slice(2)}-secret`;
+  const pwfile = path.join(dir, 'pw');
+  writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
+  if (owner !== undefined) chownSync(pwfile, owner, -1);
+  run('initdb', ['-D', data, '-U', 'ledger', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync']);
+  const port = await freePort();
+  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const start = () => void run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  const stop = () => void run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+  start();
+  const admin = new pg.Client({ host: '127.0.0.1', port, user: 'ledger', password, database: 'postgres' });
+  await admin.connect();
+  await admin.query('CREATE DATABASE payctl');
+  await admin.end();
+  const query = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => {
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'ledger', password, database: 'payctl' });
+    await client.connect();
+    try {
+      return (await client.query<T>(sql, params)).rows;
+    } finally {
+      await client.end();
+    }
+  };
+  return {
+    url: `postgres://ledger@127.0.0.1:${port}/payctl`,
+    password,
+    port,
+    query,
+    stop,
+    start,
+    close: () => {
+      try {
+        stop();
+      } catch {
+        // already stopped
+      }
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
