@@ -20,6 +20,7 @@ const TOP_LEVEL: Readonly<Record<string, () => Promise<CommandSpec>>> = {
   balance: async () => (await import('./balance/index.js')).balanceCommand,
   sandbox: async () => (await import('./sandbox/index.js')).sandboxCommands,
   audit: async () => (await import('./audit/index.js')).auditCommand,
+  ledger: async () => (await import('./ledger/index.js')).ledgerCommands,
   api: async () => (await import('./api/index.js')).apiCommand,
   completion: async () => (await import('./completion/index.js')).completionCommand,
   help: async () => (await import('./help/index.js')).helpCommand,

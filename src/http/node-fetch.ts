@@ -2,6 +2,7 @@ import http from 'node:http';
 import type https from 'node:https';
 import { loadBuiltin } from '../builtin.js';
 import { LiteHeaders, LiteResponse } from './fetch-classes.js';
+import { KEPT_ALIVE } from './keep-alive.js';
 import { proxyConfigured, proxyRoute, ProxySettingError, type ProxyRoute } from './proxy.js';
 import { writeSent, writeSettled, type Write } from './writes.js';
 
@@ -46,13 +47,13 @@ const MAX_RESPONSE_CHARACTERS = 32 * 1024 * 1024;
 const TOO_LARGE = `the response is larger than ${MAX_RESPONSE_CHARACTERS / 1024 / 1024} MiB`;
 const TOO_LARGE_HINT = "asked again, it would be as large. The API's answers are far smaller: check the base URL (payctl auth status)";
 
-const httpAgent = new http.Agent({ keepAlive: true });
+const httpAgent = new http.Agent(KEPT_ALIVE);
 /** node:https (with TLS and crypto) is loaded only for an https base URL: a local sandbox never needs it. */
 let httpsTransport: { module: typeof https; agent: https.Agent } | undefined;
 const loadHttps = () => {
   if (httpsTransport) return httpsTransport;
   const module = loadBuiltin<typeof https>('node:https');
-  return (httpsTransport = { module, agent: new module.Agent({ keepAlive: true }) });
+  return (httpsTransport = { module, agent: new module.Agent(KEPT_ALIVE) });
 };
 
 /**

@@ -1,4 +1,5 @@
 import type { Agent } from 'node:http';
+import { KEPT_ALIVE } from './keep-alive.js';
 
 /**
  * Proxies from the environment, as curl and most tools read them: HTTPS_PROXY for
@@ -69,10 +70,10 @@ export async function proxyRoute(url: URL, env: NodeJS.ProcessEnv = process.env)
   if (!agent) {
     if (url.protocol === 'https:') {
       const { HttpsProxyAgent } = await import('https-proxy-agent');
-      agent = new HttpsProxyAgent(proxyUrl, { keepAlive: true });
+      agent = new HttpsProxyAgent(proxyUrl, KEPT_ALIVE);
     } else {
       const { HttpProxyAgent } = await import('http-proxy-agent');
-      agent = new HttpProxyAgent(proxyUrl, { keepAlive: true });
+      agent = new HttpProxyAgent(proxyUrl, KEPT_ALIVE);
     }
     agents.set(key, agent);
   }
