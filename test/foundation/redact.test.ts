@@ -67,6 +67,12 @@ describe('SecretScrubber', () => {
     });
   });
 
+  it('masks card numbers of the shortest and longest lengths, 13 and 19 digits, and leaves a 12-digit number', () => {
+    expect(scrubberOf().scrub('cards 4222222222222 and 4000 0000 0000 0000 006 refused, order 422222222222')).toBe(
+      `cards ${MASK} and ${MASK} refused, order 422222222222`,
+    );
+  });
+
   it('masks secret-keyed values in text even when they are no secret of this run', () => {
     expect(scrubberOf().scrub('rejected {"securityCode":"123","cardNumber":"4111111111111111"}')).toBe(
       `rejected {"securityCode":"${MASK}","cardNumber":"${MASK}"}`,

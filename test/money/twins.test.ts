@@ -167,6 +167,15 @@ describe('a twin is the same method, amount, bank account and key', () => {
     expect(again.stderr).not.toContain(`to bank account ${banks[1]},`);
     expect((await sandboxWithdrawals(s)).filter((w) => w.pixKey === 'two-banks@example.com').map((w) => w.bankAccountId).sort()).toEqual(banks.slice(0, 2).map(Number).sort());
   }, 60_000);
+
+  it('the same amount to the same bank account by another PIX key is paid', async () => {
+    const pix = (key: string) => ['withdraw', 'pix', '--main-account', '--amount', '35791', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes'];
+    for (const key of ['key-a@example.com', 'key-b@example.com']) {
+      const paid = await s.runProcess(pix(key));
+      expect(paid.code, paid.stderr).toBe(0);
+    }
+    expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 35_791).map((w) => w.pixKey).sort()).toEqual(['key-a@example.com', 'key-b@example.com']);
+  }, 60_000);
 });
 
 describe('a listed withdrawal payctl cannot fully read', () => {
@@ -183,6 +192,20 @@ describe('a listed withdrawal payctl cannot fully read', () => {
       await proxy.close();
     }
     expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 13_579)).toHaveLength(1);
+  }, 60_000);
+  it('without its createdAt, it counts as in the window and still stops the same withdrawal (exit 2, nothing sent)', async () => {
+    const args = ['withdraw', 'card', '--main-account', '--amount', '24579', '--bank-account', bank, '--yes'];
+    const first = await s.runProcess(args);
+    expect(first.code, first.stderr).toBe(0);
+    const proxy = await rewritingProxy(s.sandbox.url, (body) => body.replace(/"createdAt":/g, '"madeAt":'));
+    try {
+      const again = await s.runProcess(args, { env: { PAYCTL_BASE_URL: proxy.url } });
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toMatch(/^ {2}made unknown \(local time\), R\$ 245,79 by CARD to bank account \d+, \w+, id /m);
+    } finally {
+      await proxy.close();
+    }
+    expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 24_579)).toHaveLength(1);
   }, 60_000);
 });
 
