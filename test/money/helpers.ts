@@ -130,3 +130,13 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
     close: server.close,
   };
 }
+
+/**
+ * A PIX batch of the main account, one row at a time, through `proxy` (the journal remembers that
+ * base URL, so every run goes through it). A NODE_OPTIONS shim acts only in a new process; other
+ * runs are in-process.
+ */
+export const pixBatchThrough = (session: SandboxSession, proxy: Proxy, file: string, extra: string[] = [], env: Record<string, string> = {}) =>
+  (env.NODE_OPTIONS ? session.runProcess : session.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '1', ...extra], {
+    env: { PAYCTL_BASE_URL: proxy.url, ...env },
+  });

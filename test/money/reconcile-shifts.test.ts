@@ -8,6 +8,7 @@ import {
   paidByKey,
   PIX_HEADER,
   pixKeys,
+  pixBatchThrough,
   pixRows,
   sandboxWithdrawals,
   shim,
@@ -34,11 +35,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-// A NODE_OPTIONS shim acts only in a new process; other runs are in-process.
-const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) =>
-  (env.NODE_OPTIONS ? s.runProcess : s.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '1', ...extra], {
-    env: { PAYCTL_BASE_URL: proxy.url, ...env },
-  });
+const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) => pixBatchThrough(s, proxy, file, extra, env);
 
 const colleagueWithdraws = (amount: number, key: string) => colleagueWithdrawsIn(s, bank, amount, key);
 

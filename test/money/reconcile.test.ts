@@ -5,7 +5,7 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixKeys, pixRows, shim, startProxy, type Proxy } from './helpers.js';
+import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixBatchThrough, pixKeys, pixRows, shim, startProxy, type Proxy } from './helpers.js';
 
 /**
  * Rows of unknown outcome: the sandbox behind a proxy that loses answers or
@@ -25,12 +25,7 @@ afterAll(async () => {
   await s?.close();
 });
 
-/** Runs a batch through the proxy (the journal remembers that base URL, so every run goes through it). */
-// A NODE_OPTIONS shim acts only in a new process; other runs are in-process.
-const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) =>
-  (env.NODE_OPTIONS ? s.runProcess : s.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '1', ...extra], {
-    env: { PAYCTL_BASE_URL: proxy.url, ...env },
-  });
+const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) => pixBatchThrough(s, proxy, file, extra, env);
 const postsTo = (prefix: string) => proxy.posts.filter((p) => p.body.includes(`"${prefix}-`)).length;
 
 describe("--reconcile reads the time window on the API's clock", () => {
