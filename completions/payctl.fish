@@ -65,7 +65,7 @@ function __payctl_flags
         case 'customers list'
             printf '%s\n' '--page	page to show, from 1 (default 1)' '--limit	items per page, 1 to 100 (default 20; 100 with --all)' '--all	every page, in order (fetched a few at a time; a failure mid-way exits non-zero)'
         case 'customers find'
-            printf '%s\n' '--email	e-mail address, any case' '--document	CPF or CNPJ, with or without punctuation' '--name	part of the first and last name, any case or accents' '--phone	phone number, with or without +55 and punctuation'
+            printf '%s\n' '--email	e-mail address, any case' '--document	CPF or CNPJ (check digits verified), with or without punctuation' '--name	part of the first and last name, any case or accents' '--phone	phone number, with or without +55 and punctuation'
         case 'customers update'
             printf '%s\n' '--from-file	whole request body as JSON in the API\'s shape (\'-\' reads stdin); flags override its values' '--first-name	First name' '--last-name	Last name' '--email	E-mail' '--phone-number	Phone (Brazilian phone with area code)' '--document	CPF or CNPJ (check digits verified)' '--birthdate	Birthdate (YYYY-MM-DD)' '--address-zipcode	CEP (8 digits)' '--address-street	Street' '--address-street-number	Number' '--address-complement	Complement' '--address-reference	Reference' '--address-neighborhood	Neighbourhood (bairro)' '--address-city	City' '--address-state	State (UF) (two-letter UF, such as SP)' '--dry-run	print the request that would be sent and send nothing'
         case 'subs list'

@@ -46,7 +46,7 @@ export const customersFind = defineCommand({
     'No match prints an empty list and exits 0.',
   options: {
     email: valueOption('email', 'e-mail address, any case', parseEmailSearch),
-    document: valueOption('cpf-or-cnpj', 'CPF or CNPJ, with or without punctuation', parseDocumentSearch),
+    document: valueOption('cpf-or-cnpj', 'CPF or CNPJ (check digits verified), with or without punctuation', parseDocumentSearch),
     name: valueOption('text', 'part of the first and last name, any case or accents', parseNameSearch),
     phone: valueOption('number', 'phone number, with or without +55 and punctuation', parsePhoneSearch),
   },
