@@ -190,6 +190,14 @@ describe('the named cases, word for word', () => {
     expect((await runInProcess(['auth', 'logout'], { env: { PAYCTL_CONFIG_DIR: dir } })).code).toBe(0);
   });
 
+  it('an expired JWT: auth token refuses it (exit 2), stores nothing, and says when it expired in local time', async () => {
+    const dir = configDirWith('{}');
+    const given = await runInProcess(['auth', 'token', '--stdin'], { env: env(dir), input: `${jwtWithExp(1_577_836_800)}\n` });
+    expect(given.code).toBe(2);
+    expect(given.stderr).toMatch(/^error: the token expired at (2019-12-31|2020-01-01) \d\d:\d\d: nothing was stored\nhint: give a token that is still valid, or log in: payctl auth login\n$/);
+    expect(readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe('{}');
+  });
+
   it('a config whose token is not a string, that is not JSON, or whose profile fields have the wrong type: exit 2 naming the file, the field and the fix', async () => {
     const cases: Array<[string, string]> = [
       [JSON.stringify({ profiles: { default: { baseUrl: api.url, env: 'local', token: 12345 } } }), 'has a profile "default" whose token is not a string'],
