@@ -384,7 +384,8 @@ async function errorFromResponse(response: FetchAnswer, sent: Write, login: stri
   }
   const returnCode = typeof apiError?.returnCode === 'number' ? apiError.returnCode : undefined;
   const retryAfter = status === 429 ? response.headers.get('retry-after') : null;
-  const details = { status, returnCode, hint: hintFor(status, returnCode, sent.path, login), retryAfterMs: retryAfter === null ? undefined : retryAfterMs(retryAfter) };
+  const hint = hintFor(status, returnCode, sent.path, login);
+  const details = { status, returnCode, hint, retryAfterMs: retryAfter === null ? undefined : retryAfterMs(retryAfter) };
   if (status === 401 || status === 403) {
     return new PayctlError(String(apiError?.message ?? (status === 401 ? 'not authenticated' : 'forbidden')), ExitCode.auth, details);
   }
