@@ -3,7 +3,7 @@ import os from 'node:os';
 import { withdraw } from '../../api/withdrawals.js';
 import { WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
 import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
-import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type RowState } from '../../batch/journal.js';
+import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type JournalHeader, type RowState } from '../../batch/journal.js';
 import { reconcile, type UnknownRow } from '../../batch/reconcile.js';
 import type { WithdrawalFinding } from '../../audit/trail.js';
 import { batchReportView, batchSummary, batchTotals, PAID, planSummary, reportRow, type ReportRow } from '../../batch/report.js';
@@ -18,7 +18,7 @@ import { describeClockOffset, readApiClockOffset } from '../../withdrawal/api-cl
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
 import { LedgerUnavailable, rowClaim, sendClaimed, settleLeftOverRows } from '../../ledger/index.js';
-import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdrawal/lock.js';
+import { describeHolder, LockBusy, platformAccount, takeLock, type HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
 import { confirmChange } from '../shared/confirm.js';
@@ -229,7 +229,7 @@ function openJournal(services: Context['services'], plan: BatchPlan): OpenJourna
   const settings = services.settings();
   const account = settings.subaccount ?? null;
   const header = contents.header;
-  if (header && (header.method !== plan.method || header.baseUrl !== settings.baseUrl || header.account !== account)) {
+  if (header && (header.method !== plan.method || accountOfHeader(header) !== platformAccount(settings.baseUrl, account ?? undefined))) {
     throw usageError(
       `${plan.journalFlag} ${plan.journalFile} belongs to a ${header.method} batch against ${header.baseUrl} in the ${header.account ? `sub-account ${header.account}` : 'main account'}, ` +
         `not to this ${plan.method} batch against ${settings.baseUrl} in the ${services.accountLabel()}`,
@@ -251,6 +251,19 @@ function openJournal(services: Context['services'], plan: BatchPlan): OpenJourna
     },
     close: () => writer?.close(),
   };
+}
+
+/**
+ * The platform account a journal was written against, as the locks name it: a rerun through
+ * `localhost` of a batch run through `127.0.0.1` (or with a trailing `/`) is the same batch.
+ * A base URL that is not one (an edited journal) matches nothing.
+ */
+function accountOfHeader(header: JournalHeader): string {
+  try {
+    return platformAccount(header.baseUrl, header.account ?? undefined);
+  } catch {
+    return `unreadable ${header.baseUrl}`;
+  }
 }
 
 async function settleUnknown(
