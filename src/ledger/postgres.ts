@@ -4,14 +4,13 @@ import { systemKeychain } from '../config/keychain.js';
 import { usageError } from '../errors.js';
 import { formatCentsExact } from '../output/money.js';
 import type { Services } from '../services.js';
+import { duplicateWindowOf } from '../withdrawal/duplicates.js';
 import { LedgerUnavailable, type Claim, type ClaimOutcome, type ClaimRequest, type Ledger } from './index.js';
 
 /** The namespace of payctl's advisory locks (the first key of the two-key form). */
 const LOCK_SPACE = 0x70617963; // "payc"
 /** The lock `ledger init` holds for its transaction: migrations from two machines run one after the other. */
 const INIT_LOCK = 1;
-/** A claim settled done this recently refuses the same payment again (the duplicate window). */
-const WINDOW = '24 hours';
 const DAY = "(now() AT TIME ZONE 'America/Sao_Paulo')::date";
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -173,6 +172,8 @@ export async function openPostgresLedger(services: Services, url: string): Promi
   services.onEnd.push(() => client.end().catch(() => {}));
   const username = userName();
   const host = os.hostname();
+  /** A claim settled done within the profile's duplicate window refuses the same payment again, on the ledger's clock. */
+  const WINDOW = `${duplicateWindowOf(services.settings()).ms / 1000} seconds`;
   let broken: LedgerUnavailable | undefined;
   /** One transaction at a time on the run's connection; the first failure ends the ledger for the run. */
   let queue: Promise<unknown> = Promise.resolve();
@@ -272,6 +273,15 @@ export async function openPostgresLedger(services: Services, url: string): Promi
     },
     audit: async (record) => {
       await transaction(() => client.query('INSERT INTO payctl_audit (username, host, record) VALUES ($1, $2, $3)', [username, host, JSON.stringify(record)]));
+    },
+    claimsOf: async (account, withdrawalIds, identities) => {
+      const { rows } = await transaction(() =>
+        client.query<Holder & { identity: string }>(
+          `SELECT * FROM payctl_claims WHERE account = $1 AND (withdrawal_id = ANY($2) OR (identity = ANY($3) AND withdrawal_id IS NULL AND ${IN_FLIGHT})) ORDER BY claimed_at DESC`,
+          [account, withdrawalIds, identities],
+        ),
+      );
+      return rows.map((row) => ({ identity: row.identity, withdrawalId: row.withdrawal_id, user: row.username, host: row.host, file: row.file }));
     },
   };
 }

@@ -110,6 +110,61 @@ describe('a team on one ledger', () => {
     await expectPaidOnce(session, prefix, pixKeys(prefix, 6));
   }, 60_000);
 
+  it("twins are named with the operator and file the ledger knows; --allow-duplicate pays a batch's copy, the ledger letting it past its paid claims", async () => {
+    const prefix = 'named';
+    const [fileA, fileB] = twoCopies(prefix, 2, 60_000);
+    const paid = await runInProcess(batchArgs(fileA), { env: envA });
+    expect(paid.code, paid.stderr).toBe(0);
+    const refused = await runInProcess(batchArgs(fileB), { env: envB });
+    expect(refused.code, refused.stderr).toBe(2);
+    const me = `${os.userInfo().username}@${os.hostname()}`;
+    for (const made of (await sandboxWithdrawals(session)).filter((w) => w.pixKey?.startsWith(`${prefix}-`))) {
+      expect(refused.stderr).toContain(`PIX key ${made.pixKey}, PENDING, id ${made.id}, by ${me} (file ${fileA})\n`);
+    }
+    await expectPaidOnce(session, prefix, pixKeys(prefix, 2));
+    const single = ['withdraw', 'pix', '--amount', '60000', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', `${prefix}-0@example.com`, '--yes', '--main-account'];
+    const again = await runInProcess(single, { env: envB });
+    expect(again.code, again.stderr).toBe(2);
+    expect(again.stderr).toMatch(new RegExp(`PIX key ${prefix}-0@example.com, PENDING, id [\\w-]+, by ${me.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(file `));
+    const allowed = await runInProcess(batchArgs(fileB, ['--allow-duplicate']), { env: envB });
+    expect(allowed.code, allowed.stderr).toBe(0);
+    expect([...(await paidByKey(session, prefix)).values()]).toEqual([2, 2]);
+  }, 60_000);
+
+  it("a paid claim refuses the same payment for the profile's duplicate window, on the ledger's clock; one in flight refuses it past the window", async () => {
+    // Through a proxy whose withdrawals list hides the payment, as a list read just before it
+    // was made would: the ledger alone stands between the two.
+    const proxy = await startProxy(session.sandbox.url);
+    const configDir = tempConfigDir();
+    cpSync(envA.PAYCTL_CONFIG_DIR!, configDir, { recursive: true });
+    const env = { ...envA, PAYCTL_CONFIG_DIR: configDir, PAYCTL_BASE_URL: proxy.url };
+    try {
+      expect((await runInProcess(['profiles', 'set', 'default', '--duplicate-window', '1m'], { env })).code).toBe(0);
+      const key = 'window@example.com';
+      const pix = ['withdraw', 'pix', '--amount', '901', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
+      const made = () => sandboxWithdrawals(session).then((all) => all.filter((w) => w.pixKey === key).length);
+      expect((await runInProcess(pix, { env })).code).toBe(0);
+      proxy.rewriteGets((_, body) => body.replaceAll(key, 'someone-else@example.com'));
+      const within = await runInProcess(pix, { env });
+      expect(within.code, within.stderr).toBe(2);
+      expect(within.stderr).toMatch(/this withdrawal of R\$ 9,01 \(901 cents\) was already paid by .* in the team's ledger/);
+      expect(await made()).toBe(1);
+      await db.query("UPDATE payctl_claims SET claimed_at = now() - interval '61 seconds' WHERE amount = 901");
+      const past = await runInProcess(pix, { env });
+      expect(past.code, past.stderr).toBe(0);
+      expect(await made()).toBe(2);
+      // The outcome of the last is not known (a run cut off): it holds however old it is.
+      await db.query("UPDATE payctl_claims SET state = 'unknown', claimed_at = now() - interval '1 hour' WHERE amount = 901 AND claimed_at > now() - interval '1 minute'");
+      const unknown = await runInProcess(pix, { env });
+      expect(unknown.code, unknown.stderr).toBe(2);
+      expect(unknown.stderr).toMatch(/this withdrawal of R\$ 9,01 \(901 cents\) is claimed by .*, outcome unknown, in the team's ledger/);
+      expect(await made()).toBe(2);
+    } finally {
+      await db.query("UPDATE payctl_claims SET state = 'done' WHERE amount = 901");
+      await proxy.close();
+    }
+  }, 60_000);
+
   it('the daily total hit by two operators at once: the sum sent never exceeds it', async () => {
     const day = await db.query<{ total: string }>("SELECT total FROM payctl_daily_totals WHERE day = (now() AT TIME ZONE 'America/Sao_Paulo')::date");
     const today = day.reduce((sum, row) => sum + Number(row.total), 0);

@@ -356,7 +356,7 @@ interface SendResult {
 async function sendAll(
   ctx: Context,
   rows: BatchRow[],
-  { concurrency, csvFile }: BatchPlan,
+  { concurrency, csvFile, allowDuplicate }: BatchPlan,
   journal: OpenJournal,
   lock: HeldLock,
   clientFor: (account: string | null) => Promise<ApiClient>,
@@ -403,7 +403,7 @@ async function sendAll(
     let outcome: ReportRow;
     let written: boolean;
     try {
-      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile), () => withdraw(client, request));
+      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), () => withdraw(client, request));
       // Rows are sent only when not under --dry-run, which records them instead (recordAll).
       if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);
       outcome = reportRow(row, 'sent', { withdrawalId: created.id, status: created.status });
