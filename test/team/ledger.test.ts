@@ -1,4 +1,5 @@
-import { cpSync, readFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -6,6 +7,7 @@ import { fileURLToPath } from 'node:url';
 import { runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { startSecretService } from '../helpers/secret-service.js';
 import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { hasTools, needsTools } from '../helpers/tools.js';
 import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
@@ -17,6 +19,7 @@ import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixK
  * localhost). Every count is read from the sandbox afterwards, never from payctl.
  */
 const it = needsTools('postgresql');
+const keychainIt = needsTools('postgresql', 'dbus-daemon', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool');
 const ROUNDS = 20;
 
 let session: SandboxSession;
@@ -234,6 +237,62 @@ describe('a team on one ledger', () => {
     expect(wrong.code).toBe(4);
     expect(wrong.stderr).not.toContain('not-the-password-9');
   }, 60_000);
+
+  it('sslmode is honoured: require against a server without SSL is exit 4 saying so, nothing sent; disable, and prefer (the default), connect', async () => {
+    const pix = ['withdraw', 'pix', '--amount', '782', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'ssl-check@example.com', '--yes', '--main-account'];
+    const made = () => sandboxWithdrawals(session).then((all) => all.filter((w) => w.pixKey === 'ssl-check@example.com').length);
+    const bad = await runInProcess(['profiles', 'set', 'default', '--ledger', `${db.url}?sslmode=requires`], { env: envA });
+    expect(bad.code).toBe(2);
+    expect(bad.stderr).toContain('--ledger\'s sslmode "requires" is not one of disable, allow, prefer, require, verify-ca, verify-full');
+    for (const env of [{ ...envA, PAYCTL_LEDGER: `${db.url}?sslmode=require` }, { ...envA, PGSSLMODE: 'verify-full' }]) {
+      const refused = await runCli(pix, { env });
+      expect(refused.code, refused.stderr).toBe(4);
+      expect(refused.stderr).toMatch(/does not answer \(its server does not offer SSL, which sslmode=(require|verify-full \(PGSSLMODE\)) requires\): nothing was sent/);
+      expect(refused.stderr).not.toContain('SECURITY WARNING');
+    }
+    expect(await made()).toBe(0);
+    const disabled = await runCli(pix, { env: { ...envA, PAYCTL_LEDGER: `${db.url}?sslmode=disable` } });
+    expect(disabled.code, disabled.stderr).toBe(0);
+    expect(await made()).toBe(1);
+    const status = await runCli(['ledger', 'status', '--json'], { env: { ...envA, PGSSLMODE: 'allow' } });
+    expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 1 });
+  }, 60_000);
+
+  it('the password from ~/.pgpass when PGPASSWORD is not set; a wrong one is exit 4', async () => {
+    const home = tempConfigDir();
+    const { PGPASSWORD: _, ...withoutPassword } = envA;
+    const status = (env: Record<string, string>) => runCli(['ledger', 'status', '--json'], { env: { ...withoutPassword, ...env } }).then((r) => JSON.parse(r.stdout));
+    expect(await status({ HOME: home })).toMatchObject({ answers: false });
+    writeFileSync(path.join(home, '.pgpass'), `127.0.0.1:${db.port}:payctl:ledger:${db.password}\n`, { mode: 0o600 });
+    expect(await status({ HOME: home })).toMatchObject({ answers: true, schemaVersion: 1 });
+    const wrong = await runCli(['ledger', 'status'], { env: { ...withoutPassword, HOME: home, PGPASSWORD: 'not-the-password-8' } });
+    expect(wrong.code).toBe(4);
+    expect(wrong.stdout + wrong.stderr).toMatch(/password authentication failed/);
+    expect(wrong.stdout + wrong.stderr).not.toContain('not-the-password-8');
+  });
+
+  keychainIt('the password from the keychain (entry ledger:URL) when neither PGPASSWORD nor ~/.pgpass gives one', async () => {
+    const service = await startSecretService();
+    try {
+      const { PGPASSWORD: _, ...withoutPassword } = envA;
+      const env = { ...withoutPassword, HOME: tempConfigDir(), DBUS_SESSION_BUS_ADDRESS: service.address };
+      const before = await runCli(['ledger', 'status', '--json'], { env });
+      expect(JSON.parse(before.stdout)).toMatchObject({ answers: false });
+      const store = spawnSync('secret-tool', ['store', '--label', 'payctl ledger', 'service', 'payctl', 'username', `ledger:${db.url}`], {
+        env: { PATH: process.env.PATH, DBUS_SESSION_BUS_ADDRESS: service.address },
+        input: db.password,
+      });
+      expect(store.status, String(store.stderr)).toBe(0);
+      const after = await runCli(['ledger', 'status', '--json'], { env });
+      expect(JSON.parse(after.stdout), after.stderr).toMatchObject({ answers: true, schemaVersion: 1 });
+      const pix = ['withdraw', 'pix', '--amount', '783', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'keychain-check@example.com', '--yes', '--main-account', '--debug'];
+      const paid = await runCli(pix, { env });
+      expect(paid.code, paid.stderr).toBe(0);
+      expect(paid.stdout + paid.stderr).not.toContain(db.password);
+    } finally {
+      await service.close();
+    }
+  });
 
   it('node-postgres is loaded by the runs that claim, not by balance --json, even with a ledger named', async () => {
     const NODE_OPTIONS = `--require ${fileURLToPath(new URL('./shims/report-pg.cjs', import.meta.url))}`;
