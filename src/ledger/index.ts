@@ -1,6 +1,7 @@
 import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
+import type { RowState } from '../batch/journal.js';
 import { ExitCode, PayctlError } from '../errors.js';
 import type { WithdrawalFinding } from '../audit/trail.js';
 import { idOf, type WithdrawalIdentity } from '../withdrawal/identity.js';
@@ -216,4 +217,20 @@ export async function settleLeftOverRows(
       settlement.kind === 'paid' ? { state: 'done', withdrawalId: settlement.withdrawalId } : { state: 'absent' },
     );
   }
+}
+
+/**
+ * `--reconcile`: a row the journal has paid whose claim a run left in flight (the ledger went away
+ * between the send and its settlement) is settled done with the journal's withdrawal. A rerun
+ * without it skips the row and leaves the claim, which `ledger status` lists.
+ */
+export async function settleJournalPaidRows(services: Services, rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Promise<void> {
+  if (services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER) return;
+  await settleLeftOverRows(
+    services,
+    rows.flatMap((row) => {
+      const state = states.get(row.key);
+      return state?.state === 'done' ? [{ key: row.key, account: row.account, settlement: { kind: 'paid' as const, withdrawalId: state.withdrawalId, status: state.status } }] : [];
+    }),
+  );
 }

@@ -191,24 +191,49 @@ describe('a team on one ledger', () => {
     }
   }, 60_000);
 
-  it('the database stopped mid-batch: exit 4, nothing sent after that; the rerun pays each remaining row once', async () => {
+  it('the database stopped mid-batch: exit 4, nothing sent after that; the claim left in flight is listed, never taken over; the rerun pays each remaining row once', async () => {
     const prefix = 'stopped';
     const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, 8, bank)]);
-    const running = startCli(batchArgs(file, ['--concurrency', '1']), envA);
-    await waitUntil('three claims', async () => (await claimsOf(file)) >= 3);
-    db.stop();
-    const stopped = await running.done;
-    expect(stopped.code, stopped.stderr).toBe(4);
-    expect(stopped.stderr).toMatch(/ledger .* does not answer/);
-    db.start();
-    // Every withdrawal made was claimed first: none went out once the ledger was gone.
-    const paid = [...(await paidByKey(session, prefix)).values()];
-    expect(paid.every((count) => count === 1)).toBe(true);
-    expect(paid.length).toBe(await claimsOf(file));
-    expect(paid.length).toBeLessThan(8);
-    const rerun = await runInProcess(batchArgs(file), { env: envA });
-    expect(rerun.code, rerun.stderr).toBe(0);
-    await expectPaidOnce(session, prefix, pixKeys(prefix, 8));
+    // The fourth row's request is held until the database is down: its claim cannot be settled.
+    const proxy = await startProxy(session.sandbox.url);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    proxy.holdPosts((_, index) => (index === 3 ? held : undefined));
+    const env = { ...envA, PAYCTL_BASE_URL: proxy.url };
+    try {
+      const running = startCli(batchArgs(file, ['--concurrency', '1']), env);
+      await waitUntil('the fourth request', async () => proxy.posts.length === 4);
+      db.stop();
+      release();
+      const stopped = await running.done;
+      expect(stopped.code, stopped.stderr).toBe(4);
+      expect(stopped.stderr).toMatch(/ledger .* does not answer/);
+      db.start();
+      // Every withdrawal made was claimed first: none went out once the ledger was gone.
+      expect([...(await paidByKey(session, prefix)).values()]).toEqual([1, 1, 1, 1]);
+      expect(await claimsOf(file)).toBe(4);
+      const inFlight = async () => {
+        const status = await runInProcess(['ledger', 'status', '--json'], { env: envB });
+        expect(status.code, status.stderr).toBe(0);
+        return (JSON.parse(status.stdout) as { inFlight: Array<Record<string, unknown>> }).inFlight.filter((claim) => claim.file === file);
+      };
+      const left = [{ amount: 10_003, state: 'claimed', runEnded: true, user: os.userInfo().username, host: os.hostname() }];
+      expect(await inFlight()).toMatchObject(left);
+      const rerun = await runInProcess(batchArgs(file), { env });
+      expect(rerun.code, rerun.stderr).toBe(0);
+      await expectPaidOnce(session, prefix, pixKeys(prefix, 8));
+      // The rerun skips the row its journal has paid and leaves its claim alone; --reconcile settles it with the journal's withdrawal.
+      expect(await inFlight()).toMatchObject(left);
+      const reconciled = await runInProcess(batchArgs(file, ['--reconcile']), { env });
+      expect(reconciled.code, reconciled.stderr).toBe(0);
+      expect(await inFlight()).toEqual([]);
+      const [made] = (await sandboxWithdrawals(session)).filter((w) => w.pixKey === `${prefix}-3@example.com`);
+      expect(await db.query('SELECT state, withdrawal_id FROM payctl_claims WHERE file = $1 AND amount = 10003', [file])).toEqual([{ state: 'done', withdrawal_id: made!.id }]);
+      await expectPaidOnce(session, prefix, pixKeys(prefix, 8));
+    } finally {
+      release();
+      await proxy.close();
+    }
   }, 60_000);
 
   it('the password is never in argv, output, --debug or the audit trail', async () => {

@@ -17,7 +17,7 @@ import { resolveRequired } from '../../prompt.js';
 import { describeClockOffset, readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
-import { LedgerUnavailable, rowClaim, sendClaimed, settleLeftOverRows } from '../../ledger/index.js';
+import { LedgerUnavailable, rowClaim, sendClaimed, settleJournalPaidRows, settleLeftOverRows } from '../../ledger/index.js';
 import { describeHolder, LockBusy, platformAccount, takeLock, type HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
@@ -154,6 +154,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   if (wantsReconcile && [...states.values()].some((s) => s.state === 'unknown')) {
     await settleUnknown(ctx, plan, rows, states, journal, clientFor, reconciled);
   }
+  if (wantsReconcile) await settleJournalPaidRows(services, rows, states);
 
   const stateOf = (row: BatchRow): RowState => states.get(row.key) ?? { state: 'new' };
   const toSend = rows.filter((row) => ['new', 'failed'].includes(stateOf(row).state));
