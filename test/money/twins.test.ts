@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync } from 'node:fs';
+import { copyFileSync, cpSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -94,6 +94,27 @@ describe('a batch is checked against the withdrawals on the platform', () => {
     expect(tooLong.code).toBe(2);
     expect(tooLong.stderr).toContain('--duplicate-window "31d" is invalid');
   });
+});
+
+describe('a batch journal belongs to a platform account, not to a spelling of its URL', () => {
+  it('a rerun through localhost of a batch paid through 127.0.0.1 uses its journal: paid rows skipped, an added row paid; another origin is refused', async () => {
+    const rows = pixRows('spelled', 3, bank, 50_000);
+    const file = csvFile('payouts.csv', [PIX_HEADER, ...rows.slice(0, 2)]);
+    const first = await s.runProcess(batch(file));
+    expect(first.code, first.stderr).toBe(0);
+    const localhost = { PAYCTL_BASE_URL: `http://localhost:${new URL(s.sandbox.url).port}/` };
+    writeFileSync(file, `${[PIX_HEADER, ...rows].join('\n')}\n`);
+    const rerun = await s.runProcess(batch(file), { env: localhost });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stdout.match(/already-done/g)).toHaveLength(2);
+    await expectPaidOnce(s, 'spelled-', pixKeys('spelled', 3));
+
+    // 127.0.0.2 is this machine too, but another origin: another platform, as far as anyone can tell.
+    const elsewhere = await s.runProcess(batch(file), { env: { PAYCTL_BASE_URL: s.sandbox.url.replace('127.0.0.1', '127.0.0.2') } });
+    expect(elsewhere.code, elsewhere.stderr).toBe(2);
+    expect(elsewhere.stderr).toContain(`belongs to a pix batch against ${s.sandbox.url}`);
+    await expectPaidOnce(s, 'spelled-', pixKeys('spelled', 3));
+  }, 60_000);
 });
 
 describe('two single withdrawals raced through two config folders and two spellings of the base URL', () => {
