@@ -29,6 +29,7 @@ export const GLOBAL_FLAGS = {
   csvSeparator: valueOption('char', "separator of -o csv: , ; | or tab (default: the profile's csvSeparator, else ,)", parseCsvSeparator, {
     values: [',', ';', '|', 'tab'],
   }),
+  out: textOption('file', 'write the workbook of -o xlsx to this file (stdout takes it only when not a terminal)', { complete: 'files' }),
   input: switchOption('never prompt; fail naming the missing flags', { negated: true }),
   color: switchOption('no colour in tables', { negated: true }),
   pager: switchOption('write long tables directly, not through the pager', { negated: true }),
