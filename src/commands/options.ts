@@ -26,7 +26,7 @@ export const GLOBAL_FLAGS = {
   json: switchOption('same as --output json'),
   fields: textOption('list', 'comma-separated fields or dot paths to show, in order'),
   jq: textOption('expression', 'filter the JSON output with a jq expression, in-process (no jq program needed); prints as jq -r does'),
-  csvSeparator: valueOption('char', "separator of -o csv: , ; | or tab (default: the profile's csvSeparator, else ,)", parseCsvSeparator, {
+  csvSeparator: valueOption('char', "separator of -o csv: , ; | or tab (default: the profile's csvSeparator, else ,); with ; the file starts with a BOM", parseCsvSeparator, {
     values: [',', ';', '|', 'tab'],
   }),
   out: textOption('file', 'write the workbook of -o xlsx to this file (stdout takes it only when not a terminal)', { complete: 'files' }),
