@@ -1,3 +1,5 @@
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { IO } from './context.js';
 import { globalFlag, type Flags } from './commands/options.js';
@@ -75,6 +77,14 @@ function checkOut(format: OutputFormat, out: string | undefined, stdoutIsTTY: bo
   }
   if (out !== undefined && format !== 'xlsx') {
     throw usageError(`${flag} names the file of a workbook (-o xlsx); -o ${format} goes to stdout: redirect it to a file (> FILE)`);
+  }
+  // Before anything is sent: a batch's report that cannot be written would come after its money moved.
+  if (out !== undefined) {
+    try {
+      accessSync(path.dirname(path.resolve(out)), constants.W_OK);
+    } catch (error) {
+      throw usageError(`${flag} ${out}: cannot write in its folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
   }
 }
 

@@ -1,7 +1,7 @@
 import { rename, rm, writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { parseApiTime } from '../api/time.js';
-import { usageError } from '../errors.js';
+import { ExitCode, PayctlError } from '../errors.js';
 import { isCalendarDate } from '../rules.js';
 import { rawText } from './cells.js';
 import type { ColumnKind } from './views.js';
@@ -96,6 +96,6 @@ export async function saveWorkbook(file: string, bytes: Uint8Array): Promise<voi
     await rename(partial, file);
   } catch (error) {
     await rm(partial, { force: true });
-    throw usageError(`cannot write the workbook to ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+    throw new PayctlError(`cannot write the workbook to ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ExitCode.localFailure);
   }
 }

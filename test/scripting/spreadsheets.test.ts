@@ -2,6 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cellText } from '../../src/batch/workbook.js';
+import { brlCents, centsIfReais } from '../../src/validate.js';
 import { runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
 import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
@@ -104,6 +106,15 @@ describe('-o xlsx', () => {
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('--out names the file of a workbook (-o xlsx)');
   });
+
+  it("refuses a batch whose report could not be written to --out's folder before any money moves", async () => {
+    const file = fileIn('report-nowhere.csv');
+    writeFileSync(file, `amount,bank_account_id,pix_key_type,pix_key\n1500,${bankAccountId},email,nowhere@example.com\n`);
+    const out = path.join(fileIn('missing'), 'folder', 'report.xlsx');
+    const { result, paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '-o', 'xlsx', '--out', out]), 2);
+    expect(paid).toEqual([]);
+    expect(result.stderr).toContain('cannot write in its folder (ENOENT)');
+  });
 });
 
 describe('withdraw batch FILE.xlsx', () => {
@@ -204,5 +215,29 @@ describe('-o csv for pt-BR spreadsheets', () => {
     expect(run.stdout.slice(1).split('\n')[0]).toBe('firstName;lastName');
     const comma = await session.runProcess(['customers', 'list', '-o', 'csv', '--fields', 'firstName']);
     expect(comma.stdout.startsWith('firstName\n')).toBe(true);
+  });
+});
+
+describe('reading reais and cells', () => {
+  it('takes reais only as written in Brazil, to the cent, and refuses what is ambiguous', () => {
+    expect(['1.234,56', 'R$ 1.234,56', 'r$1234,56', '1234,56', '12,5', '12', '0,29', '9.007.199.254.740,99'].map(brlCents)).toEqual([
+      123456, 123456, 123456, 123456, 1250, 1200, 29, 900719925474099,
+    ]);
+    expect(['1,234.56', '12,345', '1.23,45', '1234.56', '12,', ',5', '-12,50', '1e3', '90.071.992.547.409,93'].map(brlCents)).toEqual(Array(9).fill(undefined));
+    // What a cents cell would be, read as reais: plain digits are cents already.
+    expect(['12.34', '12,50', 'R$ 12', '1.234', '1234', 'abc'].map(centsIfReais)).toEqual([1234, 1250, 1200, 123400, undefined, undefined]);
+  });
+
+  it('reads a number cell as a person sees it: through a format of zeros, with a decimal comma, a date without its zone', () => {
+    expect(cellText(1234567890, '00000000000')).toBe('01234567890');
+    expect(cellText(1234567890, '000"."000"."000"-"00')).toBe('012.345.678-90');
+    expect(cellText(1234567890, '000\\.000\\.000\\-00')).toBe('012.345.678-90');
+    expect(cellText(123456789012, '00000000000')).toBe('123456789012');
+    expect(cellText(1234.56, '#,##0.00')).toBe('1234,56');
+    expect(cellText(1234, undefined)).toBe('1234');
+    expect(cellText(new Date(Date.UTC(2026, 10, 26)), 'dd/mm/yyyy')).toBe('2026-11-26');
+    expect(cellText(new Date(Date.UTC(2026, 10, 26, 9, 30)), undefined)).toBe('2026-11-26 09:30');
+    expect(cellText({ formula: 'A1*100', result: 435 }, undefined)).toBe('435');
+    expect(cellText({ richText: [{ text: 'R$ ' }, { text: '4,35' }] }, undefined)).toBe('R$ 4,35');
   });
 });
