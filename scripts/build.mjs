@@ -4,7 +4,7 @@
 // CommonJS: its own code is one file, dist/cli.cjs, in which each command's code
 // runs only when that command does (and so do the requires of the Node built-ins
 // it uses); ky is in it too, with its Fetch API classes swapped (see scripts/bundle-options.mjs).
-// The libraries only some runs need (chalk, conf, inquirer, proper-lockfile) and the
+// The libraries only some runs need (chalk, conf, inquirer, proper-lockfile, exceljs) and the
 // sandbox are bundled apart, into dist/vendor/ and dist/sandbox.cjs, and required
 // on first use.
 import { build } from 'esbuild';
@@ -32,6 +32,8 @@ const VENDOR = {
   // Only for profiles whose ledger is a PostgreSQL database (src/ledger/postgres.ts).
   pg: 'pg',
   pgpass: 'pgpass',
+  // Only for runs that write or read a workbook (-o xlsx, withdraw batch FILE.xlsx).
+  exceljs: 'exceljs',
 };
 const BUNDLE_OF = Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [pkg, `./vendor/${bundle}.cjs`]));
 const APART = new RegExp(`^(${Object.values(VENDOR).map((pkg) => pkg.replace(/[/.-]/g, '\\$&')).join('|')})$`);

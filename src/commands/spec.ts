@@ -326,7 +326,7 @@ function refuseOutputChoicesOfDryRun(flags: Context['services']['flags']): void 
   const dryRun = longFlag('dryRun' satisfies keyof Flags);
   const prints = `a dry run prints the requests it would send, as text or with ${longFlag('output' satisfies keyof Flags)} json or ndjson`;
   if (flags.fields !== undefined) throw usageError(`${longFlag('fields' satisfies keyof Flags)} cannot be used with ${dryRun}: ${prints}`);
-  if (flags.output === 'csv' || flags.output === 'tsv') {
+  if (flags.output === 'csv' || flags.output === 'tsv' || flags.output === 'xlsx') {
     throw usageError(`${longFlag('output' satisfies keyof Flags)} ${flags.output} cannot be used with ${dryRun}: ${prints}`);
   }
 }

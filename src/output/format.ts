@@ -11,7 +11,7 @@ import { jsonText, visible } from './sanitize.js';
 import type { Cell, TableColumn } from './table.js';
 import { kindOf, type Column, type View } from './views.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xlsx'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface OutputOptions {
@@ -23,6 +23,8 @@ export interface OutputOptions {
   color: boolean;
   /** Whether stdout is a terminal: csv and tsv written there have their server text made visible. */
   terminal: boolean;
+  /** The file `--out` names: -o xlsx writes its workbook there instead of to stdout. */
+  out?: string;
   /** The separator of csv output (`--csv-separator`, else the profile's), checked when first asked for. */
   csvSeparator: () => string;
   /** The width tables are fitted to, in terminal columns. */
@@ -64,7 +66,7 @@ export function parseFields(raw: string | undefined, known: readonly string[] | 
 }
 
 /** Writes and waits when the pipe is full, so a large export does not pile up in memory. */
-export async function writeOut(stream: Writable, text: string): Promise<void> {
+export async function writeOut(stream: Writable, text: string | Uint8Array): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');
 }
 
@@ -139,9 +141,11 @@ export class Output {
       case 'json':
       case 'ndjson':
         return this.document(selected);
-      case 'csv': {
+      case 'csv':
+      case 'xlsx': {
+        // One row under the header; a workbook's cells typed by the view's kinds.
         const columns = fields ?? leafPaths(item);
-        const writer = this.list({ noun: view?.noun ?? 'items', fields: columns, columns: columns.map((field) => ({ field })) }, columns);
+        const writer = this.list(view ?? { noun: 'items', fields: columns, columns: [] }, columns);
         await writer.write([item]);
         return writer.end();
       }
@@ -200,6 +204,8 @@ export class Output {
         const header = columns.map((c) => c.field);
         const separator = this.format === 'csv' ? (this.csvSeparator ??= this.options.csvSeparator()) : '\t';
         const cell = this.format === 'csv' ? (value: unknown) => csvCell(value, separator, this.options.terminal) : this.tsvCell();
+        // A file for pt-BR spreadsheets starts with a BOM: Excel reads it as UTF-8 only then (José, not JosÃ©).
+        const bom = separator === ';' && !this.options.terminal ? '\uFEFF' : '';
         const rowsText = (rows: unknown[][]) => rows.map((row) => `${row.map(cell).join(separator)}\n`).join('');
         // TSV has no header row; csv's is written before the first row, or alone at the end.
         let headerWritten = this.format === 'tsv';
@@ -209,14 +215,29 @@ export class Output {
           },
           async write(items) {
             const rows = items.map((item) => columns.map((c) => getPath(item, c.field)));
-            if (!headerWritten) rows.unshift(header);
+            const first = !headerWritten;
+            if (first) rows.unshift(header);
             headerWritten = true;
             count += items.length;
-            await writeOut(out, rowsText(rows));
+            await writeOut(out, `${first ? bom : ''}${rowsText(rows)}`);
           },
           end: async () => {
-            if (!headerWritten) await writeOut(out, rowsText([header]));
+            if (!headerWritten) await writeOut(out, `${bom}${rowsText([header])}`);
           },
+          abort: async () => undefined,
+        };
+      }
+      case 'xlsx': {
+        // A workbook is one zip written at the end; a list cut short writes none.
+        const rows: unknown[][] = [];
+        return {
+          get count() {
+            return rows.length;
+          },
+          async write(items) {
+            for (const item of items) rows.push(columns.map((column) => getPath(item, column.field)));
+          },
+          end: () => this.workbook(view, columns, rows),
           abort: async () => undefined,
         };
       }
@@ -259,6 +280,14 @@ export class Output {
       end: () => writeOut(this.stdout, jq.apply([items])),
       abort: async () => undefined,
     };
+  }
+
+  /** Writes a workbook of `rows` to the --out file, else to stdout; ExcelJS is loaded only here. */
+  private async workbook(view: View, columns: readonly Column[], rows: ReadonlyArray<readonly unknown[]>): Promise<void> {
+    const { saveWorkbook, workbookOf } = await import('./xlsx.js');
+    const bytes = await workbookOf(view.noun, columns.map((column) => ({ field: column.field, kind: kindOf(view, column.field) })), rows);
+    if (this.options.out === undefined) await writeOut(this.stdout, bytes);
+    else await saveWorkbook(this.options.out, bytes);
   }
 
   /** One line on stderr, its server text made visible. */

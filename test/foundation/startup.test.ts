@@ -210,6 +210,16 @@ describe('what a request loads', () => {
     expect(filtered.files.some((file) => file.includes('jq-wasm'))).toBe(true);
   });
 
+  it('ExcelJS is loaded only by a run that writes a workbook', async () => {
+    const plain = await loadedModules('pipe');
+    expect(plain.code).toBe(0);
+    expect(plain.files.filter((file) => file.includes('exceljs'))).toEqual([]);
+    const workbook = await loadedModules('pipe', ['-o', 'xlsx']);
+    expect(workbook.code).toBe(0);
+    expect(workbook.stdout.startsWith('PK')).toBe(true);
+    expect(workbook.files.some((file) => /[\\/]vendor[\\/]exceljs\.cjs$/.test(file))).toBe(true);
+  });
+
   it('balance --json answers through node:http without loading undici (fetch) or node:tty', async () => {
     const before = api.requests.length;
     const { code, stdout, modules } = await loadedModules('pipe');

@@ -91,7 +91,8 @@ function poisonFor(leaf: PlacedCommand, r: Random): string[] {
 
 /** One case: the command path, its arguments and random flags, and (unless the command is local) a poison somewhere in it. */
 function generate(leaf: PlacedCommand, r: Random): string[] {
-  const options = [...optionsOf(leaf.spec), ...GLOBAL_OPTIONS].filter((option) => longName(option) !== '--base-url');
+  // --out writes a workbook where it names, and a local command may succeed: its values (../../etc/passwd) must not be written.
+  const options = [...optionsOf(leaf.spec), ...GLOBAL_OPTIONS].filter((option) => longName(option) !== '--base-url' && longName(option) !== '--out');
   const parts: string[][] = [];
   for (const arg of leaf.spec.args ?? []) if (!arg.optional || r.next() < 0.5) parts.push([r.pick(arg.choices ?? VALUES)]);
   const flagCount = r.int(6);

@@ -128,7 +128,7 @@ describe('withdraw pix --from-csv', () => {
     ]);
     const result = await session.run(['withdraw', 'pix', '--from-csv', file, '--yes']);
     expect(result.code).toBe(2);
-    expect(result.stderr).toContain('line 3: amount "12.50" is invalid');
+    expect(result.stderr).toContain('line 3: amount "12.50" reads as reais, and the amount column is in cents: as reais it is 1250 cents');
     expect(result.stderr).toContain('line 4: pix_key');
     expect(result.stderr).toContain('line 5: missing bank_account_id');
     expect(result.stderr).toContain('line 6: postback_url');

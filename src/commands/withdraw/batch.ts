@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { withdraw } from '../../api/withdrawals.js';
 import { WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
 import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
 import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type JournalHeader, type RowState } from '../../batch/journal.js';
 import { reconcile, type UnknownRow } from '../../batch/reconcile.js';
+import type { SheetChoice } from '../../batch/workbook.js';
 import type { WithdrawalFinding } from '../../audit/trail.js';
 import { batchReportView, batchSummary, batchTotals, PAID, planSummary, reportRow, type ReportRow } from '../../batch/report.js';
-import { parseBatch, type BatchRow } from '../../batch/rows.js';
+import { readBatchFile, type BatchRow } from '../../batch/rows.js';
 import type { Context } from '../../context.js';
 import { answerDetail, ExitCode, PayctlError, usageError } from '../../errors.js';
 import { GLOBAL_FLAGS } from '../options.js';
@@ -70,7 +70,7 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
     allowDuplicate: { given: opts.allowDuplicate, flag: flag('allowDuplicate') },
     reconcileCommand: `payctl withdraw batch ${csvFile} ${flag('method')} ${method}${opts.journal ? ` ${flag('journal')} ${opts.journal}` : ''} ${flag('reconcile')}`,
   };
-  const rows = readRows(invocation, plan, inputSeparator(services.flags.csvSeparator), opts.allowDuplicateRows);
+  const rows = await readRows(invocation, plan, inputSeparator(services.flags.csvSeparator), { name: opts.sheet, flag: flag('sheet') }, opts.allowDuplicateRows);
   refuseAboveBatchLimits(services.settings(), rows.map((row) => ({ line: row.line, amount: row.request.amount })), csvFile);
   assertPrivate(journalFile, 'journal', 'file');
   // A dry run writes nothing to disk, not even the lock: it reads the journal as it stands.
@@ -103,19 +103,19 @@ function inputSeparator(given: string | undefined): CsvSeparator | undefined {
   );
 }
 
-function readRows({ io, services }: Context, plan: BatchPlan, separator: CsvSeparator | undefined, allowDuplicateRows: boolean): BatchRow[] {
-  let text: string;
-  try {
-    text = readFileSync(plan.csvFile, 'utf8');
-  } catch (error) {
-    throw usageError(`cannot read ${plan.csvFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  const { rows, problems } = parseBatch(text, plan.method, services.settings().subaccount ?? null, { separator, allowDuplicateRows });
+async function readRows(
+  { io, services }: Context,
+  plan: BatchPlan,
+  separator: CsvSeparator | undefined,
+  sheet: SheetChoice,
+  allowDuplicateRows: boolean,
+): Promise<BatchRow[]> {
+  const { rows, problems } = await readBatchFile(plan.csvFile, plan.method, services.settings().subaccount ?? null, { separator, sheet, allowDuplicateRows });
   if (problems.length > 0) {
     io.stderr.write(`${problems.map((p) => `  ${p}`).join('\n')}\n`);
     throw usageError(
       `${plan.csvFile}: ${problems.length} problem${problems.length > 1 ? 's' : ''} (listed above): nothing was sent`,
-      `columns: amount (cents), bank_account_id${plan.method === 'pix' ? ', pix_key_type, pix_key' : ''}, and optionally postback_url, subaccount, reference`,
+      `columns: amount (cents) or amount_brl (reais, 1.234,56), bank_account_id${plan.method === 'pix' ? ', pix_key_type, pix_key' : ''}, and optionally postback_url, subaccount, reference`,
     );
   }
   return rows;

@@ -14,6 +14,7 @@ export const withdrawalsList = defineCommand({
   examples: [
     'payctl withdrawals list',
     'payctl withdrawals list --all -o csv > withdrawals.csv',
+    'payctl withdrawals list --all -o xlsx --out saques.xlsx     # a workbook: amounts in R$, local times',
     'payctl withdrawals list --json | jq \'.[] | select(.status == "PENDING") | .id\'',
   ],
 });
