@@ -177,7 +177,6 @@ async function runPicked({ args, steps, verify, env }: Plan): Promise<void> {
     steps: screenSteps,
     width: 160,
     height: 50,
-    timeoutMs: 45_000,
   });
   expect(run.seen, run.screen).toHaveLength(screenSteps.length);
   expect(run.code, run.screen).toBe(0);

@@ -150,5 +150,5 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
     expect(await sandbox.exited).toBe(0);
     agent.destroy();
     expect(readdirSync(directory).sort()).toEqual(['state.json', 'state.json.log']);
-  }, 120_000);
+  });
 });

@@ -43,7 +43,7 @@ beforeAll(async () => {
     expect(set.code, set.stderr).toBe(0);
   }
   workers = startWorkers(2);
-}, 60_000);
+});
 afterAll(async () => {
   await Promise.all(workers?.map((worker) => worker.close()) ?? []);
   await session?.close();
@@ -89,7 +89,7 @@ describe('a team on one ledger', () => {
       for (const result of [a, b]) expect([0, 2], result.stderr).toContain(result.code);
       await expectPaidOnce(session, prefix, pixKeys(prefix, 3));
     }
-  }, 240_000);
+  });
 
   it('a batch killed while holding claims: the other operator is refused, naming the holder, until --reconcile settles them', async () => {
     const prefix = 'killed';
@@ -108,7 +108,7 @@ describe('a team on one ledger', () => {
     const rerun = await runInProcess(batchArgs(fileB), { env: envB });
     expect([0, 2], rerun.stderr).toContain(rerun.code);
     await expectPaidOnce(session, prefix, pixKeys(prefix, 6));
-  }, 60_000);
+  });
 
   it('the daily total hit by two operators at once: the sum sent never exceeds it', async () => {
     const day = await db.query<{ total: string }>("SELECT total FROM payctl_daily_totals WHERE day = (now() AT TIME ZONE 'America/Sao_Paulo')::date");
@@ -131,7 +131,7 @@ describe('a team on one ledger', () => {
     } finally {
       for (const env of [envA, envB]) await runInProcess(['profiles', 'set', 'default', '--clear-max-daily-total'], { env });
     }
-  }, 60_000);
+  });
 
   it('the database stopped mid-batch: exit 4, nothing sent after that; the rerun pays each remaining row once', async () => {
     const prefix = 'stopped';
@@ -151,7 +151,7 @@ describe('a team on one ledger', () => {
     const rerun = await runInProcess(batchArgs(file), { env: envA });
     expect(rerun.code, rerun.stderr).toBe(0);
     await expectPaidOnce(session, prefix, pixKeys(prefix, 8));
-  }, 60_000);
+  });
 
   it('the password is never in argv, output, --debug or the audit trail', async () => {
     const refused = await runInProcess(['profiles', 'set', 'default', '--ledger', db.url.replace('ledger@', `ledger:${db.password}@`)], { env: envA });
@@ -178,7 +178,7 @@ describe('a team on one ledger', () => {
     });
     expect(wrong.code).toBe(4);
     expect(wrong.stderr).not.toContain('not-the-password-9');
-  }, 60_000);
+  });
 
   it('node-postgres is loaded by the runs that claim, not by balance --json, even with a ledger named', async () => {
     const NODE_OPTIONS = `--require ${fileURLToPath(new URL('./shims/report-pg.cjs', import.meta.url))}`;
