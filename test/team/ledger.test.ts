@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { fileURLToPath } from 'node:url';
-import { runCli, startCli, tempConfigDir } from '../helpers/cli.js';
+import { RUN_DEADLINE_MS, runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
@@ -64,8 +64,8 @@ function twoCopies(prefix: string, count: number, firstAmount = 10_000): [string
 const claimsOf = async (file: string) => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM payctl_claims WHERE file = $1', [file]))[0]!.n);
 
 async function waitUntil(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (let tries = 0; !(await check()); tries++) {
-    if (tries > 1000) throw new Error(`never: ${what}`);
+  for (const deadline = Date.now() + RUN_DEADLINE_MS; !(await check()); ) {
+    if (Date.now() > deadline) throw new Error(`never: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
