@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, RUN_DEADLINE_MS, tempConfigDir } from '../helpers/cli.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startSandboxSession } from '../helpers/sandbox.js';
@@ -120,7 +120,7 @@ describe('customers find', () => {
     let stdout = '';
     let printedBeforeEnd = false;
     const code = await new Promise<number | null>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no match printed while the last page was held; stdout: ${stdout}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`no match printed while the last page was held; stdout: ${stdout}`)), RUN_DEADLINE_MS);
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
         if (stdout.includes('\n') && !matchPrinted) {
