@@ -265,7 +265,7 @@ describe('exports', () => {
        v8.setFlagsFromString = (flags) => (flagsSet.push(flags), setFlags(flags));
        process.on('exit', () => require('node:fs').appendFileSync(${JSON.stringify(records)}, JSON.stringify({ isMainThread, resourceLimits, flagsSet }) + '\\n'));`,
     );
-    const result = await session.runProcess(args, { env: { NODE_OPTIONS: `--require ${probe}` }, stdoutToDevNull, timeoutMs: 60_000 });
+    const result = await session.runProcess(args, { env: { NODE_OPTIONS: `--require ${probe}` }, stdoutToDevNull });
     const threads = readFileSync(records, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as ThreadRecord);
     return { code: result.code, stdout: result.stdout, threads };
   }

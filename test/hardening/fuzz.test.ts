@@ -194,7 +194,7 @@ describe('argv fuzzing', () => {
     expect(exits.get(2)).toBeGreaterThan(IN_PROCESS_CASES / 2);
     expect(exits.get(0)).toBeGreaterThan(0);
     tally('fuzz', IN_PROCESS_CASES);
-  }, 120_000);
+  });
 
   it(`${BINARY_CASES} random argv through the built binary: the same, as a separate process`, async () => {
     const r = random(SEED + 1);
@@ -209,5 +209,5 @@ describe('argv fuzzing', () => {
     expect(failures, failures.join('\n')).toEqual([]);
     expect(api.requests).toEqual([]);
     tally('fuzz', BINARY_CASES);
-  }, 120_000);
+  });
 });

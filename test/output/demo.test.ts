@@ -21,7 +21,8 @@ function demo(env: Record<string, string | undefined>): Promise<{ code: number; 
   });
 }
 
-describe('npm run demo', () => {
+// The two demos share nothing but the build: they run side by side.
+describe.concurrent('npm run demo', () => {
   needsTools('script')('runs every step at a pseudo-terminal: tables 80 columns wide, formats, the confirmation, footers; exit 0', async () => {
     const { code, output } = await demo({});
     expect(code, output).toBe(0);
