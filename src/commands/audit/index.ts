@@ -51,7 +51,7 @@ export const auditView: View = {
     { field: 'request', header: 'sent', kind: 'id', value: (entry) => `${String(getPath(entry, 'method'))} ${String(getPath(entry, 'path'))}` },
     { field: 'amount', kind: 'cents', value: (entry) => getPath(entry, 'body.amount') },
     { field: 'outcome' },
-    { field: 'resourceId', header: 'id', hide: 1, spare: true },
+    { field: 'resourceId', header: 'id', hide: 1 },
     { field: 'account', hide: 2, spare: true },
     { field: 'exitCode', header: 'exit', hide: 3, spare: true },
     { field: 'status', header: 'HTTP', hide: 4, spare: true },

@@ -6,7 +6,7 @@ import { command, defineCommand, group, pickedArg, valueOption } from '../spec.j
 import { CUSTOMER_FIELDS } from './fields.js';
 import { parseDocumentSearch, parseEmailSearch, parseNameSearch, parsePhoneSearch } from './search.js';
 
-const idArg = pickedArg('id', 'customer id (UUID); at a terminal, searched for by name, e-mail or document when missing', parseId);
+const idArg = pickedArg('id', 'customer id (UUID, or its first 8 characters); at a terminal, searched for by name, e-mail or document when missing', parseId);
 
 export const customersList = defineCommand({
   name: 'list',

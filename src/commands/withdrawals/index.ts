@@ -25,7 +25,7 @@ export const withdrawalsGet = defineCommand({
     'Shows a withdrawal as the API has it now. --wait reads it again until it is COMPLETED (exit 0) or FAILED (exit 1), with a status ' +
     'line at a terminal, and prints it then; after --wait-timeout seconds it stops waiting (exit 5: still PENDING). Ctrl-C stops the wait, ' +
     'not the withdrawal. A withdrawal made by a batch or by a colleague is followed the same way.',
-  args: [pickedArg('id', 'withdrawal id (UUID); picked from a list at a terminal when missing', parseId)],
+  args: [pickedArg('id', 'withdrawal id (UUID, or its first 8 characters); picked from a list at a terminal when missing', parseId)],
   options: WAIT_OPTIONS,
   view: withdrawalView,
   accountContext: true,
