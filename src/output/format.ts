@@ -308,13 +308,18 @@ export class Output {
   private async keyValueTable(view: View | undefined, item: unknown, fields: string[] | undefined): Promise<void> {
     const painter = await this.getPainter();
     const { renderFields } = await import('./table.js');
-    const lines = (fields ?? leafPaths(item)).map((field) => ({
+    const shown = fields ?? leafPaths(item);
+    const lines = shown.map((field) => ({
       label: { text: visible(columnWords(view?.columns.find((c) => c.field === field) ?? { field })), paint: painter.header },
       value: this.cell(getPath(item, field), kindOf(view, field), painter),
     }));
     await this.writeTable(renderFields(lines, this.options.width));
-    const shown = (fields ?? leafPaths(item)).filter((field) => kindOf(view, field) === 'id').map((field) => ({ field, value: getPath(item, field) }));
-    await this.idsShown(shown.flatMap(({ field, value }) => (typeof value === 'string' && isUuid(value) ? [{ id: value, what: whatId(view, { field }) }] : [])));
+    await this.idsShown(
+      shown.flatMap((field) => {
+        const value = getPath(item, field);
+        return kindOf(view, field) === 'id' && typeof value === 'string' && isUuid(value) ? [{ id: value.toLowerCase(), what: whatId(view, { field }) }] : [];
+      }),
+    );
   }
 
   /**
