@@ -9,7 +9,9 @@ import type { JqFilter } from './jq.js';
 import { getPath, leafPaths, pickPaths } from './paths.js';
 import { jsonText, visible } from './sanitize.js';
 import type { Cell, TableColumn } from './table.js';
-import { kindOf, type Column, type View } from './views.js';
+import { kindOf, type Column, type ColumnKind, type View } from './views.js';
+import { isUuid } from '../rules.js';
+import type { ShownId } from '../shown-ids.js';
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xlsx'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
@@ -244,7 +246,7 @@ export class Output {
       case 'table': {
         const rows: unknown[] = [];
         // Columns the user picked are left out from the last when the table cannot fit; the first never is.
-        const tableColumns = fields ? columns.map((column, i) => ({ ...column, hide: i === 0 ? undefined : i })) : columns;
+        const tableColumns = fields ? columns.map((column, i) => ({ ...column, hide: i === 0 ? undefined : i })) : [...(view.tableColumns ?? columns)];
         return {
           get count() {
             return count;
@@ -306,8 +308,7 @@ export class Output {
   }
 
   /** A cell of a table: formatted by its kind, coloured by its status, a dim `-` when there is no value. */
-  private cell(value: unknown, view: View | undefined, field: string, painter: Painter): Cell {
-    const kind = kindOf(view, field);
+  private cell(value: unknown, kind: ColumnKind | undefined, painter: Painter): Cell {
     const text = cellText(value, kind);
     if (text === undefined) return { text: '-', paint: painter.dim };
     return kind === 'status' ? { text, paint: painter.status } : { text };
@@ -317,13 +318,16 @@ export class Output {
     if (rows.length === 0) return;
     const painter = await this.getPainter();
     const { renderTable, wrapLines } = await import('./table.js');
-    const tableColumns: TableColumn[] = columns.map((column) => {
-      const kind = kindOf(view, column.field);
-      return { title: visible(columnWords(column).toUpperCase()), fit: fitOf(kind), align: alignOf(kind), hide: column.hide };
+    const kinds = columns.map((column) => column.kind ?? kindOf(view, column.field));
+    const tableColumns: TableColumn[] = columns.map((column, i) => {
+      const kind = kinds[i];
+      return { title: visible(columnWords(column).toUpperCase()), fit: fitOf(kind), align: alignOf(kind), hide: column.hide, spare: column.spare };
     });
-    const cells = rows.map((row) => columns.map((column) => this.cell(getPath(row, column.field), view, column.field, painter)));
-    const { text, hidden } = renderTable(tableColumns, cells, this.options.width, painter.header);
+    const cells = rows.map((row) => columns.map((column, i) => this.cell(column.value ? column.value(row) : getPath(row, column.field), kinds[i], painter)));
+    // Into a pipe ids stay whole, whatever the width: what reads them there may be a program.
+    const { text, hidden, ids } = renderTable(tableColumns, cells, this.options.width, painter.header, { shortIds: this.options.terminal });
     await this.writeTable(text);
+    await this.idsShown(ids.map(({ id, column }) => ({ id, what: whatId(view, columns[column]!) })));
     if (hidden.length > 0) {
       const note = `not shown at ${this.options.width} columns: ${hidden.join(', ')} (pick columns with --fields)`;
       for (const line of wrapLines(note, this.options.width)) await this.note(line);
@@ -333,11 +337,28 @@ export class Output {
   private async keyValueTable(view: View | undefined, item: unknown, fields: string[] | undefined): Promise<void> {
     const painter = await this.getPainter();
     const { renderFields } = await import('./table.js');
-    const lines = (fields ?? leafPaths(item)).map((field) => ({
+    const shown = fields ?? leafPaths(item);
+    const lines = shown.map((field) => ({
       label: { text: visible(columnWords(view?.columns.find((c) => c.field === field) ?? { field })), paint: painter.header },
-      value: this.cell(getPath(item, field), view, field, painter),
+      value: this.cell(getPath(item, field), kindOf(view, field), painter),
     }));
     await this.writeTable(renderFields(lines, this.options.width));
+    await this.idsShown(
+      shown.flatMap((field) => {
+        const value = getPath(item, field);
+        return kindOf(view, field) === 'id' && typeof value === 'string' && isUuid(value) ? [{ id: value.toLowerCase(), what: whatId(view, { field }) }] : [];
+      }),
+    );
+  }
+
+  /**
+   * Ids a person was shown in a table: remembered (`onIdsShown`, set for a command's
+   * run) so that the first characters of one can stand for it in a later command.
+   */
+  onIdsShown?: (ids: readonly ShownId[]) => Promise<void>;
+
+  private async idsShown(ids: readonly ShownId[]): Promise<void> {
+    if (ids.length > 0) await this.onIdsShown?.(ids);
   }
 
   /**
@@ -356,6 +377,10 @@ export class Output {
     await writeOut(this.stdout, text);
   }
 }
+
+/** What an id names, for a message that lists ids: the view's resource for its `id`, else the column's words (`customer id`). */
+const whatId = (view: View | undefined, column: Column) =>
+  column.field === 'id' && view ? view.noun.replace(/ies$/, 'y').replace(/s$/, '') : columnWords(column);
 
 /** A column's title in words (its header, else its field's name): `holderName` is "holder name", `address.city` "address city". */
 const columnWords = (column: Column) => column.header ?? column.field.replace(/\./g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();

@@ -1,6 +1,7 @@
 import { SETTLEMENT_STATUSES } from '../../api/types.js';
 import { balanceView, subaccountView, withdrawalView } from '../../output/views.js';
-import { parseCents, parseChoice, parseInteger, parseNonEmpty, parseShare, parseUuid, type Parser } from '../../validate.js';
+import { parseCents, parseChoice, parseInteger, parseNonEmpty, parseShare, type Parser } from '../../validate.js';
+import { parseId } from '../../shown-ids.js';
 import { arg, command, defineCommand, group, switchOption, valueOption } from '../spec.js';
 
 const integerFrom =
@@ -47,7 +48,7 @@ export const sandboxStart = defineCommand({
 export const sandboxApprove = defineCommand({
   name: 'approve',
   summary: 'Approve a sub-account, so that it can receive splits',
-  args: [arg('subaccount-id', 'sub-account id (UUID)', parseUuid)],
+  args: [arg('subaccount-id', 'sub-account id (UUID, or its first 8 characters)', parseId)],
   view: subaccountView,
   changesData: true,
   examples: ['payctl sandbox approve 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c'],
@@ -56,7 +57,7 @@ export const sandboxApprove = defineCommand({
 export const sandboxSettle = defineCommand({
   name: 'settle',
   summary: 'Settle a PENDING withdrawal as COMPLETED or FAILED (its postback is sent)',
-  args: [arg('withdrawal-id', 'withdrawal id (UUID)', parseUuid)],
+  args: [arg('withdrawal-id', 'withdrawal id (UUID, or its first 8 characters)', parseId)],
   options: {
     status: valueOption('status', 'outcome (required)', (flag, raw) => parseChoice(flag, raw, SETTLEMENT_STATUSES), { choices: SETTLEMENT_STATUSES }),
   },
