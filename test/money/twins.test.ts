@@ -114,7 +114,7 @@ describe('a batch journal belongs to a platform account, not to a spelling of it
     expect(elsewhere.code, elsewhere.stderr).toBe(2);
     expect(elsewhere.stderr).toContain(`belongs to a pix batch against ${s.sandbox.url}`);
     await expectPaidOnce(s, 'spelled-', pixKeys('spelled', 3));
-  }, 60_000);
+  });
 });
 
 describe('two single withdrawals raced through two config folders and two spellings of the base URL', () => {
