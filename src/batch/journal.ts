@@ -1,13 +1,14 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { syncFolder } from '../withdrawal/private-file.js';
+import { sharedFsync, syncFolder } from '../withdrawal/private-file.js';
 
 /**
- * The journal of a batch: JSON lines appended and flushed to disk (fsync) one at
- * a time. A row's intent is on disk before its request leaves, its outcome after
- * the answer, so after a crash, a Ctrl-C or a lost connection every row is in
- * exactly one state: never tried, done, failed (nothing moved), or unknown (an
- * intent without an outcome, or a request that got no answer).
+ * The journal of a batch: JSON lines appended one at a time. A row's intent is on
+ * disk (fsync) before its request leaves, its outcome written after the answer, so
+ * after a crash, a Ctrl-C or a lost connection every row is in exactly one state:
+ * never tried, done, failed (nothing moved), or unknown (an intent without an
+ * outcome, or a request that got no answer). An outcome not yet on disk when the
+ * machine stops leaves its row unknown, which --reconcile settles.
  *
  * Rows are keyed by their content (see rows.ts); journals of the first format,
  * keyed by line, are refused.
@@ -199,15 +200,17 @@ export class JournalWriteError extends Error {
 }
 
 /**
- * Appends records, each written whole and flushed to disk before `append`
- * returns. After a failed write it refuses every later one: a record written
- * after a half-written one would be lost in the same line.
+ * Appends records, each written whole before `append` returns (so it outlives
+ * payctl), and on disk once `flush` or `close` has run. After a failed write it
+ * refuses every later one: a record written after a half-written one would be
+ * lost in the same line.
  */
 export class JournalWriter {
   private readonly fd: number;
   /** A line cut by a crash is ended first, so the next record starts on a line of its own. */
   private pending: string;
   private failed?: JournalWriteError;
+  private readonly sync: () => Promise<void>;
 
   constructor(readonly file: string) {
     const existed = fs.existsSync(file);
@@ -219,6 +222,7 @@ export class JournalWriter {
     } catch (error) {
       throw new JournalWriteError(file, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
     }
+    this.sync = sharedFsync(this.fd);
   }
 
   append(record: JournalRecord): void {
@@ -226,16 +230,40 @@ export class JournalWriter {
     try {
       const bytes = Buffer.from(`${this.pending}${JSON.stringify(record)}\n`);
       for (let written = 0; written < bytes.length; ) written += fs.writeSync(this.fd, bytes, written);
-      fs.fsyncSync(this.fd);
       this.pending = '';
     } catch (error) {
-      this.failed = new JournalWriteError(this.file, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
-      throw this.failed;
+      throw this.fail(error);
     }
   }
 
+  /**
+   * Every record appended so far on disk. The fsync runs off the event loop and is
+   * shared by the rows that start at once: one per record, taken in turn, was most
+   * of a batch's time.
+   */
+  async flush(): Promise<void> {
+    if (this.failed) throw this.failed;
+    try {
+      await this.sync();
+    } catch (error) {
+      throw this.fail(error);
+    }
+  }
+
+  /** The records not yet flushed on disk, then the file closed. */
   close(): void {
-    fs.closeSync(this.fd);
+    try {
+      if (!this.failed) fs.fsyncSync(this.fd);
+    } catch (error) {
+      throw this.fail(error);
+    } finally {
+      fs.closeSync(this.fd);
+    }
+  }
+
+  private fail(error: unknown): JournalWriteError {
+    this.failed ??= new JournalWriteError(this.file, (error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    return this.failed;
   }
 }
 

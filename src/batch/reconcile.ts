@@ -1,7 +1,7 @@
-import { listWithdrawals } from '../api/withdrawals.js';
 import type { ApiClient } from '../http/client.js';
 import { readApiClockOffset } from '../withdrawal/api-clock.js';
 import { compareWithdrawal, createdAtOf, idOf, type WithdrawalIdentity } from '../withdrawal/identity.js';
+import { MAX_PASSES, readWindow } from '../withdrawal/window.js';
 
 /**
  * A withdrawal created this much before a row's intent (on the API's clock) still
@@ -9,9 +9,6 @@ import { compareWithdrawal, createdAtOf, idOf, type WithdrawalIdentity } from '.
  * drifted between the run and the reconcile.
  */
 const WINDOW_MARGIN_MS = 30_000;
-const PAGE_SIZE = 100;
-/** Reads of the whole window before payctl gives up on a list that keeps moving. */
-const MAX_PASSES = 5;
 
 /** A row whose request may have reached the API without its answer being recorded. */
 export interface UnknownRow {
@@ -63,7 +60,7 @@ export async function reconcile(
       "its intent did not record the API's time, so its withdrawal cannot be told from an older one",
     );
     const since = Math.min(...rows.map((row) => row.apiAt!)) - WINDOW_MARGIN_MS;
-    const window = rows.length > 0 ? await readWindow(client, since) : undefined;
+    const window = rows.length > 0 ? await readWindow(client, () => since) : undefined;
     clockOffsets.set(account, await readApiClockOffset(client));
     if (!window) continue;
     if (!window.stable) {
@@ -101,50 +98,4 @@ export async function reconcile(
     }
   }
   return { settlements, clockOffsets };
-}
-
-interface WindowRead {
-  /** Every item seen in any read, once each (by id). */
-  items: unknown[];
-  /** Whether a read found the window holding still; if not, absence proves nothing. */
-  stable: boolean;
-}
-
-/**
- * Reads the newest-first list back to `since` (API time). A withdrawal created
- * while it is read moves every item a place down, so pages are read one after the
- * other (an item pushed from one page to the next is met again there, never
- * skipped), one page past the window's edge, and the whole window again until a
- * read sees the list's count unchanged from its first page to its last and loses
- * nothing an earlier read saw, or, for an API that gives no count, two reads agree.
- */
-async function readWindow(client: ApiClient, since: number): Promise<WindowRead> {
-  const byId = new Map<string, unknown>();
-  const withoutId: unknown[] = [];
-  let earlier: Set<string> | undefined;
-  const inWindow = (item: unknown) => (createdAtOf(item) ?? Infinity) >= since;
-  for (let pass = 0; pass < MAX_PASSES; pass++) {
-    const seen = new Set<string>();
-    const totals = new Set<number>();
-    for (let page = 1; ; page++) {
-      const { items, total } = await listWithdrawals(client, { page, limit: PAGE_SIZE });
-      totals.add(total);
-      for (const item of items) {
-        const id = idOf(item);
-        if (id === undefined) {
-          if (pass === 0) withoutId.push(item);
-          continue;
-        }
-        byId.set(id, item);
-        if (inWindow(item)) seen.add(id);
-      }
-      // A full page past the edge is the overlap: the items a creation may push there are still read.
-      if (items.length < PAGE_SIZE || !items.some(inWindow)) break;
-    }
-    const keptAll = earlier === undefined || [...earlier].every((id) => seen.has(id));
-    const agrees = earlier !== undefined && keptAll && seen.size === earlier.size;
-    if ((totals.size === 1 && keptAll) || agrees) return { items: [...byId.values(), ...withoutId], stable: true };
-    earlier = new Set([...(earlier ?? []), ...seen]);
-  }
-  return { items: [...byId.values(), ...withoutId], stable: false };
 }

@@ -14,6 +14,12 @@ const LOCK_SPACE = 0x70617963; // "payc"
 const INIT_LOCK = 1;
 const DAY = "(now() AT TIME ZONE 'America/Sao_Paulo')::date";
 const CONNECT_TIMEOUT_MS = 10_000;
+/**
+ * Connections a run holds at most: the rows of a batch in flight claim, audit and
+ * settle side by side (one queue on one connection was most of a batch's time),
+ * and the server commits them together.
+ */
+const MAX_CONNECTIONS = 4;
 
 /** Versioned migrations: each runs once, in order, in `ledger init`'s one transaction. */
 const MIGRATIONS: readonly string[] = [
@@ -201,25 +207,51 @@ export async function openPostgresLedger(services: Services, url: string): Promi
   /** A claim settled done within the profile's duplicate window refuses the same payment again, on the ledger's clock. */
   const WINDOW = `${duplicateWindowOf(services.settings()).ms / 1000} seconds`;
   let broken: LedgerUnavailable | undefined;
-  /** One transaction at a time on the run's connection; the first failure ends the ledger for the run. */
-  let queue: Promise<unknown> = Promise.resolve();
-  const transaction = <T>(work: () => Promise<T>): Promise<T> => {
-    const next = queue.then(async () => {
+  // The run's connection (it holds the run's lock) and up to MAX_CONNECTIONS - 1 more, opened when all are busy.
+  const idle: pg.Client[] = [client];
+  const waiting: Array<(connection: pg.Client) => void> = [];
+  let opened = 1;
+  const acquire = async (): Promise<pg.Client> => {
+    const free = idle.pop();
+    if (free) return free;
+    if (opened >= MAX_CONNECTIONS) return new Promise((resolve) => waiting.push(resolve));
+    opened++;
+    const connection = await connect(services, url);
+    services.onEnd.push(() => connection.end().catch(() => {}));
+    return connection;
+  };
+  const release = (connection: pg.Client) => {
+    const waiter = waiting.shift();
+    if (waiter) waiter(connection);
+    else idle.push(connection);
+  };
+  /**
+   * Work on a connection of its own, in a transaction unless `single` (each of its
+   * statements is one by itself); the first failure ends the ledger for the run.
+   */
+  const transaction = async <T>(work: (client: pg.Client) => Promise<T>, { single = false } = {}): Promise<T> => {
+    if (broken) throw broken;
+    let connection: pg.Client;
+    try {
+      connection = await acquire();
+    } catch (error) {
+      broken ??= error instanceof LedgerUnavailable ? error : new LedgerUnavailable(url, whyOf(error));
+      throw broken;
+    }
+    try {
       if (broken) throw broken;
-      try {
-        await client.query('BEGIN');
-        const result = await work();
-        await client.query('COMMIT');
-        return result;
-      } catch (error) {
-        await client.query('ROLLBACK').catch(() => {});
-        if (error instanceof Refusal) throw error.error;
-        broken = new LedgerUnavailable(url, whyOf(error));
-        throw broken;
-      }
-    });
-    queue = next.catch(() => {});
-    return next;
+      if (!single) await connection.query('BEGIN');
+      const result = await work(connection);
+      if (!single) await connection.query('COMMIT');
+      return result;
+    } catch (error) {
+      if (!single) await connection.query('ROLLBACK').catch(() => {});
+      if (error instanceof Refusal) throw error.error;
+      broken ??= error instanceof LedgerUnavailable ? error : new LedgerUnavailable(url, whyOf(error));
+      throw broken;
+    } finally {
+      release(connection);
+    }
   };
 
   let runId: number;
@@ -239,52 +271,70 @@ export async function openPostgresLedger(services: Services, url: string): Promi
     throw new LedgerUnavailable(url, whyOf(error));
   }
 
-  /** Sets a claim's outcome; what was not paid no longer counts towards its day's total. */
-  const recordOutcome = async (claimId: number, outcome: ClaimOutcome) => {
-    await client.query('UPDATE payctl_claims SET state = $2, withdrawal_id = $3, settled_at = now() WHERE id = $1', [
-      claimId, outcome.state, outcome.state === 'done' ? outcome.withdrawalId : null,
-    ]);
-    if (outcome.state === 'refused' || outcome.state === 'absent') {
-      await client.query('UPDATE payctl_daily_totals d SET total = d.total - c.amount FROM payctl_claims c WHERE c.id = $1 AND d.account = c.account AND d.day = c.day', [claimId]);
-    }
+  /** Sets a claim's outcome, in one statement; what was not paid no longer counts towards its day's total. */
+  const recordOutcome = async (client: pg.Client, claimId: number, outcome: ClaimOutcome) => {
+    await client.query(
+      `WITH c AS (UPDATE payctl_claims SET state = $2, withdrawal_id = $3, settled_at = now() WHERE id = $1 RETURNING account, day, amount)
+       UPDATE payctl_daily_totals d SET total = d.total - c.amount FROM c WHERE $2 IN ('refused', 'absent') AND d.account = c.account AND d.day = c.day`,
+      [claimId, outcome.state, outcome.state === 'done' ? outcome.withdrawalId : null],
+    );
   };
 
   return {
     name: url,
     claim: (request: ClaimRequest) =>
-      transaction(async () => {
-        const { account, identity, amount } = request;
-        await client.query('SELECT pg_advisory_xact_lock(hashtext($1))', [`${account} ${identity}`]);
-        const held = await client.query<Holder>(
-          `SELECT * FROM payctl_claims WHERE account = $1 AND identity = $2 AND (${IN_FLIGHT}${request.allowDone ? '' : ` OR (state = 'done' AND claimed_at > now() - interval '${WINDOW}')`})
-           ORDER BY claimed_at DESC LIMIT 1`,
-          [account, identity],
-        );
-        if (held.rows[0]) throw new Refusal(heldError(held.rows[0], url));
-        await client.query(`INSERT INTO payctl_daily_totals (account, day, total) VALUES ($1, ${DAY}, 0) ON CONFLICT DO NOTHING`, [account]);
-        const { rows: totals } = await client.query<{ total: string }>(`SELECT total FROM payctl_daily_totals WHERE account = $1 AND day = ${DAY} FOR UPDATE`, [account]);
-        const total = Number(totals[0]!.total);
-        if (request.maxDailyTotal !== undefined && total + amount > request.maxDailyTotal) {
-          throw new Refusal(
-            usageError(
-              `${formatCentsExact(amount)} would take today's total of the team's withdrawals from this account to ${formatCentsExact(total + amount)}, ` +
-                `above the profile's --max-daily-total ${formatCentsExact(request.maxDailyTotal)} (counted in the ledger ${url}, days in America/Sao_Paulo): nothing was sent`,
-              'wait for tomorrow, or raise the limit: payctl profiles set NAME --max-daily-total CENTS',
-            ),
-          );
-        }
-        await client.query(`UPDATE payctl_daily_totals SET total = total + $2 WHERE account = $1 AND day = ${DAY}`, [account, amount]);
-        const { rows } = await client.query<{ id: string }>(
-          `INSERT INTO payctl_claims (account, identity, amount, day, state, run_id, username, host, file) VALUES ($1, $2, $3, ${DAY}, 'claimed', $4, $5, $6, $7) RETURNING id`,
-          [account, identity, amount, runId, username, host, request.file],
-        );
-        const claimId = Number(rows[0]!.id);
-        return {
-          settle: (outcome: ClaimOutcome) => transaction(() => recordOutcome(claimId, outcome)).catch(() => {}),
-        } satisfies Claim;
-      }),
+      transaction(
+        async (client) => {
+          const { account, identity, amount } = request;
+          // Held across the statement below and its commit: what it reads of this identity is then final.
+          const lock = [`${account} ${identity}`];
+          await client.query('SELECT pg_advisory_lock(hashtext($1))', lock);
+          let result: pg.QueryResult<Holder & { claim_id: string | null; day_total: string | null }>;
+          try {
+            // One statement, committed by itself: the day's row of the account stays locked (its claims one after
+            // another) only while the server runs it, never across a round trip to this machine.
+            result = await client.query(
+              `WITH held AS (
+                 SELECT * FROM payctl_claims WHERE account = $1 AND identity = $2
+                   AND (${IN_FLIGHT}${request.allowDone ? '' : ` OR (state = 'done' AND claimed_at > now() - interval '${WINDOW}')`})
+                 ORDER BY claimed_at DESC LIMIT 1),
+               total AS (
+                 INSERT INTO payctl_daily_totals AS d (account, day, total)
+                 SELECT $1, ${DAY}, $3 WHERE NOT EXISTS (SELECT FROM held) AND ($8::bigint IS NULL OR $3 <= $8::bigint)
+                 ON CONFLICT (account, day) DO UPDATE SET total = d.total + EXCLUDED.total WHERE $8::bigint IS NULL OR d.total + EXCLUDED.total <= $8::bigint
+                 RETURNING total),
+               claim AS (
+                 INSERT INTO payctl_claims (account, identity, amount, day, state, run_id, username, host, file)
+                 SELECT $1, $2, $3, ${DAY}, 'claimed', $4, $5, $6, $7 WHERE EXISTS (SELECT FROM total)
+                 RETURNING id)
+               SELECT (SELECT id FROM claim) AS claim_id, (SELECT total FROM payctl_daily_totals WHERE account = $1 AND day = ${DAY}) AS day_total, held.*
+               FROM (VALUES (1)) AS one LEFT JOIN held ON true`,
+              [account, identity, amount, runId, username, host, request.file, request.maxDailyTotal ?? null],
+            );
+          } finally {
+            await client.query('SELECT pg_advisory_unlock(hashtext($1))', lock);
+          }
+          const row = result.rows[0]!;
+          if (row.claim_id === null && row.state !== null) throw new Refusal(heldError(row, url));
+          if (row.claim_id === null) {
+            const total = Number(row.day_total ?? 0);
+            throw new Refusal(
+              usageError(
+                `${formatCentsExact(amount)} would take today's total of the team's withdrawals from this account to ${formatCentsExact(total + amount)}, ` +
+                  `above the profile's --max-daily-total ${formatCentsExact(request.maxDailyTotal!)} (counted in the ledger ${url}, days in America/Sao_Paulo): nothing was sent`,
+                'wait for tomorrow, or raise the limit: payctl profiles set NAME --max-daily-total CENTS',
+              ),
+            );
+          }
+          const claimId = Number(row.claim_id);
+          return {
+            settle: (outcome: ClaimOutcome) => transaction((client) => recordOutcome(client, claimId, outcome), { single: true }).catch(() => {}),
+          } satisfies Claim;
+        },
+        { single: true },
+      ),
     settleLeftOver: async (account, identity, outcome) => {
-      await transaction(async () => {
+      await transaction(async (client) => {
         const { rows } = await client.query<{ id: string; run_id: string }>(
           `SELECT id, run_id FROM payctl_claims WHERE account = $1 AND identity = $2 AND ${IN_FLIGHT} FOR UPDATE`,
           [account, identity],
@@ -293,12 +343,14 @@ export async function openPostgresLedger(services: Services, url: string): Promi
           // A claim of a run still alive is that run's to settle.
           const { rows: free } = await client.query<{ ended: boolean }>('SELECT pg_try_advisory_xact_lock($1, $2::integer) AS ended', [LOCK_SPACE, Number(row.run_id)]);
           if (Number(row.run_id) !== runId && !free[0]?.ended) continue;
-          await recordOutcome(Number(row.id), outcome);
+          await recordOutcome(client, Number(row.id), outcome);
         }
       });
     },
     audit: async (record) => {
-      await transaction(() => client.query('INSERT INTO payctl_audit (username, host, record) VALUES ($1, $2, $3)', [username, host, JSON.stringify(record)]));
+      await transaction((client) => client.query('INSERT INTO payctl_audit (username, host, record) VALUES ($1, $2, $3)', [username, host, JSON.stringify(record)]), {
+        single: true,
+      });
     },
     claimsOf: async (account, withdrawalIds, identities) => {
       const { rows } = await transaction(() =>

@@ -1,14 +1,13 @@
-import { listWithdrawals } from '../api/withdrawals.js';
 import type { Settings } from '../config/settings.js';
 import { usageError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
 import { parseDuplicateWindow } from '../validate.js';
 import { apiClockOffset } from './api-clock.js';
 import { compareWithdrawal, createdAtOf, idOf, type WithdrawalIdentity } from './identity.js';
+import { MAX_PASSES, PAGE_SIZE, readWindow, WindowTooLong, type WindowRead } from './window.js';
 
 /** How far back a withdrawal looks for its twins when the profile does not say: a re-export of the same sheet the next morning is caught. */
 export const DEFAULT_DUPLICATE_WINDOW = '24h';
-const PAGE_SIZE = 100;
 /** 10 000 withdrawals: a bound on a slow list; an account busier than that in its window is told to shorten it. */
 const MAX_PAGES = 100;
 
@@ -21,30 +20,30 @@ export function duplicateWindowOf(settings: Settings): { text: string; ms: numbe
 /**
  * The withdrawals of the client's account made within `windowMs` on the API's
  * clock (the `Date` of its answers; this machine's when it sends none): every
- * operator's, whatever tool made them. The list comes newest first; pages are
- * read one after another, so a withdrawal created meanwhile only pushes the
- * others down onto the page read next (seen twice, kept once, by id) and can
- * never push one out of view. Reading stops at a page with nothing in the
- * window. An item without a readable date counts as in the window.
+ * operator's, whatever tool made them, read as --reconcile reads them (see
+ * readWindow), so that a withdrawal created meanwhile cannot push a twin out of
+ * view. An item without a readable date counts as in the window.
  */
 export async function recentWithdrawals(client: ApiClient, window: { text: string; ms: number }): Promise<unknown[]> {
-  const byId = new Map<string, unknown>();
-  const withoutId: unknown[] = [];
-  for (let page = 1; page <= MAX_PAGES; page++) {
-    const { items, total } = await listWithdrawals(client, { page, limit: PAGE_SIZE });
-    const since = Date.now() + (apiClockOffset(client) ?? 0) - window.ms;
-    const recent = items.filter((item) => (createdAtOf(item) ?? since) >= since);
-    for (const item of recent) {
-      const id = idOf(item);
-      if (id === undefined) withoutId.push(item);
-      else byId.set(id, item);
-    }
-    if (recent.length === 0 || items.length === 0 || page * PAGE_SIZE >= total) return [...byId.values(), ...withoutId];
+  let since = -Infinity;
+  const edge = () => (since = Date.now() + (apiClockOffset(client) ?? 0) - window.ms);
+  let read: WindowRead;
+  try {
+    read = await readWindow(client, edge, MAX_PAGES);
+  } catch (error) {
+    if (!(error instanceof WindowTooLong)) throw error;
+    throw usageError(
+      `cannot check for twins: the account made more than ${MAX_PAGES * PAGE_SIZE} withdrawals in the last ${window.text}; nothing was sent`,
+      "shorten the profile's window (payctl profiles set NAME --duplicate-window 1h), or pass --allow-duplicate",
+    );
   }
-  throw usageError(
-    `cannot check for twins: the account made more than ${MAX_PAGES * PAGE_SIZE} withdrawals in the last ${window.text}; nothing was sent`,
-    "shorten the profile's window (payctl profiles set NAME --duplicate-window 1h), or pass --allow-duplicate",
-  );
+  if (!read.stable) {
+    throw usageError(
+      `cannot check for twins: the account's withdrawals list changed each of the ${MAX_PASSES} times it was read, so a twin may be hidden; nothing was sent`,
+      'run it again in a moment, or pass --allow-duplicate',
+    );
+  }
+  return read.items.filter((item) => (createdAtOf(item) ?? since) >= since);
 }
 
 /**

@@ -47,3 +47,23 @@ export function syncFolder(folder: string): void {
     if (fd !== undefined) fs.closeSync(fd);
   }
 }
+
+/**
+ * fsync of `fd` off the event loop, shared by the rows sent at once: a call made
+ * while one runs waits for the next, which covers every write made before it for
+ * all who asked meanwhile. Resolves once what was written before the call is on disk.
+ */
+export function sharedFsync(fd: number): () => Promise<void> {
+  let running: Promise<void> | undefined;
+  let next: Promise<void> | undefined;
+  const start = (): Promise<void> =>
+    (running = new Promise<void>((resolve, reject) => fs.fsync(fd, (error) => (error ? reject(error) : resolve()))).finally(() => (running = undefined)));
+  return () => {
+    if (!running) return start();
+    next ??= running.catch(() => {}).then(() => {
+      next = undefined;
+      return start();
+    });
+    return next;
+  };
+}

@@ -210,6 +210,8 @@ interface OpenJournal {
   contents: JournalContents;
   /** Appends a record; the journal file (its header and this run's record first) is made on the first. */
   append: JournalWriter['append'];
+  /** Every record appended so far on disk (nothing to do under --dry-run). */
+  flush(): Promise<void>;
   close(): void;
 }
 
@@ -250,6 +252,7 @@ function openJournal(services: Context['services'], plan: BatchPlan): OpenJourna
       }
       writer.append(record);
     },
+    flush: async () => writer?.flush(),
     close: () => writer?.close(),
   };
 }
@@ -374,9 +377,9 @@ async function sendAll(
     io.stderr.write('\nstopping: waiting for the requests in flight (Ctrl-C again to quit now)\n');
   });
   /** Writes a record; false once the journal cannot be written. */
-  const record = (write: () => void): boolean => {
+  const record = async (write: () => void | Promise<void>): Promise<boolean> => {
     try {
-      write();
+      await write();
       return true;
     } catch (error) {
       if (!(error instanceof JournalWriteError)) throw error;
@@ -389,7 +392,8 @@ async function sendAll(
     const client = await clientFor(row.account);
     const { request } = row;
     const offset = await readApiClockOffset(client);
-    const intentWritten = record(() =>
+    // The intent is on disk before the request leaves.
+    const intentWritten = await record(async () => {
       journal.append({
         type: 'intent', key: row.key, line: row.line, account: row.account, amount: request.amount, bankAccountId: request.bankAccountId,
         ...(request.withdrawalMethod === 'pix' ? { pixKeyType: request.pixKeyType, pixKey: request.pixKey } : {}),
@@ -398,8 +402,9 @@ async function sendAll(
         occurrence: row.occurrence,
         at: new Date().toISOString(),
         ...(offset === undefined ? {} : { apiAt: new Date(Date.now() + offset).toISOString() }),
-      }),
-    );
+      });
+      await journal.flush();
+    });
     if (!intentWritten) return;
     let outcome: ReportRow;
     let written: boolean;
@@ -408,17 +413,17 @@ async function sendAll(
       // Rows are sent only when not under --dry-run, which records them instead (recordAll).
       if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);
       outcome = reportRow(row, 'sent', { withdrawalId: created.id, status: created.status });
-      written = record(() => journal.append({ type: 'done', key: row.key, withdrawalId: created.id, status: created.status, at: new Date().toISOString() }));
+      written = await record(() => journal.append({ type: 'done', key: row.key, withdrawalId: created.id, status: created.status, at: new Date().toISOString() }));
     } catch (error) {
       const known = error instanceof PayctlError ? error : undefined;
       const detail = known ? answerDetail(known) : '';
       const message = known ? `${known.message}${detail ? ` (${detail})` : ''}` : String((error as Error)?.message ?? error);
       if (mayHaveMoved(known)) {
         outcome = reportRow(row, 'unknown', { error: message });
-        written = record(() => journal.append({ type: 'unknown', key: row.key, error: message, at: new Date().toISOString() }));
+        written = await record(() => journal.append({ type: 'unknown', key: row.key, error: message, at: new Date().toISOString() }));
       } else {
         outcome = reportRow(row, 'failed', { error: message });
-        written = record(() => journal.append({ type: 'failed', key: row.key, error: message, exitCode: known!.exitCode, at: new Date().toISOString() }));
+        written = await record(() => journal.append({ type: 'failed', key: row.key, error: message, exitCode: known!.exitCode, at: new Date().toISOString() }));
         if (known!.exitCode === ExitCode.auth) stopWith('auth');
         if (known instanceof LedgerUnavailable) stopWith('ledger');
         if (known!.exitCode === ExitCode.usage) result.held++;

@@ -1,9 +1,9 @@
-// Records, in order, every write and fsync on a batch journal (a file whose name
+// Records, in order, every write and fsync (its start and its end) on a batch journal (a file whose name
 // ends in .journal) and every POST this process sends, then writes them as JSON
 // lines to PAYCTL_TEST_TRACE when the process exits. Loaded with NODE_OPTIONS=--require.
 const fs = require('node:fs');
 const http = require('node:http');
-const { openSync, writeSync, fsyncSync, writeFileSync } = fs;
+const { openSync, writeSync, fsync, fsyncSync, writeFileSync } = fs;
 const traceFile = process.env.PAYCTL_TEST_TRACE;
 const journalFds = new Set();
 const events = [];
@@ -16,10 +16,23 @@ fs.writeSync = function (fd, data, ...rest) {
   if (journalFds.has(fd)) events.push({ event: 'write', text: Buffer.isBuffer(data) ? data.toString('utf8', typeof rest[0] === 'number' ? rest[0] : 0) : String(data) });
   return writeSync.call(this, fd, data, ...rest);
 };
+let fsyncs = 0;
 fs.fsyncSync = function (fd) {
+  const id = fsyncs++;
+  if (journalFds.has(fd)) events.push({ event: 'fsync-start', id });
   const result = fsyncSync.call(this, fd);
-  if (journalFds.has(fd)) events.push({ event: 'fsync' });
+  if (journalFds.has(fd)) events.push({ event: 'fsync', id });
   return result;
+};
+// The asynchronous form: its start when called, its end when the callback runs (the data is on disk then).
+fs.fsync = function (fd, callback) {
+  const id = fsyncs++;
+  if (!journalFds.has(fd)) return fsync.call(this, fd, callback);
+  events.push({ event: 'fsync-start', id });
+  return fsync.call(this, fd, (error) => {
+    if (!error) events.push({ event: 'fsync', id });
+    callback(error);
+  });
 };
 const end = http.ClientRequest.prototype.end;
 http.ClientRequest.prototype.end = function (chunk, ...rest) {

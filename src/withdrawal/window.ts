@@ -1,0 +1,74 @@
+import { listWithdrawals } from '../api/withdrawals.js';
+import type { ApiClient } from '../http/client.js';
+import { createdAtOf, idOf } from './identity.js';
+
+export const PAGE_SIZE = 100;
+/** Pages asked for at once after the first: a busy account's window is read in a few round trips, not one per 100 withdrawals. */
+const PAGES_AT_ONCE = 8;
+/** Reads of the whole window before payctl gives up on a list that keeps moving. */
+export const MAX_PASSES = 5;
+
+export interface WindowRead {
+  /** Every item seen in any read, once each (by id), those past the window's edge included. */
+  items: unknown[];
+  /** Whether a read found the window holding still; if not, absence proves nothing. */
+  stable: boolean;
+}
+
+/** The list holds more pages in the window than the caller will read. */
+export class WindowTooLong extends Error {}
+
+/**
+ * Reads the account's newest-first withdrawals list back to `since` (a time on the
+ * API's clock, asked once the first page of a read has answered, so that its
+ * `Date` can place it), for the twin check and --reconcile alike. An item without a
+ * readable date counts as in the window.
+ *
+ * After the first page, pages are read PAGES_AT_ONCE at a time, until one has
+ * nothing in the window or comes back short. A withdrawal created meanwhile moves
+ * every item a place down, so a page answered after the next one can lose its
+ * last item to it: a read is trusted only when every page it read answered the
+ * same count (nothing was created from its first answer to its last) and it lost
+ * nothing an earlier read saw, or, for an API that gives no count, when two reads
+ * agree. Otherwise the window is read again, up to MAX_PASSES times.
+ */
+export async function readWindow(client: ApiClient, since: () => number, maxPages = Infinity): Promise<WindowRead> {
+  const byId = new Map<string, unknown>();
+  const withoutId: unknown[] = [];
+  let earlier: Set<string> | undefined;
+  for (let pass = 0; pass < MAX_PASSES; pass++) {
+    const seen = new Set<string>();
+    const totals = new Set<number>();
+    let edge = -Infinity;
+    const inWindow = (item: unknown) => (createdAtOf(item) ?? Infinity) >= edge;
+    /** Takes in a page; whether the window goes on past it. */
+    const take = ({ items, total }: { items: unknown[]; total: number }): boolean => {
+      totals.add(total);
+      for (const item of items) {
+        const id = idOf(item);
+        if (id === undefined) {
+          if (pass === 0) withoutId.push(item);
+          continue;
+        }
+        byId.set(id, item);
+        if (inWindow(item)) seen.add(id);
+      }
+      return items.length >= PAGE_SIZE && items.some(inWindow);
+    };
+    const first = await listWithdrawals(client, { page: 1, limit: PAGE_SIZE });
+    edge = since();
+    let more = take(first);
+    for (let next = 2; more; next += PAGES_AT_ONCE) {
+      if (next > maxPages) throw new WindowTooLong();
+      const numbers = Array.from({ length: Math.min(PAGES_AT_ONCE, maxPages - next + 1) }, (_, i) => next + i);
+      const pages = await Promise.all(numbers.map((page) => listWithdrawals(client, { page, limit: PAGE_SIZE })));
+      // Every page is taken in, even past the first that ends the window: all count for the check of the counts.
+      more = pages.map(take).every(Boolean);
+    }
+    const keptAll = earlier === undefined || [...earlier].every((id) => seen.has(id));
+    const agrees = earlier !== undefined && keptAll && seen.size === earlier.size;
+    if ((totals.size === 1 && keptAll) || agrees) return { items: [...byId.values(), ...withoutId], stable: true };
+    earlier = new Set([...(earlier ?? []), ...seen]);
+  }
+  return { items: [...byId.values(), ...withoutId], stable: false };
+}
