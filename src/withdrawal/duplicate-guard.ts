@@ -1,9 +1,9 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
-import type { Context } from '../context.js';
+import type { RunConfig } from '../config/run.js';
 import type { ApiClient } from '../http/client.js';
-import type { Services } from '../services.js';
+import type { IOStreams } from '../iostreams.js';
 import { usageError } from '../errors.js';
 import { formatCents } from '../output/money.js';
 import { visible } from '../output/sanitize.js';
@@ -11,6 +11,12 @@ import { formatLocalTime } from '../output/time.js';
 import { duplicateWindowOf, recentWithdrawals, twinsOf } from './duplicates.js';
 import { identityOf, idOf, type WithdrawalIdentity } from './identity.js';
 import { describeHolder, LockBusy, platformAccount, takeLock, userLockFolder } from './lock.js';
+
+/** What the guard takes of a run: its streams, its settings and API client, and its account as a person reads it. */
+interface GuardRun {
+  readonly io: IOStreams;
+  readonly services: RunConfig & { api(): Promise<ApiClient>; accountLabel(): string };
+}
 
 /** How long a withdrawal waits for another one in the same account to finish its check and send. */
 const LOCK_WAIT_MS = 30_000;
@@ -27,7 +33,7 @@ export interface DuplicateOverride {
  * window, by anyone) is refused, exit 2, each twin named, unless the override's
  * flag was given. A dry run only warns.
  */
-export async function checkTwins(ctx: Context, identity: WithdrawalIdentity, override: DuplicateOverride): Promise<void> {
+export async function checkTwins(ctx: GuardRun, identity: WithdrawalIdentity, override: DuplicateOverride): Promise<void> {
   if (override.given) return;
   const twins = await findTwins(ctx, identity);
   if (twins.length === 0) return;
@@ -43,7 +49,7 @@ export async function checkTwins(ctx: Context, identity: WithdrawalIdentity, ove
  * at the same moment, through any profile, config folder or spelling of the
  * base URL, the second finds the first.
  */
-export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalIdentity, override: DuplicateOverride, send: () => Promise<T>): Promise<T> {
+export async function sendUnlessDuplicate<T>(ctx: GuardRun, identity: WithdrawalIdentity, override: DuplicateOverride, send: () => Promise<T>): Promise<T> {
   if (ctx.services.flags.dryRun) return send();
   const lock = await takeWithdrawalLock(ctx.services);
   try {
@@ -66,7 +72,7 @@ export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalI
  * the confirmation's line about duplicates, if any.
  */
 export async function checkBatchTwins(
-  ctx: Context,
+  ctx: GuardRun,
   rows: readonly BatchRow[],
   paidByJournal: ReadonlySet<string>,
   clientFor: (account: string | null) => Promise<ApiClient>,
@@ -99,15 +105,15 @@ export async function checkBatchTwins(
 }
 
 /** The twins found, a line each, on stderr, before the error or warning that counts them: their text is the server's, made visible. */
-const listTwins = ({ io }: Context, lines: readonly string[]) => io.stderr.write(`${lines.map(visible).join('\n')}\n`);
+const listTwins = ({ io }: GuardRun, lines: readonly string[]) => io.stderr.write(`${lines.map(visible).join('\n')}\n`);
 
-async function findTwins({ services }: Context, identity: WithdrawalIdentity): Promise<unknown[]> {
+async function findTwins({ services }: GuardRun, identity: WithdrawalIdentity): Promise<unknown[]> {
   const items = await recentWithdrawals(await services.api(), duplicateWindowOf(services.settings()));
   return twinsOf(items, identity);
 }
 
 /** Lists the twins and says what they are; the error is thrown, or under --dry-run its message warned. */
-function twinsRefusal(ctx: Context, twins: readonly unknown[], allowFlag: string) {
+function twinsRefusal(ctx: GuardRun, twins: readonly unknown[], allowFlag: string) {
   const { services } = ctx;
   listTwins(ctx, twins.map((twin) => `  ${describeTwin(twin)}`));
   const id = idOf(twins[0]);
@@ -134,7 +140,7 @@ function describeTwin(item: unknown): string {
   );
 }
 
-async function takeWithdrawalLock(services: Services) {
+async function takeWithdrawalLock(services: GuardRun['services']) {
   const { baseUrl, subaccount } = services.settings();
   const name = createHash('sha256').update(platformAccount(baseUrl, subaccount)).digest('hex').slice(0, 32);
   try {
