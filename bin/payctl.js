@@ -11,8 +11,9 @@
 // so that its stack traces name payctl's source files, and an export runs in a
 // worker thread whose heap stays small (bin/dist.js).
 const args = process.argv.slice(2);
-const line = require('../dist/command-line.cjs').readCommandLine(args);
-const answer = line.version ? `${require('../package.json').version}\n` : line.help ? require('./dist.js').readHelp(line.help) : undefined;
+const commandLine = require('../dist/command-line.cjs');
+const line = commandLine.readCommandLine(args);
+const answer = line.version ? `${commandLine.VERSION}\n` : line.help ? require('./dist.js').readHelp(line.help) : undefined;
 if (answer !== undefined) writeOut(answer);
 else if (line.debug) require('./dist.js').loadReadableBundle().run(args);
 else if (require('./dist.js').isExport(line)) require('./dist.js').runInThread(args);

@@ -3,7 +3,8 @@
  * place: by the launcher (bin/payctl.js, through dist/command-line.cjs, which the
  * build makes from this file) to decide whether and how to load the bundle, and by
  * main, to choose the commands to load and how to report a failure. It imports
- * nothing, so that the launcher's copy stays a few hundred bytes.
+ * only the version (which the launcher prints from here, reading no package.json),
+ * so that the launcher's copy stays a few hundred bytes.
  */
 export interface CommandLine {
   /** The words after `payctl`, as typed. */
@@ -66,3 +67,6 @@ function positionalWords(argv: readonly string[], valueFlags: ReadonlySet<string
   }
   return words;
 }
+
+/** What `--version` prints: the launcher takes it from here rather than parse package.json. */
+export { VERSION } from './version.js';

@@ -21,7 +21,7 @@ import type { Parser } from '../validate.js';
 
 /**
  * A command as data, typed end to end: its arguments and options carry the
- * parsers of src/validate.ts, so the parser (src/main.ts), `--help`, the
+ * parsers of src/validate.ts, so the parser (src/main/program.ts), `--help`, the
  * completion scripts and the command's code all read one declaration, and the
  * code receives values already parsed, typed from the declaration
  * (`Invocation<typeof spec>`). The code behind a command is loaded only when it runs.
