@@ -170,14 +170,13 @@ function writeCache(file, stamp, script) {
 }
 
 /**
- * Whether this run pages through a whole list (`--all`, `customers find`) with
- * its output going to a pipe or a file: an export, which runs in a worker thread
- * (runInThread). Words that are in fact a flag's value only cost a thread. At a
- * terminal (a character device, /dev/null included) it runs as any command.
+ * Whether this run pages through a whole list (`line.pagesAll`, read by
+ * src/command-line.ts) with its output going to a pipe or a file: an export, which
+ * runs in a worker thread (runInThread). At a terminal (a character device,
+ * /dev/null included) it runs as any command.
  */
-function isExport(args) {
-  const pagesAll = args.includes('--all') || (args.includes('customers') && args.includes('find'));
-  if (!pagesAll) return false;
+function isExport(line) {
+  if (!line.pagesAll) return false;
   try {
     return !fs.fstatSync(1).isCharacterDevice();
   } catch {

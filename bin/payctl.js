@@ -1,6 +1,8 @@
 #!/usr/bin/env node
 'use strict';
-// payctl's launcher, CommonJS like dist/ (see bin/package.json). `--version` (and
+// payctl's launcher, CommonJS like dist/ (see bin/package.json). What it must know
+// before loading the bundle is read off the command line by the function main uses
+// too (src/command-line.ts, built into dist/command-line.cjs). `--version` (and
 // `-V`, `-v`, `version`), and `--help` of any command (and `help COMMAND...`), are
 // answered without loading the bundle (the help was rendered from it at build
 // time, bin/dist.js; words that name no command go to the bundle, which says so),
@@ -9,18 +11,12 @@
 // so that its stack traces name payctl's source files, and an export runs in a
 // worker thread whose heap stays small (bin/dist.js).
 const args = process.argv.slice(2);
-const last = args[args.length - 1];
-const answer =
-  args.length === 1 && (last === '--version' || last === '-V' || last === '-v' || last === 'version')
-    ? `${require('../package.json').version}\n`
-    : last === '--help' || last === '-h'
-      ? require('./dist.js').readHelp(args.slice(0, -1))
-      : args[0] === 'help'
-        ? require('./dist.js').readHelp(args.slice(1))
-        : undefined;
+const commandLine = require('../dist/command-line.cjs');
+const line = commandLine.readCommandLine(args);
+const answer = line.version ? `${commandLine.VERSION}\n` : line.help ? require('./dist.js').readHelp(line.help) : undefined;
 if (answer !== undefined) writeOut(answer);
-else if (args.includes('--debug')) require('./dist.js').loadReadableBundle().run(args);
-else if (require('./dist.js').isExport(args)) require('./dist.js').runInThread(args);
+else if (line.debug) require('./dist.js').loadReadableBundle().run(args);
+else if (require('./dist.js').isExport(line)) require('./dist.js').runInThread(args);
 else require('./dist.js').loadBundle().exports.run(args);
 
 function writeOut(text) {

@@ -117,7 +117,12 @@ await Promise.all([
   }),
   build({
     ...common,
-    entryPoints: { ...Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [`vendor/${bundle}`, pkg])), sandbox: 'src/sandbox/server.ts' },
+    entryPoints: {
+      ...Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [`vendor/${bundle}`, pkg])),
+      sandbox: 'src/sandbox/server.ts',
+      // What bin/payctl.js reads off the command line before it loads dist/cli.cjs: main reads it with the same code.
+      'command-line': 'src/command-line.ts',
+    },
     outdir: staging,
     outExtension: { '.js': '.cjs' },
   }),

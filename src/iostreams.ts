@@ -1,13 +1,14 @@
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
-import type { IO } from './context.js';
-import { globalFlag, type Flags } from './commands/options.js';
+import { globalFlag, type Flags } from './flags.js';
 import { usageError } from './errors.js';
 import { colorEnabled } from './output/color.js';
 import { Output, type OutputFormat } from './output/format.js';
 import { choosePager } from './output/pager.js';
-import { tableHeight, tableWidth } from './process-io.js';
+import { visible } from './output/sanitize.js';
+import type { SecretScrubber } from './redact.js';
+import { tableHeight, tableWidth, type IO, type Notices } from './process-io.js';
 
 /** What cut a run short: Ctrl-C, or the reader of stdout went away (`payctl … | head`). */
 export type StopReason = 'interrupted' | 'output-closed';
@@ -58,7 +59,7 @@ export class Interrupts {
   }
 }
 
-type StreamFlags = Pick<Flags, 'json' | 'output' | 'fields' | 'jq' | 'csvSeparator' | 'color' | 'input' | 'pager' | 'out'>;
+type StreamFlags = Pick<Flags, 'json' | 'output' | 'fields' | 'jq' | 'csvSeparator' | 'color' | 'input' | 'pager' | 'out' | 'debug'>;
 
 /**
  * The format of --jq, which filters JSON: -o json, or -o ndjson, whose lines it
@@ -90,9 +91,10 @@ function checkOut(format: OutputFormat, out: string | undefined, stdoutIsTTY: bo
 
 /**
  * The run's streams and what follows from them: whether each is a terminal, the
- * output format and writer, colour, whether prompting is allowed, and Ctrl-C.
+ * output format and writer, colour, whether prompting is allowed, and Ctrl-C;
+ * and the run's warnings and --debug lines, which any layer says through it.
  */
-export class IOStreams implements IO {
+export class IOStreams implements IO, Notices {
   readonly output: Output;
   readonly stdout: Writable;
   readonly stderr: Writable;
@@ -104,6 +106,8 @@ export class IOStreams implements IO {
     private readonly env: NodeJS.ProcessEnv,
     private readonly flags: StreamFlags,
     readonly interrupts: Interrupts,
+    /** The run's secrets, scrubbed from what is written here. */
+    private readonly secrets: SecretScrubber,
     /** The profile's csv separator, read only when csv is written and no --csv-separator was given. */
     profileCsvSeparator: () => string,
     /** The command line as typed (after `payctl`): a table's footer shows it with the next page. */
@@ -126,6 +130,16 @@ export class IOStreams implements IO {
       env,
       holdCtrlC: () => interrupts.takeOver(() => undefined),
     });
+  }
+
+  /** A one-line warning on stderr. */
+  warn(text: string): void {
+    this.stderr.write(`warning: ${visible(this.secrets.scrub(text))}\n`);
+  }
+
+  /** A line of --debug output on stderr; nothing without --debug. */
+  debug(line: string): void {
+    if (this.flags.debug) this.stderr.write(`${visible(this.secrets.scrub(`debug: ${line}`))}\n`);
   }
 
   /** The width of the terminal stderr is, for lines a person reads there; undefined when stderr is not a terminal. */

@@ -1,9 +1,29 @@
 import { EventEmitter } from 'node:events';
 import { fstatSync, statSync, writeSync } from 'node:fs';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { loadBuiltin } from './builtin.js';
-import type { IO } from './context.js';
 import { ExitCode, PayctlError } from './errors.js';
+
+/** The streams a run is given (main's second argument), with whether each is a terminal. */
+export interface IO {
+  stdin: Readable;
+  stdout: Writable;
+  stderr: Writable;
+  stdinIsTTY: boolean;
+  stdoutIsTTY: boolean;
+  stderrIsTTY: boolean;
+  /** The terminal's size, when stdout is one and says. */
+  stdoutColumns?: number;
+  stdoutRows?: number;
+}
+
+/** How a lower layer says what the user should know: on the run's stderr, through its IOStreams. */
+export interface Notices {
+  /** A one-line warning. */
+  warn(text: string): void;
+  /** A line of --debug output; nothing without --debug. */
+  debug(line: string): void;
+}
 
 const pause = new Int32Array(new SharedArrayBuffer(4));
 

@@ -1,6 +1,5 @@
 import { styleText } from 'node:util';
 import { ExitCode, PayctlError, usageError } from './errors.js';
-import type { Context } from './context.js';
 import type { IOStreams } from './iostreams.js';
 import { visible } from './output/sanitize.js';
 import { asPromptCheck, type Parser } from './validate.js';
@@ -153,7 +152,10 @@ export function refuseMissingUnlessAsking(io: IOStreams, flags: readonly string[
 }
 
 /** Fills in missing required values, in order (so an answer can shape the next question). */
-export async function resolveRequired<R extends Record<string, Requirement<unknown>>>({ io, services }: Context, requirements: R): Promise<Resolved<R>> {
+export async function resolveRequired<R extends Record<string, Requirement<unknown>>>(
+  { io, services }: { readonly io: IOStreams; readonly services: { prompter(): Promise<Prompter> } },
+  requirements: R,
+): Promise<Resolved<R>> {
   const missing = Object.values(requirements).filter((r) => r.value === undefined);
   refuseMissingUnlessAsking(
     io,

@@ -1,61 +1,64 @@
 import type { ApiClient, AuditHooks, RecordedRequest } from './http/client.js';
-import type { Flags } from './commands/options.js';
+import type { Flags } from './flags.js';
 import type { IOStreams } from './iostreams.js';
-import { configDir, configFile, readConfig, type ConfigData } from './config/store.js';
-import { assertSecureTransport, loginCommand, profileSetting, readTokenExpiry, resolveSettings, tokenRefusal, type Settings } from './config/settings.js';
-import { parseCsvSeparator } from './output/format.js';
-import { visible } from './output/sanitize.js';
-import { SecretScrubber } from './redact.js';
+import type { CachedRunConfig, RunConfig } from './config/run.js';
+import type { ConfigData } from './config/store.js';
+import { assertSecureTransport, loginCommand, readTokenExpiry, tokenRefusal, type Settings } from './config/settings.js';
+import type { Notices } from './process-io.js';
+import type { SecretScrubber } from './redact.js';
 import type { Prompter } from './prompt.js';
 import { subaccountLabel } from './subaccount-names.js';
 
 /**
  * What a run may need beyond its streams, each made on first use: the config
- * and the settings resolved from flags, environment and profile, the API client,
- * the prompter, and the scrubber every secret of the run is registered with.
- * Under --dry-run the API client records writes here instead of sending them.
+ * and the settings resolved from flags, environment and profile (its RunConfig),
+ * the API client, the prompter, and the scrubber every secret of the run is
+ * registered with. Under --dry-run the API client records writes here instead of
+ * sending them. It writes nothing itself: warnings and --debug lines go through
+ * the run's IOStreams.
  */
-export class Services {
-  readonly secrets = new SecretScrubber();
+export class Services implements RunConfig, Notices {
   /** What closes when the command ends, whatever its outcome (the ledger's connection). */
   readonly onEnd: Array<() => Promise<void>> = [];
   /** The writes --dry-run recorded, in order; printed when the command ends. */
   readonly recorded: RecordedRequest[] = [];
   /** Set under --dry-run by a command whose writes are a list (a batch's rows): printed as an array with -o json, even of one or none. */
   recordedAsList = false;
-  private cachedConfig?: ConfigData;
-  private cachedSettings?: Settings;
   private cachedApi?: Promise<ApiClient>;
   private tokenRead?: Promise<Settings>;
   private cachedPrompter?: Promise<Prompter>;
 
   constructor(
     private readonly io: IOStreams,
-    readonly env: NodeJS.ProcessEnv,
-    readonly flags: Flags,
+    private readonly run: CachedRunConfig,
+    readonly secrets: SecretScrubber,
   ) {}
 
+  get env(): NodeJS.ProcessEnv {
+    return this.run.env;
+  }
+
+  get flags(): Flags {
+    return this.run.flags;
+  }
+
   get configDir(): string {
-    return configDir(this.env);
+    return this.run.configDir;
   }
 
   config(): ConfigData {
-    this.cachedConfig ??= readConfig(this.configDir);
-    return this.cachedConfig;
+    return this.run.config();
   }
 
   /** Forgets what was read, after this run changed the config. */
   reloadConfig(): void {
-    this.cachedConfig = undefined;
-    this.cachedSettings = undefined;
+    this.run.reloadConfig();
     this.tokenRead = undefined;
   }
 
   /** Flags, environment, then profile; the token is registered as a secret as soon as it is known. */
   settings(): Settings {
-    this.cachedSettings ??= resolveSettings(this.config(), this.flags, this.env);
-    if (this.cachedSettings.token) this.secrets.add(this.cachedSettings.token);
-    return this.cachedSettings;
+    return this.run.settings();
   }
 
   /**
@@ -77,17 +80,12 @@ export class Services {
     return this.tokenRead;
   }
 
-  /** A one-line warning on stderr. */
   warn(text: string): void {
-    this.io.stderr.write(`warning: ${visible(this.secrets.scrub(text))}\n`);
+    this.io.warn(text);
   }
 
-  /** The profile's `csvSeparator` setting (pt-BR spreadsheets want `;`), else a comma. */
-  profileCsvSeparator(): string {
-    const { profileName, value } = profileSetting(this.config(), this.flags, this.env, 'csvSeparator');
-    return value === undefined
-      ? ','
-      : parseCsvSeparator(`the csvSeparator setting of profile "${profileName}"`, value, `fix it in ${configFile(this.configDir)}, or give --csv-separator`);
+  debug(line: string): void {
+    this.io.debug(line);
   }
 
   /** The account a command runs in, as a person reads it: a sub-account by its name (when known) and id. */
@@ -125,7 +123,7 @@ export class Services {
       token: withToken ? settings.token : undefined,
       subaccount: account ? account.subaccount : settings.subaccount,
       timeoutMs: settings.timeoutMs,
-      debug: this.flags.debug ? (line) => this.debug(line) : undefined,
+      debug: this.flags.debug ? (line) => this.io.debug(line) : undefined,
       record: this.flags.dryRun ? (request) => this.recorded.push(request) : undefined,
       secrets: this.secrets,
       signal: this.io.signal,
@@ -143,10 +141,6 @@ export class Services {
         return (await hooks).before(write);
       },
     };
-  }
-
-  debug(line: string): void {
-    if (this.flags.debug) this.io.stderr.write(`${visible(this.secrets.scrub(`debug: ${line}`))}\n`);
   }
 
   prompter(): Promise<Prompter> {

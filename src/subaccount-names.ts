@@ -1,6 +1,7 @@
 import { changeProfile } from './config/profiles.js';
 import type { ConfigData } from './config/store.js';
-import type { Services } from './services.js';
+import type { RunConfig } from './config/run.js';
+import type { Notices } from './process-io.js';
 
 /**
  * The sub-accounts a profile knows, with their names: the API has no list of
@@ -56,12 +57,12 @@ export function knownSubaccounts(config: ConfigData, profileName: string): Known
 }
 
 /** The remembered name of a sub-account of the profile in use, if any. */
-export function subaccountName(services: Services, id: string): string | undefined {
+export function subaccountName(services: RunConfig, id: string): string | undefined {
   return knownSubaccounts(services.config(), services.settings().profileName).find((known) => known.id === id)?.name;
 }
 
 /** A sub-account as people read it: `Loja Centro (3f2b8c1e-…)` when its name is known, else its id. */
-export function subaccountLabel(services: Services, id: string): string {
+export function subaccountLabel(services: RunConfig, id: string): string {
   const name = subaccountName(services, id);
   return name ? `${name} (${id})` : id;
 }
@@ -72,7 +73,7 @@ export function subaccountLabel(services: Services, id: string): string {
  * Names are a convenience: a config that cannot be written (read-only, locked
  * too long) costs the name, not the command that learnt it (`--debug` says why).
  */
-export async function rememberSubaccounts(services: Services, sightings: readonly SubaccountSighting[]): Promise<void> {
+export async function rememberSubaccounts(services: RunConfig & Notices, sightings: readonly SubaccountSighting[]): Promise<void> {
   try {
     await remember(services, sightings);
   } catch (error) {
@@ -80,7 +81,7 @@ export async function rememberSubaccounts(services: Services, sightings: readonl
   }
 }
 
-async function remember(services: Services, sightings: readonly SubaccountSighting[]): Promise<void> {
+async function remember(services: RunConfig & Notices, sightings: readonly SubaccountSighting[]): Promise<void> {
   const { profileName } = services.settings();
   const before = new Map(knownSubaccounts(services.config(), profileName).map((known) => [known.id, known]));
   const news = sightings.filter((seen) => {

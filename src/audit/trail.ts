@@ -2,10 +2,11 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ExitCode } from '../errors.js';
 import type { AuditHooks, AuditedWrite, WriteOutcome } from '../http/client.js';
-import { ledgerOf } from '../ledger/index.js';
-import { maskSecrets } from '../redact.js';
-import type { Services } from '../services.js';
-import { compareWithdrawal, createdAtOf, idOf, type WithdrawalIdentity } from '../withdrawal/identity.js';
+import { ledgerOf, type LedgerRun } from '../ledger/index.js';
+import type { RunConfig } from '../config/run.js';
+import type { Notices } from '../process-io.js';
+import { maskSecrets, type SecretScrubber } from '../redact.js';
+import { compareWithdrawal, createdAtOf, idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
 import { AuditLog, auditFiles, auditWriteError, readRecords, type IntentRecord, type SettledRecord } from './log.js';
 
 /** Who runs payctl, as the system knows them. */
@@ -23,7 +24,7 @@ function userName(env: NodeJS.ProcessEnv): string {
  * after. A failure to record the outcome is a warning: the write happened, and
  * the log then shows it as of unknown outcome.
  */
-export function auditHooks(services: Services, account: string | null): AuditHooks {
+export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrubber }, account: string | null): AuditHooks {
   const log = new AuditLog(services.env);
   const scrub = (value: unknown) => services.secrets.scrubDeep(maskSecrets(value));
   return {
@@ -77,14 +78,6 @@ export function auditHooks(services: Services, account: string | null): AuditHoo
   };
 }
 
-/** What a read learnt about a withdrawal that may be one of unknown outcome: found (with its id and status), or known not made. */
-export interface WithdrawalFinding {
-  identity: WithdrawalIdentity;
-  /** The sub-account; null for the main account. */
-  account: string | null;
-  found?: { id: string; status: string; createdAt?: number };
-}
-
 /** How long before its intent a withdrawal may seem to be created: this machine's clock and the API's may differ. */
 const CLOCK_SLACK_MS = 5 * 60 * 1000;
 const WITHDRAW_PATH = '/withdrawals/withdraw';
@@ -97,7 +90,7 @@ const WITHDRAW_PATH = '/withdrawals/withdraw';
  * an outcome or a settlement settles nothing. A failure to write is a warning:
  * the log keeps showing the write as unknown.
  */
-export async function settleWithdrawals(services: Services, findings: readonly WithdrawalFinding[], by: string): Promise<void> {
+export async function settleWithdrawals(services: RunConfig & Notices, findings: readonly WithdrawalFinding[], by: string): Promise<void> {
   const files = auditFiles(services.env);
   if (findings.length === 0 || files.length === 0) return;
   const { baseUrl } = services.settings();

@@ -1,86 +1,47 @@
 import type { Context } from '../context.js';
 import { ExitCode, PayctlError, usageError } from '../errors.js';
 import type { View } from '../output/views.js';
-import type { Flags } from './options.js';
+import {
+  describeOptions,
+  flagOf,
+  longFlag,
+  parseOptions,
+  textOf,
+  TRAIT_FLAGS,
+  type Completion,
+  type Flags,
+  type OptionDef,
+  type OptionDefs,
+  type OptionSpec,
+  type OptionValues,
+  type ValueOption,
+} from '../flags.js';
 import { fieldPrompt, type FieldPrompt, type Requirement } from '../prompt.js';
 import type { Parser } from '../validate.js';
-import { isIdPrefix, parseId, rememberShownIds, resolveShownId } from '../shown-ids.js';
+import { isIdPrefix, parseId, rememberShownIds, resolveShownId } from '../config/shown-ids.js';
 
 /**
  * A command as data, typed end to end: its arguments and options carry the
- * parsers of src/validate.ts, so the parser (src/main.ts), `--help`, the
+ * parsers of src/validate.ts, so the parser (src/main/program.ts), `--help`, the
  * completion scripts and the command's code all read one declaration, and the
  * code receives values already parsed, typed from the declaration
  * (`Invocation<typeof spec>`). The code behind a command is loaded only when it runs.
+ * The kinds of option, and the options every command takes, are src/flags.ts's;
+ * a command's declaration takes them from here with the rest.
  */
-
-/** Dynamic completion source of a value. */
-export type Completion = 'profiles' | 'files';
-
-interface OptionBase {
-  readonly description: string;
-  /** A one-letter spelling besides the long one, e.g. `-d`. */
-  readonly short?: `-${string}`;
-}
-
-/** An option that takes a value (`--amount <cents>`), parsed into T. */
-export interface ValueOption<T> extends OptionBase {
-  readonly kind: 'value';
-  readonly placeholder: string;
-  readonly parse: Parser<T>;
-  /** Values offered by completion and checked by the parser. */
-  readonly choices?: readonly string[];
-  /** Values offered by completion only, where the parser accepts more (aliases, any case). */
-  readonly values?: readonly string[];
-  readonly complete?: Completion;
-}
-
-/** An option that may be given more than once; its values arrive in order. */
-export interface RepeatedOption<T> extends OptionBase {
-  readonly kind: 'repeated';
-  readonly placeholder: string;
-  readonly parse: Parser<T>;
-}
-
-/** An option without a value: true when given (or, `negated`, spelled `--no-NAME` and false when given). */
-export interface SwitchOption extends OptionBase {
-  readonly kind: 'switch';
-  readonly negated?: boolean;
-}
-
-export type OptionDef = ValueOption<unknown> | RepeatedOption<unknown> | SwitchOption;
-/** Options by their key: the camel-case form of the long flag (`bankAccount` is `--bank-account`). */
-export type OptionDefs = Readonly<Record<string, OptionDef>>;
-
-type Extras = Pick<ValueOption<unknown>, 'short' | 'choices' | 'values' | 'complete'>;
-
-export const valueOption = <T>(placeholder: string, description: string, parse: Parser<T>, extras: Extras = {}): ValueOption<T> => ({
-  kind: 'value',
-  placeholder,
-  description,
-  parse,
-  ...extras,
-});
-
-/** A value taken as typed: checked later against other settings (a base URL, a profile name) or read as a file name. */
-export const asText: Parser<string> = (_flag, raw) => raw;
-
-export const textOption = (placeholder: string, description: string, extras: Extras = {}): ValueOption<string> =>
-  valueOption(placeholder, description, asText, extras);
-
-export const repeatedOption = <T>(placeholder: string, description: string, parse: Parser<T>, extras: Pick<OptionBase, 'short'> = {}): RepeatedOption<T> => ({
-  kind: 'repeated',
-  placeholder,
-  description,
-  parse,
-  ...extras,
-});
-
-export const switchOption = (description: string, extras: Pick<SwitchOption, 'short' | 'negated'> = {}): SwitchOption => ({
-  kind: 'switch',
-  description,
-  ...extras,
-});
+export {
+  asText,
+  flagOf,
+  longFlag,
+  repeatedOption,
+  switchOption,
+  textOption,
+  valueOption,
+  type OptionDefs,
+  type OptionSpec,
+  type OptionValues,
+  type ValueOption,
+} from '../flags.js';
 
 /** A positional argument: `name` as help shows it (`<split-id>`), in capitals in messages (`SPLIT_ID`). */
 export interface ArgDef<T = unknown, Optional extends boolean = boolean> {
@@ -186,11 +147,6 @@ type OptionsOf<S extends CommandDefinition> = S extends { readonly options: infe
 type ArgsOf<S extends CommandDefinition> = S extends { readonly args: infer A extends readonly ArgDef[] } ? A : readonly [];
 type ViewOf<S extends CommandDefinition> = S extends { readonly view: infer V extends View } ? V : undefined;
 
-type ValueOf<D> =
-  D extends ValueOption<infer T> ? T | undefined : D extends RepeatedOption<infer T> ? T[] : D extends SwitchOption ? boolean : never;
-
-export type OptionValues<O extends OptionDefs> = { readonly [K in keyof O]: ValueOf<O[K]> };
-
 export type ArgValues<A extends readonly ArgDef[]> = {
   readonly [I in keyof A]: A[I] extends ArgDef<infer T, infer Optional> ? (Optional extends true ? T | undefined : T) : never;
 };
@@ -202,6 +158,8 @@ type Parsed<D> = D extends ValueOption<infer T> ? T : never;
 /** What a command's code receives: its context and its input, parsed and typed from its definition. */
 export interface Invocation<S extends CommandDefinition> extends Context {
   readonly name: S['name'];
+  /** payctl's commands, for those that describe them (`help`, `completion`). */
+  readonly program: Program;
   /** The view the command's output is shown with. */
   readonly view: ViewOf<S>;
   readonly args: ArgValues<ArgsOf<S>>;
@@ -235,9 +193,21 @@ export interface RawInput {
   readonly opts: Readonly<Record<string, unknown>>;
 }
 
+/**
+ * payctl's commands as main has them, handed to a command's code as cobra hands a
+ * command its root: `help` and `completion` describe the tree they are part of
+ * without importing it.
+ */
+export interface Program {
+  /** Every command of payctl. */
+  commands(): Promise<readonly CommandSpec[]>;
+  /** Writes what `payctl WORDS… --help` prints; words that name no command are a usage error. */
+  printHelp(words: readonly string[]): Promise<void>;
+}
+
 /** A command's code, loaded: parses its input (exit 2 naming the flag, nothing sent), checks `--fields`, runs. */
 export interface CommandModule {
-  run(ctx: Context, raw: RawInput): Promise<void>;
+  run(ctx: Context, raw: RawInput, program: Program): Promise<void>;
 }
 
 /**
@@ -255,46 +225,15 @@ export function command<S extends CommandDefinition>(definition: S, load: () => 
     ...definition,
     load: async () => {
       const verb = await load();
-      return { run: (ctx, raw) => verb.run(invocationOf(definition, ctx, raw)) };
+      return { run: (ctx, raw, program) => verb.run(invocationOf(definition, ctx, raw, program)) };
     },
   };
 }
 
 export const group = (name: string, summary: string, subcommands: readonly CommandSpec[]): CommandSpec => ({ name, summary, subcommands });
 
-/** The long flag of an option's key: `bankAccount` is `--bank-account`. */
-export const longFlag = (key: string): string => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
-
-/** An option's flag as users type it: a negated switch `input` is `--no-input`. */
-export const flagOf = (key: string, option: OptionDef): string =>
-  option.kind === 'switch' && option.negated ? `--no-${longFlag(key).slice(2)}` : longFlag(key);
-
 /** An argument as messages name it: `split-id` is `SPLIT_ID`. */
 export const argLabel = (arg: ArgDef): string => arg.name.toUpperCase().replace(/-/g, '_');
-
-/** Parses commander's values with the options' parsers; a bad value is a usage error naming the flag and the rule. */
-export function parseOptions<O extends OptionDefs>(defs: O, raw: RawInput['opts']): OptionValues<O> {
-  const parsed: Record<string, unknown> = {};
-  for (const [key, option] of Object.entries(defs)) parsed[key] = parseOption(flagOf(key, option), option, raw[key]);
-  return parsed as OptionValues<O>;
-}
-
-function parseOption(flag: string, option: OptionDef, raw: unknown): unknown {
-  switch (option.kind) {
-    case 'switch':
-      return option.negated ? raw !== false : raw === true;
-    case 'value':
-      return raw === undefined ? undefined : option.parse(flag, textOf(flag, raw));
-    case 'repeated':
-      return (Array.isArray(raw) ? raw : raw === undefined ? [] : [raw]).map((value) => option.parse(flag, textOf(flag, value)));
-  }
-}
-
-/** Commander hands over strings; anything else is a bug in the declaration. */
-function textOf(flag: string, raw: unknown): string {
-  if (typeof raw !== 'string') throw new PayctlError(`${flag} was read as ${typeof raw}, not text`, ExitCode.internalError);
-  return raw;
-}
 
 function parseArgs<A extends readonly ArgDef[]>(defs: A, raw: readonly unknown[]): ArgValues<A> {
   const parsed: unknown[] = defs.map((def, i) => {
@@ -349,7 +288,7 @@ function resolveIds(ctx: Context, definition: CommandDefinition, args: unknown[]
   }
 }
 
-function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, raw: RawInput): Invocation<S> {
+function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, raw: RawInput, program: Program): Invocation<S> {
   const declared: OptionDefs = definition.options ?? {};
   refuseTogether(definition, raw.opts);
   const args = parseArgs((definition.args ?? []) as ArgsOf<S>, raw.args);
@@ -366,6 +305,7 @@ function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, 
   const view = definition.view as ViewOf<S>;
   return {
     ...ctx,
+    program,
     name: definition.name,
     view,
     args,
@@ -398,29 +338,6 @@ function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, 
   };
 }
 
-/** An option as commander and the completion scripts see it: its spellings (`-o, --output <format>`) and values. */
-export interface OptionSpec {
-  flags: string;
-  description: string;
-  choices?: readonly string[];
-  values?: readonly string[];
-  complete?: Completion;
-  /** May be given more than once; the values arrive as an array. */
-  repeatable?: boolean;
-}
-
-export function describeOptions(defs: OptionDefs): OptionSpec[] {
-  return Object.entries(defs).map(([key, option]) => describeOption(key, option));
-}
-
-function describeOption(key: string, option: OptionDef): OptionSpec {
-  const spellings = `${option.short ? `${option.short}, ` : ''}${flagOf(key, option)}`;
-  if (option.kind === 'switch') return { flags: spellings, description: option.description };
-  const flags = `${spellings} <${option.placeholder}>`;
-  if (option.kind === 'repeated') return { flags, description: option.description, repeatable: true };
-  return { flags, description: option.description, choices: option.choices, values: option.values, complete: option.complete };
-}
-
 /** Every command of a tree with its path, each group before its subcommands. */
 export interface PlacedCommand {
   path: string[];
@@ -431,5 +348,15 @@ export function everyCommand(specs: readonly CommandSpec[], prefix: readonly str
   return specs.flatMap((spec) => {
     const path = [...prefix, spec.name];
     return [{ path, spec }, ...everyCommand(spec.subcommands ?? [], path)];
+  });
+}
+
+/** A command's own options, then those of its traits. */
+export function optionsOf(spec: CommandSpec): OptionSpec[] {
+  return describeOptions({
+    ...spec.options,
+    ...(spec.accountContext ? TRAIT_FLAGS.accountContext : {}),
+    ...(spec.confirms ? TRAIT_FLAGS.confirms : {}),
+    ...(spec.changesData ? TRAIT_FLAGS.changesData : {}),
   });
 }

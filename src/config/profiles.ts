@@ -1,5 +1,5 @@
-import type { Services } from '../services.js';
 import { usageError } from '../errors.js';
+import type { RunConfig } from './run.js';
 import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, updateConfig, type ConfigData, type Profile } from './store.js';
 
 /**
@@ -7,7 +7,7 @@ import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, updateConfig, type ConfigDat
  * written out the first time it changes, with the base URL in effect (so that
  * `auth login --base-url URL` keeps working on the next run).
  */
-export async function changeProfile(services: Services, name: string, change: (profile: Profile) => void): Promise<Profile> {
+export async function changeProfile(services: RunConfig, name: string, change: (profile: Profile) => void): Promise<Profile> {
   const baseUrl = services.settings().baseUrl;
   const profile = await updateConfig(services.configDir, (config) => {
     const existing = config.profiles[name] ?? (name === DEFAULT_PROFILE ? { ...DEFAULT_PROFILE_SETTINGS, baseUrl } : undefined);
@@ -25,7 +25,7 @@ export function missingProfile(name: string, config: ConfigData) {
 }
 
 /** A profile as stored, or the built-in default's settings; undefined when there is no such profile. */
-export function profileOrDefault(services: Services, name: string): Profile | undefined {
+export function profileOrDefault(services: RunConfig, name: string): Profile | undefined {
   return services.config().profiles[name] ?? (name === DEFAULT_PROFILE ? DEFAULT_PROFILE_SETTINGS : undefined);
 }
 

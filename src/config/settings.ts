@@ -1,5 +1,5 @@
 import { formatLocalTime } from '../output/time.js';
-import { globalFlag, type Flags } from '../commands/options.js';
+import { globalFlag, type Flags } from '../flags.js';
 import { authError, ExitCode, PayctlError, usageError } from '../errors.js';
 import { jwtExpiry, MalformedToken } from '../jwt.js';
 import { parseBaseUrl, parseTimeout, parseUuid, type Parser } from '../validate.js';

@@ -1,7 +1,8 @@
-import type { Services } from '../services.js';
 import { jwtExpiry } from '../jwt.js';
 import { changeProfile, profileOrDefault } from './profiles.js';
 import type { Keychain, KeychainUnavailable } from './keychain.js';
+import type { Notices } from '../process-io.js';
+import type { RunConfig } from './run.js';
 import type { Profile, TokenStore } from './store.js';
 
 /**
@@ -13,10 +14,13 @@ import type { Profile, TokenStore } from './store.js';
  * needs the keychain.
  */
 
+/** What keeping a token takes of a run: its configuration, and where to warn. */
+type KeychainRun = RunConfig & Notices;
+
 /** The keychain entry of a profile: one per config folder and profile name (tests and users may keep several folders). */
 export const keychainAccount = (configDir: string, profileName: string): string => `${profileName} (${configDir})`;
 
-async function keychainOf(services: Services): Promise<Keychain> {
+async function keychainOf(services: KeychainRun): Promise<Keychain> {
   const { systemKeychain } = await import('./keychain.js');
   return systemKeychain(services.env);
 }
@@ -24,7 +28,7 @@ async function keychainOf(services: Services): Promise<Keychain> {
 const isUnavailable = (error: unknown): error is KeychainUnavailable => error instanceof Error && error.name === 'KeychainUnavailable';
 
 /** Runs a keychain call; a keychain that cannot be used gives `undefined` and a warning saying what payctl does instead. */
-async function tryKeychain<T>(services: Services, work: (keychain: Keychain) => Promise<T>, instead: string): Promise<{ value: T } | undefined> {
+async function tryKeychain<T>(services: KeychainRun, work: (keychain: Keychain) => Promise<T>, instead: string): Promise<{ value: T } | undefined> {
   try {
     return { value: await work(await keychainOf(services)) };
   } catch (error) {
@@ -35,7 +39,7 @@ async function tryKeychain<T>(services: Services, work: (keychain: Keychain) => 
 }
 
 /** Reads the token the keychain holds for a profile; `problem` says why there is none. */
-export async function readKeychainToken(services: Services, profileName: string): Promise<{ token?: string; problem?: string }> {
+export async function readKeychainToken(services: KeychainRun, profileName: string): Promise<{ token?: string; problem?: string }> {
   try {
     const token = await (await keychainOf(services)).get(keychainAccount(services.configDir, profileName));
     return token ? { token } : { problem: `${(await import('./keychain.js')).keychainName()} holds no token for it` };
@@ -54,7 +58,7 @@ const LONGEST_EXPIRES_IN_SECONDS = 10 * 365 * 24 * 3600;
  * before anything is stored. `alsoChange` changes the profile in the same write.
  */
 export async function storeToken(
-  services: Services,
+  services: KeychainRun,
   profileName: string,
   token: string,
   options: { expiresInSeconds?: unknown; alsoChange?: (profile: Profile) => void } = {},
@@ -90,7 +94,7 @@ function placeToken(profile: Profile, location: TokenStore, token: string): void
  * Forgets a profile's token wherever it is. A keychain that cannot be reached
  * keeps its entry (said in a warning naming it); payctl no longer uses it.
  */
-export async function forgetToken(services: Services, profileName: string): Promise<void> {
+export async function forgetToken(services: KeychainRun, profileName: string): Promise<void> {
   if (profileOrDefault(services, profileName)?.tokenInKeychain) await deleteFromKeychain(services, profileName);
   await changeProfile(services, profileName, (profile) => {
     delete profile.token;
@@ -100,7 +104,7 @@ export async function forgetToken(services: Services, profileName: string): Prom
 }
 
 /** Removes a profile's keychain entry; one that cannot be reached is named in a warning. */
-export async function deleteFromKeychain(services: Services, profileName: string): Promise<void> {
+export async function deleteFromKeychain(services: KeychainRun, profileName: string): Promise<void> {
   const account = keychainAccount(services.configDir, profileName);
   await tryKeychain(services, (keychain) => keychain.delete(account), `its entry for profile "${profileName}" (service payctl, account "${account}") stays there; payctl no longer uses it`);
 }
@@ -113,7 +117,7 @@ export async function deleteFromKeychain(services: Services, profileName: string
  * keychain; a keychain that cannot be read leaves the profile logged out.
  * Says what happened, as a note.
  */
-export async function moveToken(services: Services, profileName: string, to: TokenStore): Promise<string> {
+export async function moveToken(services: KeychainRun, profileName: string, to: TokenStore): Promise<string> {
   const profile = profileOrDefault(services, profileName);
   const account = keychainAccount(services.configDir, profileName);
   if (to === 'keychain') {

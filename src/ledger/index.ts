@@ -3,71 +3,14 @@ import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
 import type { RowState } from '../batch/journal.js';
 import { ExitCode, PayctlError } from '../errors.js';
-import type { WithdrawalFinding } from '../audit/trail.js';
-import { idOf, type WithdrawalIdentity } from '../withdrawal/identity.js';
-import type { Context } from '../context.js';
-import type { Services } from '../services.js';
+import type { RunConfig } from '../config/run.js';
+import { idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
+import type { ClaimKey, ClaimRequest, KnownClaim, Ledger, LedgerRun } from './ledger.js';
 import { LOCAL_LEDGER, parseLedgerUrl } from './url.js';
 import { platformAccount } from '../withdrawal/lock.js';
 
-/**
- * The ledger a profile shares with its team, shaped as Terraform's state
- * backends: the local files by default (the batch journal and the locks in the
- * config folder, as they are), or a PostgreSQL database named by the profile
- * (`profiles set NAME --ledger postgres://…`) or PAYCTL_LEDGER.
- */
-export interface Ledger {
-  /** `local`, or the database's URL (which never holds a password). */
-  readonly name: string;
-  /**
-   * Claims a withdrawal before it is sent, in one transaction with the day's total
-   * of its account. Refused (exit 2, the holder named) when another claim holds it;
-   * exit 4 when the ledger does not answer.
-   */
-  claim(request: ClaimRequest): Promise<Claim>;
-  /** Settles the claims of rows left in flight by a run that has ended, as a reconcile decided them. */
-  settleLeftOver(account: string, identity: string, outcome: ClaimOutcome): Promise<void>;
-  /** Keeps an audit record for the team; a ledger that cannot is exit 4 before the write is sent. */
-  audit(record: object): Promise<void>;
-  /**
-   * The claims behind withdrawals already on the platform, for naming twins: those settled done
-   * with one of `withdrawalIds`, and those of `identities` whose outcome is not recorded yet.
-   */
-  claimsOf(account: string, withdrawalIds: readonly string[], identities: readonly string[]): Promise<KnownClaim[]>;
-}
-
-/** A claim as a twin's refusal names it. */
-export interface KnownClaim {
-  identity: string;
-  withdrawalId: string | null;
-  user: string;
-  host: string;
-  file: string | null;
-}
-
-/** Where a claim lives: the account money leaves and what makes it the same payment. */
-export type ClaimKey = Pick<ClaimRequest, 'account' | 'identity'>;
-
-export type ClaimOutcome = { state: 'done'; withdrawalId: string } | { state: 'refused' } | { state: 'unknown' } | { state: 'absent' };
-
-export interface ClaimRequest {
-  /** The account money leaves, as the locks name it (platformAccount). */
-  account: string;
-  /** What makes it the same payment: a batch row's key, or a single withdrawal's identity. */
-  identity: string;
-  amount: number;
-  /** The file a batch row comes from, shown to whoever finds the claim held. */
-  file: string | null;
-  /** A claim settled done within the window refuses this one, unless allowed (--allow-duplicate). */
-  allowDone: boolean;
-  /** The profile's --max-daily-total, in cents. */
-  maxDailyTotal: number | undefined;
-}
-
-export interface Claim {
-  /** Records the outcome; never throws (the send happened): a ledger that failed stops the next claim instead. */
-  settle(outcome: ClaimOutcome): Promise<void>;
-}
+// The ledger's contract, which its backends (postgres.ts) implement, is ledger.ts's; payctl takes it from here.
+export { LedgerUnavailable, type LedgerRun } from './ledger.js';
 
 const LOCAL: Ledger = {
   name: LOCAL_LEDGER,
@@ -78,19 +21,19 @@ const LOCAL: Ledger = {
 };
 
 /** The ledger's URL in effect: PAYCTL_LEDGER, else the profile's; `local` when neither names one. */
-export function ledgerUrlOf(services: Services): string {
+export function ledgerUrlOf(services: RunConfig): string {
   const fromEnv = services.env.PAYCTL_LEDGER;
   if (fromEnv !== undefined && fromEnv !== '') return parseLedgerUrl('PAYCTL_LEDGER', fromEnv);
   return services.settings().profile?.ledger ?? LOCAL_LEDGER;
 }
 
-const opened = new WeakMap<Services, Promise<Ledger>>();
+const opened = new WeakMap<LedgerRun, Promise<Ledger>>();
 
 /**
  * The run's ledger, opened once. node-postgres is loaded only here, by runs whose
  * profile names a database: every other run never pays for it.
  */
-export function ledgerOf(services: Services): Promise<Ledger> {
+export function ledgerOf(services: LedgerRun): Promise<Ledger> {
   let ledger = opened.get(services);
   if (!ledger) {
     const url = ledgerUrlOf(services);
@@ -100,22 +43,13 @@ export function ledgerOf(services: Services): Promise<Ledger> {
   return ledger;
 }
 
-/** A ledger that does not answer: nothing is sent (exit 4), and never a fallback to the local files. */
-export class LedgerUnavailable extends PayctlError {
-  constructor(name: string, why: string) {
-    super(`the ledger ${name} does not answer (${why}): nothing was sent`, ExitCode.network, {
-      hint: 'money moves only with the ledger: check the database, then run the same command again (payctl ledger status)',
-    });
-  }
-}
-
 /**
  * Claims the withdrawal in the profile's ledger, sends it, and settles the claim
  * with what came of it: done with the withdrawal's id, refused when the API
  * refused it, unknown when no answer says (then --reconcile or `withdrawals get`
  * settles it). Under --dry-run nothing is claimed.
  */
-export async function sendClaimed<T extends { id: string } | undefined>(ctx: Context, request: Omit<ClaimRequest, 'maxDailyTotal'>, send: () => Promise<T>): Promise<T> {
+export async function sendClaimed<T extends { id: string } | undefined>(ctx: { readonly services: LedgerRun }, request: Omit<ClaimRequest, 'maxDailyTotal'>, send: () => Promise<T>): Promise<T> {
   if (ctx.services.flags.dryRun) return send();
   const ledger = await ledgerOf(ctx.services);
   const claim = await ledger.claim({ ...request, maxDailyTotal: ctx.services.settings().profile?.maxDailyTotal });
@@ -133,11 +67,11 @@ export async function sendClaimed<T extends { id: string } | undefined>(ctx: Con
 }
 
 /** A single withdrawal's claim: by what it pays (method, amount, destination) in its account. */
-export function singleClaim(services: Services, identity: WithdrawalIdentity, allowDuplicate: boolean): Omit<ClaimRequest, 'maxDailyTotal'> {
+export function singleClaim(services: RunConfig, identity: WithdrawalIdentity, allowDuplicate: boolean): Omit<ClaimRequest, 'maxDailyTotal'> {
   return { ...singleClaimKey(services, identity), amount: identity.amount, file: null, allowDone: allowDuplicate };
 }
 
-export function singleClaimKey(services: Services, identity: WithdrawalIdentity): ClaimKey {
+export function singleClaimKey(services: RunConfig, identity: WithdrawalIdentity): ClaimKey {
   const { baseUrl, subaccount } = services.settings();
   return { account: platformAccount(baseUrl, subaccount ?? undefined), identity: singleIdentity(identity) };
 }
@@ -150,7 +84,7 @@ const rowIdentity = (key: string) => `row ${key}`;
  * is settled done by the withdrawal found. Best effort: the read itself succeeded,
  * so a ledger that does not answer is a warning.
  */
-export async function settleLeftOverSingle(services: Services, finding: WithdrawalFinding): Promise<void> {
+export async function settleLeftOverSingle(services: LedgerRun, finding: WithdrawalFinding): Promise<void> {
   if (!finding.found || ledgerUrlOf(services) === LOCAL_LEDGER) return;
   try {
     const ledger = await ledgerOf(services);
@@ -161,11 +95,11 @@ export async function settleLeftOverSingle(services: Services, finding: Withdraw
 }
 
 /** A batch row's claim: by its content identity (the journal's key), whatever the file's name, path or order. */
-export function rowClaim(services: Services, row: BatchRow, file: string, allowDuplicate: boolean): Omit<ClaimRequest, 'maxDailyTotal'> {
+export function rowClaim(services: RunConfig, row: BatchRow, file: string, allowDuplicate: boolean): Omit<ClaimRequest, 'maxDailyTotal'> {
   return { ...rowClaimKey(services, row), amount: row.request.amount, file: path.resolve(file), allowDone: allowDuplicate };
 }
 
-export const rowClaimKey = (services: Services, row: BatchRow): ClaimKey => ({
+export const rowClaimKey = (services: RunConfig, row: BatchRow): ClaimKey => ({
   account: platformAccount(services.settings().baseUrl, row.account ?? undefined),
   identity: rowIdentity(row.key),
 });
@@ -177,7 +111,7 @@ export const rowClaimKey = (services: Services, row: BatchRow): ClaimKey => ({
  * --dry-run (which opens none), nothing is known.
  */
 export async function makersOfTwins(
-  services: Services,
+  services: LedgerRun,
   found: ReadonlyArray<{ key: ClaimKey; twins: readonly unknown[] }>,
 ): Promise<Array<Array<string | undefined>>> {
   const unknown = found.map(({ twins }) => twins.map(() => undefined));
@@ -204,7 +138,7 @@ const makerOf = (claim: KnownClaim) => `${claim.user}@${claim.host}${claim.file 
 
 /** Records in the ledger what `--reconcile` decided of rows a run left in flight; rows it could not decide stay claimed. */
 export async function settleLeftOverRows(
-  services: Services,
+  services: LedgerRun,
   rows: ReadonlyArray<{ key: string; account: string | null; settlement: Settlement }>,
 ): Promise<void> {
   const ledger = await ledgerOf(services);
@@ -224,7 +158,7 @@ export async function settleLeftOverRows(
  * between the send and its settlement) is settled done with the journal's withdrawal. A rerun
  * without it skips the row and leaves the claim, which `ledger status` lists.
  */
-export async function settleJournalPaidRows(services: Services, rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Promise<void> {
+export async function settleJournalPaidRows(services: LedgerRun, rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Promise<void> {
   if (services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER) return;
   await settleLeftOverRows(
     services,

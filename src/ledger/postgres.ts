@@ -3,10 +3,9 @@ import pg from 'pg';
 import { systemKeychain } from '../config/keychain.js';
 import { usageError } from '../errors.js';
 import { formatCentsExact } from '../output/money.js';
-import type { Services } from '../services.js';
 import { duplicateWindowOf } from '../withdrawal/duplicates.js';
 import { checkSslMode } from './url.js';
-import { LedgerUnavailable, type Claim, type ClaimOutcome, type ClaimRequest, type Ledger } from './index.js';
+import { LedgerUnavailable, type Claim, type ClaimOutcome, type ClaimRequest, type Ledger, type LedgerRun } from './ledger.js';
 
 /** The namespace of payctl's advisory locks (the first key of the two-key form). */
 const LOCK_SPACE = 0x70617963; // "payc"
@@ -61,7 +60,7 @@ const userName = () => {
  * The password: PGPASSWORD, else ~/.pgpass (or PGPASSFILE), else the keychain's
  * entry `ledger:URL`. It is handed to node-postgres only, never put in a URL.
  */
-function passwordOf(services: Services, url: string) {
+function passwordOf(services: LedgerRun, url: string) {
   const parsed = new URL(url);
   const connection = {
     host: parsed.hostname.replace(/^\[(.*)\]$/, '$1') || 'localhost',
@@ -89,7 +88,7 @@ const NO_SSL = 'The server does not support SSL connections';
  * text; its libpq-compatible parsing, and a second try without SSL for `prefer` and `allow`
  * (which libpq would try first without), give libpq's meaning.
  */
-async function connect(services: Services, url: string): Promise<pg.Client> {
+async function connect(services: LedgerRun, url: string): Promise<pg.Client> {
   const given = new URL(url).searchParams.get('sslmode');
   const { PGSSLMODE } = services.env;
   const mode = given !== null ? checkSslMode(`the sslmode of ${url}`, given) : PGSSLMODE ? checkSslMode('PGSSLMODE', PGSSLMODE) : 'prefer';
@@ -133,7 +132,7 @@ async function schemaVersion(client: pg.Client): Promise<number | undefined> {
 }
 
 /** `ledger init`: the migrations not yet run, in one transaction under an advisory lock. Returns the versions before and after. */
-export async function initLedger(services: Services, url: string): Promise<{ from: number; to: number }> {
+export async function initLedger(services: LedgerRun, url: string): Promise<{ from: number; to: number }> {
   const client = await connect(services, url);
   try {
     await client.query('BEGIN');
@@ -167,7 +166,7 @@ export interface LedgerStatus {
 }
 
 /** `ledger status`: whether it answers, its schema version and the claims in flight. */
-export async function ledgerStatus(services: Services, url: string): Promise<LedgerStatus> {
+export async function ledgerStatus(services: LedgerRun, url: string): Promise<LedgerStatus> {
   const status: LedgerStatus = { ledger: url, answers: false, schemaVersion: null, expectedVersion: SCHEMA_VERSION, inFlight: [] };
   let client: pg.Client;
   try {
@@ -199,7 +198,7 @@ export async function ledgerStatus(services: Services, url: string): Promise<Led
  * lock can be taken was left by a run that has ended (crashed, killed, cut off),
  * and only a reconcile settles it; a live run's claim is never touched.
  */
-export async function openPostgresLedger(services: Services, url: string): Promise<Ledger> {
+export async function openPostgresLedger(services: LedgerRun, url: string): Promise<Ledger> {
   const client = await connect(services, url);
   services.onEnd.push(() => client.end().catch(() => {}));
   const username = userName();
@@ -381,7 +380,7 @@ function heldError(holder: Holder, url: string) {
 }
 
 /** Audit records the team shares, oldest first. */
-export async function teamAudit(services: Services, url: string, since: number | undefined): Promise<Array<Record<string, unknown>>> {
+export async function teamAudit(services: LedgerRun, url: string, since: number | undefined): Promise<Array<Record<string, unknown>>> {
   const client = await connect(services, url);
   try {
     const { rows } = await client.query<{ record: Record<string, unknown> }>(

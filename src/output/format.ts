@@ -11,7 +11,13 @@ import { jsonText, visible } from './sanitize.js';
 import type { Cell, TableColumn } from './table.js';
 import { kindOf, type Column, type ColumnKind, type View } from './views.js';
 import { isUuid } from '../rules.js';
-import type { ShownId } from '../shown-ids.js';
+
+/** An id a table showed, remembered so its first characters can name it (config/shown-ids.ts). */
+export interface ShownId {
+  id: string;
+  /** What the id names, for a message listing several: `customer`, `sub-account`. */
+  what: string;
+}
 
 export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xlsx'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];

@@ -1,4 +1,4 @@
-import type { IO } from '../context.js';
+import type { IO } from '../process-io.js';
 import { visible } from './sanitize.js';
 
 export interface StatusLine {

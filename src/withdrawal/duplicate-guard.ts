@@ -1,9 +1,8 @@
 import { createHash } from 'node:crypto';
 import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
-import type { Context } from '../context.js';
 import type { ApiClient } from '../http/client.js';
-import type { Services } from '../services.js';
+import type { IOStreams } from '../iostreams.js';
 import { usageError } from '../errors.js';
 import { formatCents } from '../output/money.js';
 import { visible } from '../output/sanitize.js';
@@ -11,7 +10,13 @@ import { formatLocalTime } from '../output/time.js';
 import { duplicateWindowOf, recentWithdrawals, twinsOf } from './duplicates.js';
 import { identityOf, idOf, type WithdrawalIdentity } from './identity.js';
 import { describeHolder, LockBusy, platformAccount, takeLock, userLockFolder } from './lock.js';
-import { makersOfTwins, rowClaimKey, singleClaimKey } from '../ledger/index.js';
+import { makersOfTwins, rowClaimKey, singleClaimKey, type LedgerRun } from '../ledger/index.js';
+
+/** What the guard takes of a run: its streams, its settings and API client, and its account as a person reads it. */
+interface GuardRun {
+  readonly io: IOStreams;
+  readonly services: LedgerRun & { api(): Promise<ApiClient>; accountLabel(): string };
+}
 
 /** How long a withdrawal waits for another one in the same account to finish its check and send. */
 const LOCK_WAIT_MS = 30_000;
@@ -28,7 +33,7 @@ export interface DuplicateOverride {
  * window, by anyone) is refused, exit 2, each twin named, unless the override's
  * flag was given. A dry run only warns.
  */
-export async function checkTwins(ctx: Context, identity: WithdrawalIdentity, override: DuplicateOverride): Promise<void> {
+export async function checkTwins(ctx: GuardRun, identity: WithdrawalIdentity, override: DuplicateOverride): Promise<void> {
   if (override.given) return;
   const twins = await findTwins(ctx, identity);
   if (twins.length === 0) return;
@@ -44,7 +49,7 @@ export async function checkTwins(ctx: Context, identity: WithdrawalIdentity, ove
  * at the same moment, through any profile, config folder or spelling of the
  * base URL, the second finds the first.
  */
-export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalIdentity, override: DuplicateOverride, send: () => Promise<T>): Promise<T> {
+export async function sendUnlessDuplicate<T>(ctx: GuardRun, identity: WithdrawalIdentity, override: DuplicateOverride, send: () => Promise<T>): Promise<T> {
   if (ctx.services.flags.dryRun) return send();
   const lock = await takeWithdrawalLock(ctx.services);
   try {
@@ -67,7 +72,7 @@ export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalI
  * the confirmation's line about duplicates, if any.
  */
 export async function checkBatchTwins(
-  ctx: Context,
+  ctx: GuardRun,
   rows: readonly BatchRow[],
   paidByJournal: ReadonlySet<string>,
   clientFor: (account: string | null) => Promise<ApiClient>,
@@ -101,15 +106,15 @@ export async function checkBatchTwins(
 }
 
 /** The twins found, a line each, on stderr, before the error or warning that counts them: their text is the server's, made visible. */
-const listTwins = ({ io }: Context, lines: readonly string[]) => io.stderr.write(`${lines.map(visible).join('\n')}\n`);
+const listTwins = ({ io }: GuardRun, lines: readonly string[]) => io.stderr.write(`${lines.map(visible).join('\n')}\n`);
 
-async function findTwins({ services }: Context, identity: WithdrawalIdentity): Promise<unknown[]> {
+async function findTwins({ services }: GuardRun, identity: WithdrawalIdentity): Promise<unknown[]> {
   const items = await recentWithdrawals(await services.api(), duplicateWindowOf(services.settings()));
   return twinsOf(items, identity);
 }
 
 /** Lists the twins and says what they are; the error is thrown, or under --dry-run its message warned. */
-async function twinsRefusal(ctx: Context, identity: WithdrawalIdentity, twins: readonly unknown[], allowFlag: string) {
+async function twinsRefusal(ctx: GuardRun, identity: WithdrawalIdentity, twins: readonly unknown[], allowFlag: string) {
   const { services } = ctx;
   const [makers] = await makersOfTwins(services, [{ key: singleClaimKey(services, identity), twins }]);
   listTwins(ctx, twins.map((twin, i) => `  ${describeTwin(twin, makers![i])}`));
@@ -140,7 +145,7 @@ function describeTwin(item: unknown, maker: string | undefined): string {
   );
 }
 
-async function takeWithdrawalLock(services: Services) {
+async function takeWithdrawalLock(services: GuardRun['services']) {
   const { baseUrl, subaccount } = services.settings();
   const name = createHash('sha256').update(platformAccount(baseUrl, subaccount)).digest('hex').slice(0, 32);
   try {

@@ -62,3 +62,11 @@ export const idOf = (item: unknown): string | undefined => {
   const id = item && typeof item === 'object' ? (item as Record<string, unknown>).id : undefined;
   return typeof id === 'string' ? id : undefined;
 };
+
+/** What a read learnt about a withdrawal that may be one of unknown outcome: found (with its id and status), or known not made. */
+export interface WithdrawalFinding {
+  identity: WithdrawalIdentity;
+  /** The sub-account; null for the main account. */
+  account: string | null;
+  found?: { id: string; status: string; createdAt?: number };
+}

@@ -1,8 +1,8 @@
 import { getWithdrawal } from '../api/withdrawals.js';
 import type { Withdrawal } from '../api/types.js';
-import type { Context } from '../context.js';
 import { ExitCode, PayctlError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
+import type { IOStreams } from '../iostreams.js';
 import { statusLine } from '../output/status-line.js';
 
 const FIRST_DELAY_MS = 500;
@@ -27,7 +27,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * read and whether it is final. A status payctl does not know is not final.
  */
 export async function waitForSettlement(
-  ctx: Context,
+  ctx: { readonly io: IOStreams },
   api: ApiClient,
   created: Withdrawal,
   timeoutMs: number,
@@ -67,7 +67,7 @@ const isFinal = (withdrawal: Withdrawal) => withdrawal.status === 'COMPLETED' ||
  * `seconds` 5. `follow` is the command that follows it further, for the hints.
  */
 export async function followToTheEnd(
-  ctx: Context,
+  ctx: { readonly io: IOStreams },
   api: ApiClient,
   start: Withdrawal,
   seconds: number,

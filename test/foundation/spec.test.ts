@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { COMMAND_TREE } from '../../src/commands/tree.js';
-import { everyCommand, flagOf, parseOptions, switchOption, valueOption } from '../../src/commands/spec.js';
-import { GLOBAL_OPTIONS, optionsOf } from '../../src/commands/options.js';
+import { everyCommand, flagOf, optionsOf, switchOption, valueOption } from '../../src/commands/spec.js';
+import { GLOBAL_OPTIONS, parseOptions } from '../../src/flags.js';
 import { commandTreeFor, TOP_LEVEL_NAMES } from '../../src/commands/top-level.js';
 import { parseWithdrawalAmount } from '../../src/validate.js';
 

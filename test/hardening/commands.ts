@@ -5,8 +5,7 @@ import type { RecordedRequest } from '../helpers/fake-api.js';
 import { fakeJwt } from '../helpers/fake-api.js';
 import type { Answer } from '../helpers/fault-server.js';
 import { COMMAND_TREE } from '../../src/commands/tree.js';
-import { optionsOf } from '../../src/commands/options.js';
-import type { CommandSpec } from '../../src/commands/spec.js';
+import { optionsOf, type CommandSpec } from '../../src/commands/spec.js';
 
 /**
  * One row per kind of command that talks to the API: how to run it without a

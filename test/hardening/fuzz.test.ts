@@ -7,9 +7,10 @@ import { runCli } from '../helpers/cli.js';
 import { sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { COMMAND_TREE } from '../../src/commands/tree.js';
 import { main } from '../../src/main.js';
-import { GLOBAL_OPTIONS, optionsOf } from '../../src/commands/options.js';
+import { optionsOf } from '../../src/commands/spec.js';
+import { GLOBAL_OPTIONS } from '../../src/flags.js';
 import { everyCommand, type PlacedCommand, type OptionSpec } from '../../src/commands/spec.js';
-import type { IO } from '../../src/context.js';
+import type { IO } from '../../src/process-io.js';
 import { STACK_LINE, inPool, liveToken } from './commands.js';
 import { tally, trackFailures } from './tally.js';
 

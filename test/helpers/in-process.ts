@@ -1,6 +1,6 @@
 import { Readable, Writable } from 'node:stream';
 import { main } from '../../src/main.js';
-import type { IO } from '../../src/context.js';
+import type { IO } from '../../src/process-io.js';
 import { writesOnTheWire } from '../../src/http/writes.js';
 import { closeIdleConnections } from '../../src/http/node-fetch.js';
 import { cleanEnv, RUN_DEADLINE_MS, type RunOptions, type RunResult } from './cli.js';

@@ -1,6 +1,6 @@
 import { cardView } from '../../output/views.js';
 import { parseExpirationMonth, parseExpirationYear, parseNonEmpty, type Parser } from '../../validate.js';
-import { parseId } from '../../shown-ids.js';
+import { parseId } from '../../config/shown-ids.js';
 import { command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';
 
 const parseHolder: Parser<string> = (flag, raw) => parseNonEmpty(flag, raw, 100);

@@ -3,6 +3,6 @@ import { writeOut } from '../../output/format.js';
 import type { Invocation } from '../spec.js';
 import type { completion } from './index.js';
 
-export async function run({ io, args: [shell] }: Invocation<typeof completion>): Promise<void> {
-  await writeOut(io.stdout, generateCompletion(shell));
+export async function run({ io, program, args: [shell] }: Invocation<typeof completion>): Promise<void> {
+  await writeOut(io.stdout, generateCompletion(shell, await program.commands()));
 }

@@ -1,5 +1,5 @@
 import { customerView } from '../../output/views.js';
-import { parseId } from '../../shown-ids.js';
+import { parseId } from '../../config/shown-ids.js';
 import { fieldOptions, FROM_FILE_OPTION } from '../shared/body-fields.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
 import { command, defineCommand, group, pickedArg, valueOption } from '../spec.js';

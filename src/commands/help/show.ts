@@ -1,7 +1,6 @@
-import { printHelp } from '../../main.js';
 import type { Invocation } from '../spec.js';
 import type { help } from './index.js';
 
-export async function run({ io, args: [words] }: Invocation<typeof help>): Promise<void> {
-  await printHelp(words ?? [], io);
+export async function run({ program, args: [words] }: Invocation<typeof help>): Promise<void> {
+  await program.printHelp(words ?? []);
 }

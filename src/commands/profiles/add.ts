@@ -1,9 +1,9 @@
 import { isLoopback, requireHttpsForProduction } from '../../config/settings.js';
 import { updateConfig, type Environment } from '../../config/store.js';
 import { usageError } from '../../errors.js';
-import { globalFlag } from '../options.js';
-import { flagOf, type Invocation } from '../spec.js';
-import { profilesSet, type profilesAdd } from './index.js';
+import { globalFlag } from '../../flags.js';
+import { longFlag, type Invocation } from '../spec.js';
+import type { profilesAdd, profilesSet } from './index.js';
 
 /** Without --env, a loopback base URL is a local sandbox; anything else is treated as production. */
 const guessEnvironment = (baseUrl: string): Environment => (isLoopback(new URL(baseUrl).hostname) ? 'local' : 'production');
@@ -22,6 +22,6 @@ export async function run({ io, services, args: [name], opts }: Invocation<typeo
   await io.output.note(`added profile ${name} (${env}, ${baseUrl}); use it with: payctl profiles use ${name}`);
   // Said to a person adding a profile for real money, not to a script setting one up.
   if (env === 'production' && io.stderrIsTTY) {
-    await io.output.note(`its token can be kept in the system keychain instead of the config file: payctl profiles set ${name} ${flagOf('tokenStore', profilesSet.options.tokenStore)} keychain`);
+    await io.output.note(`its token can be kept in the system keychain instead of the config file: payctl profiles set ${name} ${longFlag('tokenStore' satisfies keyof (typeof profilesSet)['options'])} keychain`);
   }
 }

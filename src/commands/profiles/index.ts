@@ -2,7 +2,7 @@ import { ENVIRONMENTS, TOKEN_STORES } from '../../config/store.js';
 import { usageError } from '../../errors.js';
 import { parseCents, parseChoice, parseDuplicateWindow, type Parser } from '../../validate.js';
 import { parseLedgerUrl } from '../../ledger/url.js';
-import { globalFlag } from '../options.js';
+import { globalFlag } from '../../flags.js';
 import { arg, asText, command, defineCommand, group, optionalArg, switchOption, valueOption } from '../spec.js';
 import { profileView } from './view.js';
 

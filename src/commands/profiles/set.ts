@@ -4,7 +4,7 @@ import type { Profile } from '../../config/store.js';
 import { usageError } from '../../errors.js';
 import { LOCAL_LEDGER } from '../../ledger/url.js';
 import { formatCentsExact } from '../../output/money.js';
-import { globalFlag } from '../options.js';
+import { globalFlag } from '../../flags.js';
 import { askToConfirm } from '../shared/confirm.js';
 import type { Invocation } from '../spec.js';
 import type { profilesSet } from './index.js';

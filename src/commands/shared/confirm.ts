@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { visible } from '../../output/sanitize.js';
-import { TRAIT_FLAGS } from '../options.js';
+import { TRAIT_FLAGS } from '../../flags.js';
 import { flagOf } from '../spec.js';
 
 /**

@@ -11,7 +11,7 @@ import {
   parsePercentage,
   type Parser,
 } from '../../validate.js';
-import { parseId } from '../../shown-ids.js';
+import { parseId } from '../../config/shown-ids.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
 import { command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';
 

@@ -11,7 +11,7 @@ import { WITHDRAW_PARSERS, withdrawRequestOf, type WithdrawValues } from '../../
 import { followToTheEnd } from '../../withdrawal/wait.js';
 import { confirmChange } from '../shared/confirm.js';
 import { describeBankAccount, pickBankAccount } from '../shared/pickers.js';
-import { TRAIT_FLAGS } from '../options.js';
+import { TRAIT_FLAGS } from '../../flags.js';
 import { flagOf, type Invocation } from '../spec.js';
 import { DEFAULT_WAIT_SECONDS } from '../shared/wait.js';
 import type { withdrawBoleto, withdrawCard, withdrawPix } from './index.js';

@@ -1,5 +1,5 @@
 import { withdrawalView } from '../../output/views.js';
-import { parseId } from '../../shown-ids.js';
+import { parseId } from '../../config/shown-ids.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
 import { WAIT_OPTIONS } from '../shared/wait.js';
 import { command, defineCommand, group, pickedArg } from '../spec.js';

@@ -1,9 +1,11 @@
 import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { usageError } from './errors.js';
-import { isUuid } from './rules.js';
-import type { Services } from './services.js';
-import type { Parser } from './validate.js';
+import { usageError } from '../errors.js';
+import type { ShownId } from '../output/format.js';
+import type { Notices } from '../process-io.js';
+import { isUuid } from '../rules.js';
+import type { Parser } from '../validate.js';
+import type { RunConfig } from './run.js';
 
 /**
  * The ids a profile's tables have shown, so that the first characters of one (as
@@ -13,12 +15,6 @@ import type { Parser } from './validate.js';
  * Like sub-account names they are a convenience: a file that cannot be read or
  * written costs the shortcut, never the command (`--debug` says why).
  */
-
-export interface ShownId {
-  id: string;
-  /** What the id names, for a message listing several: `customer`, `sub-account`. */
-  what: string;
-}
 
 const FILE = 'shown-ids.json';
 /** A support agent's week of tables; the oldest are forgotten first. */
@@ -30,9 +26,9 @@ const UUID_SHAPE = 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx';
 
 type Stored = Record<string, Record<string, string>>;
 
-const fileOf = (services: Services) => path.join(services.configDir, FILE);
+const fileOf = (services: RunConfig) => path.join(services.configDir, FILE);
 
-function read(services: Services): Stored {
+function read(services: RunConfig): Stored {
   try {
     const stored: unknown = JSON.parse(readFileSync(fileOf(services), 'utf8'));
     return stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Stored) : {};
@@ -65,7 +61,7 @@ export const isIdPrefix = (value: string) => !isUuid(value);
  * The one id payctl has shown in this profile that begins with `prefix`; none, or
  * several, is a usage error (nothing is sent) asking for the whole id.
  */
-export function resolveShownId(services: Services, label: string, prefix: string): string {
+export function resolveShownId(services: RunConfig, label: string, prefix: string): string {
   const profile = services.settings().profileName;
   const known = read(services)[profile] ?? {};
   const matches = Object.keys(known).filter((id) => id.startsWith(prefix));
@@ -79,7 +75,7 @@ export function resolveShownId(services: Services, label: string, prefix: string
 }
 
 /** Remembers ids shown in this profile, the newest last. */
-export function rememberShownIds(services: Services, shown: readonly ShownId[]): void {
+export function rememberShownIds(services: RunConfig & Notices, shown: readonly ShownId[]): void {
   try {
     const profile = services.settings().profileName;
     const stored = read(services);

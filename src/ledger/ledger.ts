@@ -1,0 +1,76 @@
+import type { RunConfig } from '../config/run.js';
+import { ExitCode, PayctlError } from '../errors.js';
+import type { Notices } from '../process-io.js';
+
+/**
+ * The ledger a profile shares with its team, shaped as Terraform's state
+ * backends: the local files by default (the batch journal and the locks in the
+ * config folder, as they are), or a PostgreSQL database named by the profile
+ * (`profiles set NAME --ledger postgres://…`) or PAYCTL_LEDGER.
+ */
+export interface Ledger {
+  /** `local`, or the database's URL (which never holds a password). */
+  readonly name: string;
+  /**
+   * Claims a withdrawal before it is sent, in one transaction with the day's total
+   * of its account. Refused (exit 2, the holder named) when another claim holds it;
+   * exit 4 when the ledger does not answer.
+   */
+  claim(request: ClaimRequest): Promise<Claim>;
+  /** Settles the claims of rows left in flight by a run that has ended, as a reconcile decided them. */
+  settleLeftOver(account: string, identity: string, outcome: ClaimOutcome): Promise<void>;
+  /** Keeps an audit record for the team; a ledger that cannot is exit 4 before the write is sent. */
+  audit(record: object): Promise<void>;
+  /**
+   * The claims behind withdrawals already on the platform, for naming twins: those settled done
+   * with one of `withdrawalIds`, and those of `identities` whose outcome is not recorded yet.
+   */
+  claimsOf(account: string, withdrawalIds: readonly string[], identities: readonly string[]): Promise<KnownClaim[]>;
+}
+
+/** A claim as a twin's refusal names it. */
+export interface KnownClaim {
+  identity: string;
+  withdrawalId: string | null;
+  user: string;
+  host: string;
+  file: string | null;
+}
+
+/** Where a claim lives: the account money leaves and what makes it the same payment. */
+export type ClaimKey = Pick<ClaimRequest, 'account' | 'identity'>;
+
+export type ClaimOutcome = { state: 'done'; withdrawalId: string } | { state: 'refused' } | { state: 'unknown' } | { state: 'absent' };
+
+export interface ClaimRequest {
+  /** The account money leaves, as the locks name it (platformAccount). */
+  account: string;
+  /** What makes it the same payment: a batch row's key, or a single withdrawal's identity. */
+  identity: string;
+  amount: number;
+  /** The file a batch row comes from, shown to whoever finds the claim held. */
+  file: string | null;
+  /** A claim settled done within the window refuses this one, unless allowed (--allow-duplicate). */
+  allowDone: boolean;
+  /** The profile's --max-daily-total, in cents. */
+  maxDailyTotal: number | undefined;
+}
+
+export interface Claim {
+  /** Records the outcome; never throws (the send happened): a ledger that failed stops the next claim instead. */
+  settle(outcome: ClaimOutcome): Promise<void>;
+}
+
+/** What the ledger takes of a run: its configuration, where to warn, and what closes when the run ends. */
+export interface LedgerRun extends RunConfig, Notices {
+  readonly onEnd: Array<() => Promise<void>>;
+}
+
+/** A ledger that does not answer: nothing is sent (exit 4), and never a fallback to the local files. */
+export class LedgerUnavailable extends PayctlError {
+  constructor(name: string, why: string) {
+    super(`the ledger ${name} does not answer (${why}): nothing was sent`, ExitCode.network, {
+      hint: 'money moves only with the ledger: check the database, then run the same command again (payctl ledger status)',
+    });
+  }
+}
