@@ -1,6 +1,5 @@
-import { listSandboxSubaccounts } from '../../api/sandbox.js';
+import { listSandboxSubaccounts, type ListedSandboxSubaccount } from '../../api/sandbox.js';
 import { listSubscriptions } from '../../api/subscriptions.js';
-import type { Subaccount } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { PayctlError } from '../../errors.js';
 import { knownSubaccounts, rememberSubaccounts, type KnownSubaccount } from '../../subaccount-names.js';
@@ -16,12 +15,15 @@ import { collectPages } from './scan.js';
  * profile, so that confirmations and tables name them later.
  */
 export type SubaccountDirectory =
-  | { source: 'sandbox'; subaccounts: Subaccount[] }
+  | { source: 'sandbox'; subaccounts: ListedSandboxSubaccount[] }
   | { source: 'remembered'; subaccounts: KnownSubaccount[] };
 
-/** A route the server does not have: 404, or 405 from a gateway that knows the path for other methods. */
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
+/** What the API sent where a name or status is read: text, or nothing known. */
+const textOf = (value: unknown): string | undefined => (isText(value) ? value : undefined);
+
+/** A route the server does not have: 404, or 405 from a gateway that knows the path for other methods. */
 const isMissingRoute = (error: unknown) => error instanceof PayctlError && (error.status === 404 || error.status === 405);
 
 export async function subaccountDirectory(ctx: Context): Promise<SubaccountDirectory> {
@@ -32,7 +34,7 @@ export async function subaccountDirectory(ctx: Context): Promise<SubaccountDirec
     const subaccounts = await collectPages((query) => listSandboxSubaccounts(api, query), scan);
     await rememberSubaccounts(
       services,
-      subaccounts.map((subaccount) => ({ id: subaccount.id, name: subaccount.name, status: subaccount.status, seenAs: 'sandbox' as const })),
+      subaccounts.map((subaccount) => ({ id: subaccount.id, name: textOf(subaccount.name), status: textOf(subaccount.status), seenAs: 'sandbox' as const })),
     );
     return { source: 'sandbox', subaccounts };
   } catch (error) {

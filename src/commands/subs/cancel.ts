@@ -1,6 +1,5 @@
 import { getCustomer } from '../../api/customers.js';
-import { cancelSubscription } from '../../api/subscriptions.js';
-import type { Subscription } from '../../api/types.js';
+import { cancelSubscription, type SubscriptionAnswer } from '../../api/subscriptions.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../http/client.js';
 import { formatCentsExact } from '../../output/money.js';
@@ -42,8 +41,8 @@ async function customerLabel(api: ApiClient, customerId: string): Promise<string
 }
 
 /** Each split, its value and receiver by name, so that whoever cancels sees whose income stops too. */
-function splitLines({ services }: Context, subscription: Subscription): string[] {
-  const splits = Array.isArray(subscription.splits) ? subscription.splits : [];
+function splitLines({ services }: Context, subscription: SubscriptionAnswer): string[] {
+  const splits = subscription.splits;
   if (splits.length === 0) return ['  splits:       none'];
   const lead = (i: number) => (i === 0 ? '  splits:       ' : '                ');
   return splits.map((split, i) => `${lead(i)}${describeSplitValue(split)} to ${subaccountLabel(services, split.subaccountId)}`);
