@@ -45,6 +45,17 @@ export const parsePage: Parser<number> = (flag, raw) => parseInteger(flag, raw, 
 export const parseLimit: Parser<number> = (flag, raw) => parseInteger(flag, raw, 1, 100);
 export const parseBankAccountId: Parser<number> = (flag, raw) => parseInteger(flag, raw, 1);
 
+/**
+ * A bank account to read or delete, by the id the API showed: every digit kept, as
+ * an id too big for a double is shown (a bigint then, as src/http/json.ts reads it).
+ */
+export const parseBankAccountRef: Parser<number | bigint> = (flag, raw) => {
+  const text = raw.trim();
+  if (!/^\d+$/.test(text) || /^0+$/.test(text)) throw fail(flag, raw, 'must be a whole number from 1');
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : BigInt(text);
+};
+
 /** Integer cents, as the API takes money; `12.34` and `R$ 12` are refused with the reason. */
 export function parseCents(flag: string, raw: string, minimum = 0): number {
   const text = raw.trim();
