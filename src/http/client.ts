@@ -99,7 +99,6 @@ export interface ApiClientOptions {
 }
 
 export type ReadRequest = ApiRequest & { method: 'GET' };
-export type WriteRequest = ApiRequest & { method: Exclude<HttpMethod, 'GET'> };
 
 export interface ApiClient {
   readonly baseUrl: string;
