@@ -1,17 +1,10 @@
 import type { ApiClient } from '../http/client.js';
 import { pageOf, type Page, type PageQuery, type PageRequestOptions } from './pages.js';
-import type { AddSplitRequest, SubscriptionStatus, UpdateSubscriptionRequest } from './types.js';
-import type { Answers } from './validators.js';
+import type { AddSplitRequest, UpdateSubscriptionRequest } from './types.js';
+import type { Answers, QueryParameters } from './validators.js';
 
-export interface SubscriptionFilters {
-  title?: string;
-  amount?: number;
-  setupAmount?: number;
-  frequency?: number;
-  startDate?: string;
-  status?: SubscriptionStatus;
-  subaccountId?: string;
-}
+/** The filters the API's list of subscriptions takes, as the document gives them. */
+export type SubscriptionFilters = Omit<QueryParameters['listSubscriptions'], keyof PageQuery>;
 
 export type ListedSubscription = Answers['listSubscriptions'][number];
 export type SubscriptionAnswer = Answers['getSubscription'];
