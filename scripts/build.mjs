@@ -4,7 +4,7 @@
 // CommonJS: its own code is one file, dist/cli.cjs, in which each command's code
 // runs only when that command does (and so do the requires of the Node built-ins
 // it uses); ky is in it too, with its Fetch API classes swapped (see scripts/bundle-options.mjs).
-// The libraries only some runs need (chalk, conf, inquirer, proper-lockfile) and the
+// The libraries only some runs need (chalk, conf, inquirer, proper-lockfile, exceljs) and the
 // sandbox are bundled apart, into dist/vendor/ and dist/sandbox.cjs, and required
 // on first use.
 import { build } from 'esbuild';
@@ -34,6 +34,8 @@ const VENDOR = {
   // Only for profiles whose ledger is a PostgreSQL database (src/ledger/postgres.ts).
   pg: 'pg',
   pgpass: 'pgpass',
+  // Only for runs that write or read a workbook (-o xlsx, withdraw batch FILE.xlsx).
+  exceljs: 'exceljs',
 };
 const BUNDLE_OF = Object.fromEntries(Object.entries(VENDOR).map(([bundle, pkg]) => [pkg, `./vendor/${bundle}.cjs`]));
 const APART = new RegExp(`^(${Object.values(VENDOR).map((pkg) => pkg.replace(/[/.-]/g, '\\$&')).join('|')})$`);
@@ -58,16 +60,20 @@ const requireApart = {
 };
 
 /**
- * jq-wasm reads its jq.wasm from beside itself, so it stays in node_modules: in
- * dist/cli.cjs, `import('jq-wasm')` (src/output/jq.ts, only runs with --jq) becomes
- * a require of it, made when the import runs (the bundle runs in a vm.Script, which
- * has no dynamic import).
+ * jq-wasm stays in node_modules: in dist/cli.cjs, `import('jq-wasm')` (src/output/jq.ts,
+ * only runs with --jq) becomes a require of it, made when the import runs (the bundle
+ * runs in a vm.Script, which has no dynamic import), and `import('jq-wasm/jq.wasm')`
+ * the path of its jq.wasm in node_modules, which the package's types say it is.
  */
 const requireJq = {
   name: 'require-jq',
   setup(builder) {
     builder.onResolve({ filter: /^jq-wasm$/ }, (args) => (args.namespace === 'jq' ? { path: 'jq-wasm', external: true } : { path: 'jq-wasm', namespace: 'jq' }));
     builder.onLoad({ filter: /.*/, namespace: 'jq' }, () => ({ contents: "export * from 'jq-wasm';", loader: 'js' }));
+    builder.onResolve({ filter: /^jq-wasm\/jq\.wasm$/ }, (args) =>
+      args.namespace === 'jq-wasm-file' ? { path: 'jq-wasm/jq.wasm', external: true } : { path: 'jq.wasm', namespace: 'jq-wasm-file' },
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'jq-wasm-file' }, () => ({ contents: "module.exports = require.resolve('jq-wasm/jq.wasm');", loader: 'js' }));
   },
 };
 

@@ -1,3 +1,5 @@
+import { accessSync, constants } from 'node:fs';
+import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
 import type { IO } from './context.js';
 import { globalFlag, type Flags } from './commands/options.js';
@@ -56,7 +58,7 @@ export class Interrupts {
   }
 }
 
-type StreamFlags = Pick<Flags, 'json' | 'output' | 'fields' | 'jq' | 'csvSeparator' | 'color' | 'input' | 'pager'>;
+type StreamFlags = Pick<Flags, 'json' | 'output' | 'fields' | 'jq' | 'csvSeparator' | 'color' | 'input' | 'pager' | 'out'>;
 
 /**
  * The format of --jq, which filters JSON: -o json, or -o ndjson, whose lines it
@@ -65,6 +67,25 @@ type StreamFlags = Pick<Flags, 'json' | 'output' | 'fields' | 'jq' | 'csvSeparat
 function jqFormat(output: OutputFormat | undefined): OutputFormat {
   if (output === undefined || output === 'json' || output === 'ndjson') return output ?? 'json';
   throw usageError(`${globalFlag('jq')} filters JSON and cannot be used with -o ${output}: leave -o out, or use -o json or -o ndjson`);
+}
+
+/** A workbook goes to the --out file, or to a stdout that is not a terminal; --out is for workbooks only. */
+function checkOut(format: OutputFormat, out: string | undefined, stdoutIsTTY: boolean): void {
+  const flag = globalFlag('out');
+  if (out === undefined && format === 'xlsx' && stdoutIsTTY) {
+    throw usageError(`-o xlsx writes a workbook, which a terminal cannot show: give ${flag} FILE.xlsx, or redirect stdout to a file`);
+  }
+  if (out !== undefined && format !== 'xlsx') {
+    throw usageError(`${flag} names the file of a workbook (-o xlsx); -o ${format} goes to stdout: redirect it to a file (> FILE)`);
+  }
+  // Before anything is sent: a batch's report that cannot be written would come after its money moved.
+  if (out !== undefined) {
+    try {
+      accessSync(path.dirname(path.resolve(out)), constants.W_OK);
+    } catch (error) {
+      throw usageError(`${flag} ${out}: cannot write in its folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+    }
+  }
 }
 
 /**
@@ -90,8 +111,10 @@ export class IOStreams implements IO {
   ) {
     ({ stdout: this.stdout, stderr: this.stderr, stdoutIsTTY: this.stdoutIsTTY, stderrIsTTY: this.stderrIsTTY } = streams);
     const format: OutputFormat = flags.json ? 'json' : flags.jq !== undefined ? jqFormat(flags.output) : (flags.output ?? (streams.stdoutIsTTY ? 'table' : 'tsv'));
+    checkOut(format, flags.out, streams.stdoutIsTTY);
     this.output = new Output(streams.stdout, streams.stderr, {
       format,
+      out: flags.out,
       fields: flags.fields,
       jq: flags.jq === undefined ? undefined : { flag: globalFlag('jq'), expression: flags.jq },
       color: format === 'table' && colorEnabled(flags.color, env, streams.stdoutIsTTY),

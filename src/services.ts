@@ -2,7 +2,7 @@ import type { ApiClient, AuditHooks, RecordedRequest } from './http/client.js';
 import type { Flags } from './commands/options.js';
 import type { IOStreams } from './iostreams.js';
 import { configDir, configFile, readConfig, type ConfigData } from './config/store.js';
-import { assertSecureTransport, profileSetting, readTokenExpiry, resolveSettings, tokenRefusal, type Settings } from './config/settings.js';
+import { assertSecureTransport, loginCommand, profileSetting, readTokenExpiry, resolveSettings, tokenRefusal, type Settings } from './config/settings.js';
 import { parseCsvSeparator } from './output/format.js';
 import { visible } from './output/sanitize.js';
 import { SecretScrubber } from './redact.js';
@@ -130,6 +130,7 @@ export class Services {
       secrets: this.secrets,
       signal: this.io.signal,
       audit: this.flags.dryRun ? undefined : this.auditHooks(account ? (account.subaccount ?? null) : (settings.subaccount ?? null)),
+      loginCommand: loginCommand(settings.profileName),
     });
   }
 

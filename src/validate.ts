@@ -56,20 +56,66 @@ export const parseBankAccountRef: Parser<number | bigint> = (flag, raw) => {
   return Number.isSafeInteger(value) ? value : BigInt(text);
 };
 
-/** Integer cents, as the API takes money; `12.34` and `R$ 12` are refused with the reason. */
+/**
+ * Cents from reais as written in Brazil: `1.234,56`, `R$ 1.234,56`, `1234,56`, `12,5`, `12`
+ * (dots only between groups of three digits, at most two decimals after the comma).
+ * Undefined when the text is not such an amount. Exact: digits are joined as text and
+ * read as an integer, never through a floating-point number.
+ */
+export function brlCents(raw: string): number | undefined {
+  const match = /^(?:R\$\s*)?(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/i.exec(raw.trim());
+  if (!match) return undefined;
+  const cents = Number(`${match[1]!.replace(/\./g, '')}${(match[2] ?? '').padEnd(2, '0')}`);
+  return Number.isSafeInteger(cents) ? cents : undefined;
+}
+
+/**
+ * What integer cents text that is not would be, read as reais: Brazil's way
+ * (`1.234,56`, `R$ 12`), or a dot before one or two decimals (`12.34`). Undefined
+ * for plain digits (already cents) and for text that is no amount at all.
+ */
+export function centsIfReais(raw: string): number | undefined {
+  const text = raw.trim();
+  if (/^\d+$/.test(text)) return undefined;
+  const dotted = /^(\d+)\.(\d{1,2})$/.exec(text);
+  return dotted ? brlCents(`${dotted[1]},${dotted[2]}`) : brlCents(text);
+}
+
+const minimumRule = (minimum: number) => (minimum ? `, at least ${minimum}` : '');
+
+/** Integer cents, as the API takes money; `12.34` and `R$ 12` are refused with the cents they would be. */
 export function parseCents(flag: string, raw: string, minimum = 0): number {
   const text = raw.trim();
-  if (/^\d+[.,]\d+$/.test(text) || /R\$/i.test(text)) {
-    throw fail(flag, raw, `amounts are integer cents (R$ 12,34 is 1234)${minimum ? `, at least ${minimum}` : ''}`);
-  }
-  if (!/^\d+$/.test(text)) throw fail(flag, raw, `must be integer cents${minimum ? `, at least ${minimum}` : ''} (R$ 12,34 is 1234)`);
+  const asReais = centsIfReais(text);
+  if (asReais !== undefined) throw fail(flag, raw, `amounts are integer cents${minimumRule(minimum)}: as reais, ${text} is ${asReais} cents`);
+  if (/[.,]|R\$/i.test(text)) throw fail(flag, raw, `amounts are integer cents${minimumRule(minimum)} (R$ 12,34 is 1234)`);
+  if (!/^\d+$/.test(text)) throw fail(flag, raw, `must be integer cents${minimumRule(minimum)} (R$ 12,34 is 1234)`);
   const value = Number(text);
   if (!Number.isSafeInteger(value)) throw fail(flag, raw, 'is too large');
-  if (value < minimum) throw fail(flag, raw, `must be at least ${minimum} cents (R$ ${(minimum / 100).toFixed(2).replace('.', ',')})`);
+  if (value < minimum) throw fail(flag, raw, `must be at least ${minimum} cents (${reaisText(minimum)})`);
   return value;
 }
 
-export const parseWithdrawalAmount: Parser<number> = (flag, raw) => parseCents(flag, raw, 100);
+/** `R$ 1,00` for 100 cents, for messages. */
+const reaisText = (cents: number) => `R$ ${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`;
+
+/**
+ * Reais as written in Brazil (`1.234,56`, `R$ 1.234,56`, `1234,56`), as integer cents
+ * (brlCents); anything else is refused naming the forms taken.
+ */
+export function parseBrl(flag: string, raw: string, minimum = 0): number {
+  const cents = brlCents(raw);
+  if (cents === undefined) {
+    throw fail(flag, raw, 'must be reais as written in Brazil, such as 1.234,56 or R$ 1.234,56 (a comma before at most two decimals, dots between thousands)');
+  }
+  if (cents < minimum) throw fail(flag, raw, `must be at least ${reaisText(minimum)}`);
+  return cents;
+}
+
+/** The least a withdrawal moves, in cents (the reference's minimum). */
+export const MINIMUM_WITHDRAWAL = 100;
+
+export const parseWithdrawalAmount: Parser<number> = (flag, raw) => parseCents(flag, raw, MINIMUM_WITHDRAWAL);
 
 export const parsePercentage: Parser<number> = (flag, raw) => {
   if (!/^\d{1,3}(\.\d{1,2})?$/.test(raw.trim())) throw fail(flag, raw, 'must be a number from 0.01 to 100 with at most 2 decimals');

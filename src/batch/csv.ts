@@ -1,15 +1,20 @@
 import { parse } from 'csv-parse/sync';
 
-/** One data row of a CSV file: its cells by header name, and the line it starts on (for messages). */
+/** One data row of a batch file: its cells by header name, as text, and the line (or sheet row) it starts on, for messages. */
 export interface CsvRow {
   line: number;
   cells: Record<string, string>;
 }
 
+/** A batch file's rows, read from a CSV file or a workbook's sheet. */
 export interface CsvTable {
+  /** Column names, trimmed and in lower case. */
   header: string[];
   rows: CsvRow[];
-  separator: CsvSeparator;
+  /** How the file was read, for messages: `separator ";"`, `sheet "Folha1"`. */
+  source: string;
+  /** What messages call a row's place: a CSV's line, a sheet's row. */
+  rowWord: 'line' | 'row';
   /** Rows that could not be read, each with its line. */
   problems: string[];
 }
@@ -51,7 +56,7 @@ export function parseCsv(text: string, knownColumns: readonly string[], separato
     }
     rows.push({ line, cells: Object.fromEntries(header.map((name, i) => [name, record[i]!.trim()])) });
   }
-  return { header, rows, separator: chosen, problems };
+  return { header, rows, source: `separator "${chosen}"`, rowWord: 'line', problems };
 }
 
 interface RecordWithLine {

@@ -26,9 +26,10 @@ export const GLOBAL_FLAGS = {
   json: switchOption('same as --output json'),
   fields: textOption('list', 'comma-separated fields or dot paths to show, in order'),
   jq: textOption('expression', 'filter the JSON output with a jq expression, in-process (no jq program needed); prints as jq -r does'),
-  csvSeparator: valueOption('char', "separator of -o csv: , ; | or tab (default: the profile's csvSeparator, else ,)", parseCsvSeparator, {
+  csvSeparator: valueOption('char', "separator of -o csv: , ; | or tab (default: the profile's csvSeparator, else ,); with ; the file starts with a BOM", parseCsvSeparator, {
     values: [',', ';', '|', 'tab'],
   }),
+  out: textOption('file', 'write the workbook of -o xlsx to this file (stdout takes it only when not a terminal)', { complete: 'files' }),
   input: switchOption('never prompt; fail naming the missing flags', { negated: true }),
   color: switchOption('no colour in tables', { negated: true }),
   pager: switchOption('write long tables directly, not through the pager', { negated: true }),

@@ -4,6 +4,7 @@ import type { View } from '../output/views.js';
 import type { Flags } from './options.js';
 import { fieldPrompt, type FieldPrompt, type Requirement } from '../prompt.js';
 import type { Parser } from '../validate.js';
+import { isIdPrefix, parseId, rememberShownIds, resolveShownId } from '../shown-ids.js';
 
 /**
  * A command as data, typed end to end: its arguments and options carry the
@@ -326,8 +327,25 @@ function refuseOutputChoicesOfDryRun(flags: Context['services']['flags']): void 
   const dryRun = longFlag('dryRun' satisfies keyof Flags);
   const prints = `a dry run prints the requests it would send, as text or with ${longFlag('output' satisfies keyof Flags)} json or ndjson`;
   if (flags.fields !== undefined) throw usageError(`${longFlag('fields' satisfies keyof Flags)} cannot be used with ${dryRun}: ${prints}`);
-  if (flags.output === 'csv' || flags.output === 'tsv') {
+  if (flags.output === 'csv' || flags.output === 'tsv' || flags.output === 'xlsx') {
     throw usageError(`${longFlag('output' satisfies keyof Flags)} ${flags.output} cannot be used with ${dryRun}: ${prints}`);
+  }
+}
+
+/**
+ * A value of `parseId` that is the first characters of an id, as the one id payctl has
+ * shown that begins with them (a usage error when none or several do); any other value as it is.
+ */
+const fullId = <T>(ctx: Context, parse: Parser<T>, label: string, value: T): T =>
+  parse === (parseId as Parser<unknown>) && typeof value === 'string' && isIdPrefix(value) ? (resolveShownId(ctx.services, label, value) as T) : value;
+
+/** Arguments and options given as the first characters of an id, resolved before the command runs (and before anything is sent). */
+function resolveIds(ctx: Context, definition: CommandDefinition, args: unknown[], opts: Record<string, unknown>): void {
+  (definition.args ?? []).forEach((def, i) => {
+    if (!def.variadic) args[i] = fullId(ctx, def.parse, argLabel(def), args[i]);
+  });
+  for (const [key, option] of Object.entries(definition.options ?? {})) {
+    if (option.kind === 'value') opts[key] = fullId(ctx, option.parse, flagOf(key, option), opts[key]);
   }
 }
 
@@ -336,6 +354,8 @@ function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, 
   refuseTogether(definition, raw.opts);
   const args = parseArgs((definition.args ?? []) as ArgsOf<S>, raw.args);
   const opts = parseOptions(declared as OptionsOf<S>, raw.opts);
+  resolveIds(ctx, definition, args as unknown as unknown[], opts as Record<string, unknown>);
+  ctx.io.output.onIdsShown ??= async (ids) => rememberShownIds(ctx.services, ids);
   // Before anything is asked or sent, so that a bad --fields (or csv separator) costs nothing.
   if (ctx.services.flags.dryRun) refuseOutputChoicesOfDryRun(ctx.services.flags);
   if (definition.view) ctx.io.output.fieldsFor(definition.view);
@@ -358,7 +378,8 @@ function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, 
       return {
         flag: name,
         value: opts[key] as Parsed<OptionsOf<S>[typeof key]> | undefined,
-        ask: async (prompter) => option.parse(name, await ask(fieldPrompt(prompter, name, option.parse))) as Parsed<OptionsOf<S>[typeof key]>,
+        ask: async (prompter) =>
+          fullId(ctx, option.parse, name, option.parse(name, await ask(fieldPrompt(prompter, name, option.parse)))) as Parsed<OptionsOf<S>[typeof key]>,
       };
     },
     needArg: (index, ask) => {
@@ -370,7 +391,7 @@ function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, 
         flag: label,
         argument: true,
         value: (args as readonly unknown[])[index] as Value | undefined,
-        ask: async (prompter) => def.parse(label, await ask(fieldPrompt(prompter, label, def.parse))) as Value,
+        ask: async (prompter) => fullId(ctx, def.parse, label, def.parse(label, await ask(fieldPrompt(prompter, label, def.parse)))) as Value,
       };
     },
     print: (item) => ctx.io.output.item(view, item),

@@ -96,6 +96,8 @@ export interface ApiClientOptions {
   signal?: AbortSignal;
   /** Told of every write before it is sent and of its outcome (not of what --dry-run records: nothing is sent). */
   audit?: AuditHooks;
+  /** The command that logs this profile in (`payctl auth login --profile big`), for the hint of a 401. */
+  loginCommand?: string;
 }
 
 export type ReadRequest = ApiRequest & { method: 'GET' };
@@ -247,7 +249,7 @@ class HttpApiClient implements ApiClient {
     } catch (error) {
       if (!isHttpError(error)) throw errorFromTransport(error, sent);
       this.latestAnswerDate = error.response.headers.get('date') ?? undefined;
-      throw await errorFromResponse(error.response, sent);
+      throw await errorFromResponse(error.response, sent, this.options.loginCommand ?? 'payctl auth login');
     }
     this.latestAnswerDate = response.headers.get('date') ?? undefined;
     const envelope = read(await readBody(response, sent), response.status, sent);
@@ -410,7 +412,7 @@ function serverFailure(status: number, sent: Write, apiMessage: string, returnCo
     : new PayctlError(`${apiMessage}: the server failed`, ExitCode.serverFailedOnRead, { status, returnCode, hint: 'nothing took effect; retrying later is safe' });
 }
 
-async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<PayctlError> {
+async function errorFromResponse(response: FetchAnswer, sent: Write, login: string): Promise<PayctlError> {
   const status = response.status;
   const text = await response.text().catch(() => '');
   let apiError: { message?: unknown; returnCode?: unknown } | undefined;
@@ -422,7 +424,8 @@ async function errorFromResponse(response: FetchAnswer, sent: Write): Promise<Pa
   }
   const returnCode = typeof apiError?.returnCode === 'number' ? apiError.returnCode : undefined;
   const retryAfter = status === 429 ? response.headers.get('retry-after') : null;
-  const details = { status, returnCode, hint: hintFor(status, returnCode), retryAfterMs: retryAfter === null ? undefined : retryAfterMs(retryAfter) };
+  const hint = hintFor(status, returnCode, sent.path, login);
+  const details = { status, returnCode, hint, retryAfterMs: retryAfter === null ? undefined : retryAfterMs(retryAfter) };
   if (status === 401 || status === 403) {
     return new PayctlError(String(apiError?.message ?? (status === 401 ? 'not authenticated' : 'forbidden')), ExitCode.auth, details);
   }
@@ -469,9 +472,11 @@ const RETURN_CODE_HINTS: Record<number, string> = {
   [-7106]: 'it has PENDING withdrawals: payctl withdrawals list',
 };
 
-function hintFor(status: number, returnCode: number | undefined): string | undefined {
+function hintFor(status: number, returnCode: number | undefined, path: string, login: string): string | undefined {
   if (returnCode !== undefined && RETURN_CODE_HINTS[returnCode]) return RETURN_CODE_HINTS[returnCode];
-  if (status === 401) return 'log in again: payctl auth login';
+  // A 401 to the login itself is the client id or secret, which logging in again with the same would not change.
+  if (status === 401 && path === '/auth') return `check the client id and the client secret (for a sandbox, sandbox start prints them), then: ${login}`;
+  if (status === 401) return `log in again: ${login}`;
   if (status === 403) return 'check the sub-account: payctl auth status, or payctl subaccounts clear';
   return undefined;
 }

@@ -168,7 +168,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     }
     request.on('error', (error: NodeJS.ErrnoException) => {
       if (proxy && !tunnelOpen && !connected) fail(describeProxyError(error, proxy), error.code ?? 'EPROXY', proxyHint(proxy, url));
-      else fail(describeSocketError(error, url), error.code ?? 'ENETWORK', certificateHint(error));
+      else fail(describeSocketError(error, url), error.code ?? 'ENETWORK', certificateHint(error) ?? refusedHint(error, url));
     });
     const remaining = init.deadline === undefined ? undefined : init.deadline - Date.now();
     const timer = setTimeout(
@@ -226,6 +226,15 @@ function describeSocketError(error: NodeJS.ErrnoException, url: URL): string {
       if (error.code && CERTIFICATE_ERRORS.has(error.code)) return `the TLS certificate of ${url.host} was refused: ${certificateReason(error)} (${error.code})`;
       return `request to ${url.host} failed: ${error.message}`;
   }
+}
+
+/** Nothing listens at the address: most often a sandbox that is not running, or runs on another port. */
+function refusedHint(error: NodeJS.ErrnoException, url: URL): string | undefined {
+  if (error.code !== 'ECONNREFUSED') return undefined;
+  return (
+    `nothing was sent; is the API at ${url.origin} running? A local sandbox: payctl sandbox start (it prints its URL); ` +
+    'another address: --base-url URL or PAYCTL_BASE_URL'
+  );
 }
 
 /** OpenSSL's verification failures (Node passes them on as the error's code), and Node's own host name check. */

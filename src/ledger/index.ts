@@ -1,9 +1,10 @@
 import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
+import type { RowState } from '../batch/journal.js';
 import { ExitCode, PayctlError } from '../errors.js';
 import type { WithdrawalFinding } from '../audit/trail.js';
-import type { WithdrawalIdentity } from '../withdrawal/identity.js';
+import { idOf, type WithdrawalIdentity } from '../withdrawal/identity.js';
 import type { Context } from '../context.js';
 import type { Services } from '../services.js';
 import { LOCAL_LEDGER, parseLedgerUrl } from './url.js';
@@ -28,7 +29,24 @@ export interface Ledger {
   settleLeftOver(account: string, identity: string, outcome: ClaimOutcome): Promise<void>;
   /** Keeps an audit record for the team; a ledger that cannot is exit 4 before the write is sent. */
   audit(record: object): Promise<void>;
+  /**
+   * The claims behind withdrawals already on the platform, for naming twins: those settled done
+   * with one of `withdrawalIds`, and those of `identities` whose outcome is not recorded yet.
+   */
+  claimsOf(account: string, withdrawalIds: readonly string[], identities: readonly string[]): Promise<KnownClaim[]>;
 }
+
+/** A claim as a twin's refusal names it. */
+export interface KnownClaim {
+  identity: string;
+  withdrawalId: string | null;
+  user: string;
+  host: string;
+  file: string | null;
+}
+
+/** Where a claim lives: the account money leaves and what makes it the same payment. */
+export type ClaimKey = Pick<ClaimRequest, 'account' | 'identity'>;
 
 export type ClaimOutcome = { state: 'done'; withdrawalId: string } | { state: 'refused' } | { state: 'unknown' } | { state: 'absent' };
 
@@ -56,6 +74,7 @@ const LOCAL: Ledger = {
   claim: async () => ({ settle: async () => {} }),
   settleLeftOver: async () => {},
   audit: async () => {},
+  claimsOf: async () => [],
 };
 
 /** The ledger's URL in effect: PAYCTL_LEDGER, else the profile's; `local` when neither names one. */
@@ -115,17 +134,16 @@ export async function sendClaimed<T extends { id: string } | undefined>(ctx: Con
 
 /** A single withdrawal's claim: by what it pays (method, amount, destination) in its account. */
 export function singleClaim(services: Services, identity: WithdrawalIdentity, allowDuplicate: boolean): Omit<ClaimRequest, 'maxDailyTotal'> {
+  return { ...singleClaimKey(services, identity), amount: identity.amount, file: null, allowDone: allowDuplicate };
+}
+
+export function singleClaimKey(services: Services, identity: WithdrawalIdentity): ClaimKey {
   const { baseUrl, subaccount } = services.settings();
-  return {
-    account: platformAccount(baseUrl, subaccount ?? undefined),
-    identity: singleIdentity(identity),
-    amount: identity.amount,
-    file: null,
-    allowDone: allowDuplicate,
-  };
+  return { account: platformAccount(baseUrl, subaccount ?? undefined), identity: singleIdentity(identity) };
 }
 
 const singleIdentity = (identity: WithdrawalIdentity) => `single ${JSON.stringify([identity.method, identity.amount, identity.bankAccountId, identity.pixKey ?? null])}`;
+const rowIdentity = (key: string) => `row ${key}`;
 
 /**
  * `withdrawals get`: a single withdrawal's claim left in flight by a run that ended
@@ -143,15 +161,46 @@ export async function settleLeftOverSingle(services: Services, finding: Withdraw
 }
 
 /** A batch row's claim: by its content identity (the journal's key), whatever the file's name, path or order. */
-export function rowClaim(services: Services, row: BatchRow, file: string): Omit<ClaimRequest, 'maxDailyTotal'> {
-  return {
-    account: platformAccount(services.settings().baseUrl, row.account ?? undefined),
-    identity: `row ${row.key}`,
-    amount: row.request.amount,
-    file: path.resolve(file),
-    allowDone: false,
-  };
+export function rowClaim(services: Services, row: BatchRow, file: string, allowDuplicate: boolean): Omit<ClaimRequest, 'maxDailyTotal'> {
+  return { ...rowClaimKey(services, row), amount: row.request.amount, file: path.resolve(file), allowDone: allowDuplicate };
 }
+
+export const rowClaimKey = (services: Services, row: BatchRow): ClaimKey => ({
+  account: platformAccount(services.settings().baseUrl, row.account ?? undefined),
+  identity: rowIdentity(row.key),
+});
+
+/**
+ * Who made each of the twins found for a withdrawal, where the team's ledger knows it: the
+ * operator and file of the claim settled with the twin's id, else of a claim of the same payment
+ * whose outcome is not recorded yet (said so). One read per account; without a ledger, or under
+ * --dry-run (which opens none), nothing is known.
+ */
+export async function makersOfTwins(
+  services: Services,
+  found: ReadonlyArray<{ key: ClaimKey; twins: readonly unknown[] }>,
+): Promise<Array<Array<string | undefined>>> {
+  const unknown = found.map(({ twins }) => twins.map(() => undefined));
+  if (services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER) return unknown;
+  const ledger = await ledgerOf(services);
+  const claims = new Map<string, KnownClaim[]>();
+  for (const account of new Set(found.map(({ key }) => key.account))) {
+    const here = found.filter(({ key }) => key.account === account);
+    const ids = here.flatMap(({ twins }) => twins.flatMap((twin) => idOf(twin) ?? []));
+    claims.set(account, await ledger.claimsOf(account, ids, here.map(({ key }) => key.identity)));
+  }
+  return found.map(({ key, twins }) =>
+    twins.map((twin) => {
+      const known = claims.get(key.account)!;
+      const paid = known.find((claim) => claim.withdrawalId !== null && claim.withdrawalId === idOf(twin));
+      if (paid) return `by ${makerOf(paid)}`;
+      const pending = known.find((claim) => claim.withdrawalId === null && claim.identity === key.identity);
+      return pending && `claimed by ${makerOf(pending)}, outcome not recorded yet`;
+    }),
+  );
+}
+
+const makerOf = (claim: KnownClaim) => `${claim.user}@${claim.host}${claim.file ? ` (file ${claim.file})` : ''}`;
 
 /** Records in the ledger what `--reconcile` decided of rows a run left in flight; rows it could not decide stay claimed. */
 export async function settleLeftOverRows(
@@ -164,8 +213,24 @@ export async function settleLeftOverRows(
     if (settlement.kind === 'undecided') continue;
     await ledger.settleLeftOver(
       platformAccount(baseUrl, account ?? undefined),
-      `row ${key}`,
+      rowIdentity(key),
       settlement.kind === 'paid' ? { state: 'done', withdrawalId: settlement.withdrawalId } : { state: 'absent' },
     );
   }
+}
+
+/**
+ * `--reconcile`: a row the journal has paid whose claim a run left in flight (the ledger went away
+ * between the send and its settlement) is settled done with the journal's withdrawal. A rerun
+ * without it skips the row and leaves the claim, which `ledger status` lists.
+ */
+export async function settleJournalPaidRows(services: Services, rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Promise<void> {
+  if (services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER) return;
+  await settleLeftOverRows(
+    services,
+    rows.flatMap((row) => {
+      const state = states.get(row.key);
+      return state?.state === 'done' ? [{ key: row.key, account: row.account, settlement: { kind: 'paid' as const, withdrawalId: state.withdrawalId, status: state.status } }] : [];
+    }),
+  );
 }

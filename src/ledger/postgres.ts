@@ -4,14 +4,14 @@ import { systemKeychain } from '../config/keychain.js';
 import { usageError } from '../errors.js';
 import { formatCentsExact } from '../output/money.js';
 import type { Services } from '../services.js';
+import { duplicateWindowOf } from '../withdrawal/duplicates.js';
+import { checkSslMode } from './url.js';
 import { LedgerUnavailable, type Claim, type ClaimOutcome, type ClaimRequest, type Ledger } from './index.js';
 
 /** The namespace of payctl's advisory locks (the first key of the two-key form). */
 const LOCK_SPACE = 0x70617963; // "payc"
 /** The lock `ledger init` holds for its transaction: migrations from two machines run one after the other. */
 const INIT_LOCK = 1;
-/** A claim settled done this recently refuses the same payment again (the duplicate window). */
-const WINDOW = '24 hours';
 const DAY = "(now() AT TIME ZONE 'America/Sao_Paulo')::date";
 const CONNECT_TIMEOUT_MS = 10_000;
 
@@ -74,19 +74,44 @@ function passwordOf(services: Services, url: string) {
   };
 }
 
-/** A connection to the ledger, with what failed named without any secret. */
+const NO_SSL = 'The server does not support SSL connections';
+
+/**
+ * A connection to the ledger, with what failed named without any secret. `sslmode` means what
+ * it means to libpq: the URL's, else PGSSLMODE, else `prefer`. node-postgres on its own takes
+ * every mode but `disable` as `verify-full` (and warns on stderr) and never falls back to plain
+ * text; its libpq-compatible parsing, and a second try without SSL for `prefer` and `allow`
+ * (which libpq would try first without), give libpq's meaning.
+ */
 async function connect(services: Services, url: string): Promise<pg.Client> {
-  const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
-  // Set after construction: the URL's parse would replace it with its own (absent) password.
-  client.password = passwordOf(services, url) as unknown as string;
-  client.on('error', () => {}); // a connection lost between queries fails the next query, which says so
+  const given = new URL(url).searchParams.get('sslmode');
+  const { PGSSLMODE } = services.env;
+  const mode = given !== null ? checkSslMode(`the sslmode of ${url}`, given) : PGSSLMODE ? checkSslMode('PGSSLMODE', PGSSLMODE) : 'prefer';
+  const attempt = async (sslmode: string) => {
+    const target = new URL(url);
+    target.searchParams.set('sslmode', sslmode);
+    target.searchParams.set('uselibpqcompat', 'true');
+    const client = new pg.Client({ connectionString: target.toString(), connectionTimeoutMillis: CONNECT_TIMEOUT_MS });
+    // Set after construction: the URL's parse would replace it with its own (absent) password.
+    client.password = passwordOf(services, url) as unknown as string;
+    client.on('error', () => {}); // a connection lost between queries fails the next query, which says so
+    try {
+      await client.connect();
+      return client;
+    } catch (error) {
+      await client.end().catch(() => {});
+      throw error;
+    }
+  };
   try {
-    await client.connect();
+    return await attempt(mode === 'allow' ? 'prefer' : mode).catch((error: unknown) => {
+      if ((mode === 'prefer' || mode === 'allow') && (error as Error)?.message === NO_SSL) return attempt('disable');
+      throw error;
+    });
   } catch (error) {
-    await client.end().catch(() => {});
-    throw new LedgerUnavailable(url, whyOf(error));
+    const why = (error as Error)?.message === NO_SSL ? `its server does not offer SSL, which sslmode=${mode}${given ? '' : ' (PGSSLMODE)'} requires` : whyOf(error);
+    throw new LedgerUnavailable(url, why);
   }
-  return client;
 }
 
 const whyOf = (error: unknown): string => {
@@ -173,6 +198,8 @@ export async function openPostgresLedger(services: Services, url: string): Promi
   services.onEnd.push(() => client.end().catch(() => {}));
   const username = userName();
   const host = os.hostname();
+  /** A claim settled done within the profile's duplicate window refuses the same payment again, on the ledger's clock. */
+  const WINDOW = `${duplicateWindowOf(services.settings()).ms / 1000} seconds`;
   let broken: LedgerUnavailable | undefined;
   /** One transaction at a time on the run's connection; the first failure ends the ledger for the run. */
   let queue: Promise<unknown> = Promise.resolve();
@@ -272,6 +299,15 @@ export async function openPostgresLedger(services: Services, url: string): Promi
     },
     audit: async (record) => {
       await transaction(() => client.query('INSERT INTO payctl_audit (username, host, record) VALUES ($1, $2, $3)', [username, host, JSON.stringify(record)]));
+    },
+    claimsOf: async (account, withdrawalIds, identities) => {
+      const { rows } = await transaction(() =>
+        client.query<Holder & { identity: string }>(
+          `SELECT * FROM payctl_claims WHERE account = $1 AND (withdrawal_id = ANY($2) OR (identity = ANY($3) AND withdrawal_id IS NULL AND ${IN_FLIGHT})) ORDER BY claimed_at DESC`,
+          [account, withdrawalIds, identities],
+        ),
+      );
+      return rows.map((row) => ({ identity: row.identity, withdrawalId: row.withdrawal_id, user: row.username, host: row.host, file: row.file }));
     },
   };
 }

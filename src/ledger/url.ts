@@ -26,8 +26,19 @@ export function parseLedgerUrl(flag: string, raw: string): string {
       'give postgres://USER@HOST:PORT/DB and the password in PGPASSWORD, ~/.pgpass or the keychain',
     );
   }
+  const sslmode = url.searchParams.get('sslmode');
+  if (sslmode !== null) checkSslMode(`${flag}'s sslmode`, sslmode);
   if (!url.username) throw usageError(`${flag} names no user: give postgres://USER@HOST:PORT/DB`);
   if (url.pathname.length <= 1) throw usageError(`${flag} names no database: give postgres://USER@HOST:PORT/DB`);
   return url.toString();
 }
 
+
+/** libpq's SSL modes, in its meaning (https://www.postgresql.org/docs/current/libpq-ssl.html). */
+export const SSL_MODES = ['disable', 'allow', 'prefer', 'require', 'verify-ca', 'verify-full'] as const;
+export type SslMode = (typeof SSL_MODES)[number];
+
+export function checkSslMode(what: string, value: string): SslMode {
+  if ((SSL_MODES as readonly string[]).includes(value)) return value as SslMode;
+  throw usageError(`${what} "${value}" is not one of ${SSL_MODES.join(', ')}`);
+}

@@ -9,9 +9,11 @@ import type { JqFilter } from './jq.js';
 import { getPath, leafPaths, pickPaths } from './paths.js';
 import { jsonText, visible } from './sanitize.js';
 import type { Cell, TableColumn } from './table.js';
-import { kindOf, type Column, type View } from './views.js';
+import { kindOf, type Column, type ColumnKind, type View } from './views.js';
+import { isUuid } from '../rules.js';
+import type { ShownId } from '../shown-ids.js';
 
-export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv'] as const;
+export const OUTPUT_FORMATS = ['table', 'json', 'ndjson', 'csv', 'tsv', 'xlsx'] as const;
 export type OutputFormat = (typeof OUTPUT_FORMATS)[number];
 
 export interface OutputOptions {
@@ -23,6 +25,8 @@ export interface OutputOptions {
   color: boolean;
   /** Whether stdout is a terminal: csv and tsv written there have their server text made visible. */
   terminal: boolean;
+  /** The file `--out` names: -o xlsx writes its workbook there instead of to stdout. */
+  out?: string;
   /** The separator of csv output (`--csv-separator`, else the profile's), checked when first asked for. */
   csvSeparator: () => string;
   /** The width tables are fitted to, in terminal columns. */
@@ -64,7 +68,7 @@ export function parseFields(raw: string | undefined, known: readonly string[] | 
 }
 
 /** Writes and waits when the pipe is full, so a large export does not pile up in memory. */
-export async function writeOut(stream: Writable, text: string): Promise<void> {
+export async function writeOut(stream: Writable, text: string | Uint8Array): Promise<void> {
   if (!stream.write(text)) await once(stream, 'drain');
 }
 
@@ -139,9 +143,11 @@ export class Output {
       case 'json':
       case 'ndjson':
         return this.document(selected);
-      case 'csv': {
+      case 'csv':
+      case 'xlsx': {
+        // One row under the header; a workbook's cells typed by the view's kinds.
         const columns = fields ?? leafPaths(item);
-        const writer = this.list({ noun: view?.noun ?? 'items', fields: columns, columns: columns.map((field) => ({ field })) }, columns);
+        const writer = this.list(view ?? { noun: 'items', fields: columns, columns: [] }, columns);
         await writer.write([item]);
         return writer.end();
       }
@@ -200,6 +206,8 @@ export class Output {
         const header = columns.map((c) => c.field);
         const separator = this.format === 'csv' ? (this.csvSeparator ??= this.options.csvSeparator()) : '\t';
         const cell = this.format === 'csv' ? (value: unknown) => csvCell(value, separator, this.options.terminal) : this.tsvCell();
+        // A file for pt-BR spreadsheets starts with a BOM: Excel reads it as UTF-8 only then (José, not JosÃ©).
+        const bom = separator === ';' && !this.options.terminal ? '\uFEFF' : '';
         const rowsText = (rows: unknown[][]) => rows.map((row) => `${row.map(cell).join(separator)}\n`).join('');
         // TSV has no header row; csv's is written before the first row, or alone at the end.
         let headerWritten = this.format === 'tsv';
@@ -209,21 +217,36 @@ export class Output {
           },
           async write(items) {
             const rows = items.map((item) => columns.map((c) => getPath(item, c.field)));
-            if (!headerWritten) rows.unshift(header);
+            const first = !headerWritten;
+            if (first) rows.unshift(header);
             headerWritten = true;
             count += items.length;
-            await writeOut(out, rowsText(rows));
+            await writeOut(out, `${first ? bom : ''}${rowsText(rows)}`);
           },
           end: async () => {
-            if (!headerWritten) await writeOut(out, rowsText([header]));
+            if (!headerWritten) await writeOut(out, `${bom}${rowsText([header])}`);
           },
+          abort: async () => undefined,
+        };
+      }
+      case 'xlsx': {
+        // A workbook is one zip written at the end; a list cut short writes none.
+        const rows: unknown[][] = [];
+        return {
+          get count() {
+            return rows.length;
+          },
+          async write(items) {
+            for (const item of items) rows.push(columns.map((column) => getPath(item, column.field)));
+          },
+          end: () => this.workbook(view, columns, rows),
           abort: async () => undefined,
         };
       }
       case 'table': {
         const rows: unknown[] = [];
         // Columns the user picked are left out from the last when the table cannot fit; the first never is.
-        const tableColumns = fields ? columns.map((column, i) => ({ ...column, hide: i === 0 ? undefined : i })) : columns;
+        const tableColumns = fields ? columns.map((column, i) => ({ ...column, hide: i === 0 ? undefined : i })) : [...(view.tableColumns ?? columns)];
         return {
           get count() {
             return count;
@@ -261,6 +284,14 @@ export class Output {
     };
   }
 
+  /** Writes a workbook of `rows` to the --out file, else to stdout; ExcelJS is loaded only here. */
+  private async workbook(view: View, columns: readonly Column[], rows: ReadonlyArray<readonly unknown[]>): Promise<void> {
+    const { saveWorkbook, workbookOf } = await import('./xlsx.js');
+    const bytes = await workbookOf(view.noun, columns.map((column) => ({ field: column.field, kind: kindOf(view, column.field) })), rows);
+    if (this.options.out === undefined) await writeOut(this.stdout, bytes);
+    else await saveWorkbook(this.options.out, bytes);
+  }
+
   /** One line on stderr, its server text made visible. */
   async note(text: string): Promise<void> {
     await writeOut(this.stderr, `${visible(text)}\n`);
@@ -277,8 +308,7 @@ export class Output {
   }
 
   /** A cell of a table: formatted by its kind, coloured by its status, a dim `-` when there is no value. */
-  private cell(value: unknown, view: View | undefined, field: string, painter: Painter): Cell {
-    const kind = kindOf(view, field);
+  private cell(value: unknown, kind: ColumnKind | undefined, painter: Painter): Cell {
     const text = cellText(value, kind);
     if (text === undefined) return { text: '-', paint: painter.dim };
     return kind === 'status' ? { text, paint: painter.status } : { text };
@@ -288,13 +318,16 @@ export class Output {
     if (rows.length === 0) return;
     const painter = await this.getPainter();
     const { renderTable, wrapLines } = await import('./table.js');
-    const tableColumns: TableColumn[] = columns.map((column) => {
-      const kind = kindOf(view, column.field);
-      return { title: visible(columnWords(column).toUpperCase()), fit: fitOf(kind), align: alignOf(kind), hide: column.hide };
+    const kinds = columns.map((column) => column.kind ?? kindOf(view, column.field));
+    const tableColumns: TableColumn[] = columns.map((column, i) => {
+      const kind = kinds[i];
+      return { title: visible(columnWords(column).toUpperCase()), fit: fitOf(kind), align: alignOf(kind), hide: column.hide, spare: column.spare };
     });
-    const cells = rows.map((row) => columns.map((column) => this.cell(getPath(row, column.field), view, column.field, painter)));
-    const { text, hidden } = renderTable(tableColumns, cells, this.options.width, painter.header);
+    const cells = rows.map((row) => columns.map((column, i) => this.cell(column.value ? column.value(row) : getPath(row, column.field), kinds[i], painter)));
+    // Into a pipe ids stay whole, whatever the width: what reads them there may be a program.
+    const { text, hidden, ids } = renderTable(tableColumns, cells, this.options.width, painter.header, { shortIds: this.options.terminal });
     await this.writeTable(text);
+    await this.idsShown(ids.map(({ id, column }) => ({ id, what: whatId(view, columns[column]!) })));
     if (hidden.length > 0) {
       const note = `not shown at ${this.options.width} columns: ${hidden.join(', ')} (pick columns with --fields)`;
       for (const line of wrapLines(note, this.options.width)) await this.note(line);
@@ -304,11 +337,28 @@ export class Output {
   private async keyValueTable(view: View | undefined, item: unknown, fields: string[] | undefined): Promise<void> {
     const painter = await this.getPainter();
     const { renderFields } = await import('./table.js');
-    const lines = (fields ?? leafPaths(item)).map((field) => ({
+    const shown = fields ?? leafPaths(item);
+    const lines = shown.map((field) => ({
       label: { text: visible(columnWords(view?.columns.find((c) => c.field === field) ?? { field })), paint: painter.header },
-      value: this.cell(getPath(item, field), view, field, painter),
+      value: this.cell(getPath(item, field), kindOf(view, field), painter),
     }));
     await this.writeTable(renderFields(lines, this.options.width));
+    await this.idsShown(
+      shown.flatMap((field) => {
+        const value = getPath(item, field);
+        return kindOf(view, field) === 'id' && typeof value === 'string' && isUuid(value) ? [{ id: value.toLowerCase(), what: whatId(view, { field }) }] : [];
+      }),
+    );
+  }
+
+  /**
+   * Ids a person was shown in a table: remembered (`onIdsShown`, set for a command's
+   * run) so that the first characters of one can stand for it in a later command.
+   */
+  onIdsShown?: (ids: readonly ShownId[]) => Promise<void>;
+
+  private async idsShown(ids: readonly ShownId[]): Promise<void> {
+    if (ids.length > 0) await this.onIdsShown?.(ids);
   }
 
   /**
@@ -327,6 +377,10 @@ export class Output {
     await writeOut(this.stdout, text);
   }
 }
+
+/** What an id names, for a message that lists ids: the view's resource for its `id`, else the column's words (`customer id`). */
+const whatId = (view: View | undefined, column: Column) =>
+  column.field === 'id' && view ? view.noun.replace(/ies$/, 'y').replace(/s$/, '') : columnWords(column);
 
 /** A column's title in words (its header, else its field's name): `holderName` is "holder name", `address.city` "address city". */
 const columnWords = (column: Column) => column.header ?? column.field.replace(/\./g, ' ').replace(/([a-z0-9])([A-Z])/g, '$1 $2').toLowerCase();

@@ -1,5 +1,14 @@
+import { readFileSync } from 'node:fs';
 import { ExitCode, PayctlError, usageError } from '../errors.js';
 import { jsonText, visible } from './sanitize.js';
+
+/**
+ * jq's memory, in 64 KiB WebAssembly pages: 2 GiB less a page, the most a 32-bit
+ * build addresses with signed pointers. jq holds a document as about 12 times its
+ * JSON text, so 100,000 customers (46 MB) need some 600 MB.
+ */
+const JQ_MEMORY_PAGES = 32_767;
+const JQ_MEMORY_BYTES = JQ_MEMORY_PAGES * 65_536;
 
 /** `--jq`: a jq expression, compiled, applied to the JSON documents a command would print. */
 export interface JqFilter {
@@ -19,8 +28,8 @@ export interface JqFilter {
  * columns are the user's), which fails to compile in the same way.
  */
 export async function compileJq(flag: string, expression: string, terminal: boolean): Promise<JqFilter> {
-  const { loadJq, JqError } = await import('jq-wasm');
-  const jq = await loadJq();
+  const [{ loadJq, JqError }, { default: wasmFile }] = await Promise.all([import('jq-wasm'), import('jq-wasm/jq.wasm')]);
+  const jq = await loadJq({ wasmBinary: withMemory(readFileSync(wasmFile), JQ_MEMORY_PAGES) });
   if (keepingExitCode(() => jq.raw(null, `empty | (\n${expression}\n)`, ['-n'])).exitCode !== 0) {
     const message = jqMessage(keepingExitCode(() => jq.raw(null, expression, ['-n'])).stderr) || 'jq cannot compile it';
     throw usageError(`${flag} ${JSON.stringify(expression)} is not a valid jq expression: ${message}`, 'see the jq manual for its syntax');
@@ -36,9 +45,9 @@ export async function compileJq(flag: string, expression: string, terminal: bool
       } catch (error) {
         // jq reports a failure in its exit code and message, which json() throws as a JqError carrying them.
         if (error instanceof JqError) throw new PayctlError(jqMessage(error.stderr), ExitCode.localFailure);
-        // jq's WebAssembly memory is capped (256 MB): a document of tens of MB can exhaust it.
+        // jq's WebAssembly memory is bounded: a document of some hundreds of MB exhausts it.
         throw new PayctlError(
-          `${flag}: jq ran out of memory on ${(Buffer.byteLength(input) / 1e6).toFixed(1)} MB of JSON (its memory is 256 MB)`,
+          `${flag}: jq ran out of memory on ${(Buffer.byteLength(input) / 1e6).toFixed(1)} MB of JSON (its memory is ${(JQ_MEMORY_BYTES / 2 ** 30).toFixed(0)} GiB)`,
           ExitCode.localFailure,
           { hint: 'filter item by item with -o ndjson, or pipe --json into a jq program' },
         );
@@ -72,3 +81,55 @@ const jqMessage = (stderr: string) =>
     .filter((text) => !/^jq: \d+ compile errors?$/.test(text))
     .join('\n')
     .trim();
+
+/**
+ * jq.wasm with its memory set to `pages` from the start. jq-wasm's build declares at
+ * most 256 MB, and its runtime refuses to grow past that, so a list of about 50,000
+ * customers ran jq out of memory: the memory section (id 5) is rewritten with both
+ * limits at `pages`. The pages are reserved, not used: the system gives them as jq
+ * writes to them.
+ */
+export function withMemory(wasm: Uint8Array, pages: number): Uint8Array {
+  const sections: Uint8Array[] = [wasm.subarray(0, 8)];
+  let at = 8;
+  const readUnsigned = () => {
+    let [value, shift, byte] = [0, 0, 0x80];
+    while (byte & 0x80) {
+      byte = wasm[at++] ?? 0;
+      value += (byte & 0x7f) * 2 ** shift;
+      shift += 7;
+    }
+    return value;
+  };
+  while (at < wasm.length) {
+    const start = at;
+    const id = wasm[at++];
+    const end = readUnsigned() + at;
+    if (id === 5) {
+      const memories = readUnsigned();
+      const body = [...unsignedBytes(memories)];
+      for (let i = 0; i < memories; i++) {
+        const limits = wasm[at++] ?? 0;
+        readUnsigned();
+        if (limits & 1) readUnsigned();
+        body.push(limits | 1, ...unsignedBytes(pages), ...unsignedBytes(pages));
+      }
+      sections.push(Uint8Array.from([5, ...unsignedBytes(body.length), ...body]));
+    } else {
+      sections.push(wasm.subarray(start, end));
+    }
+    at = end;
+  }
+  return Buffer.concat(sections);
+}
+
+/** `value` as WebAssembly writes numbers: unsigned LEB128. */
+function unsignedBytes(value: number): number[] {
+  const bytes: number[] = [];
+  do {
+    const low = value % 128;
+    value = Math.floor(value / 128);
+    bytes.push(value > 0 ? low | 0x80 : low);
+  } while (value > 0);
+  return bytes;
+}

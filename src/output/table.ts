@@ -20,6 +20,8 @@ export interface TableColumn {
   align: 'left' | 'right';
   /** Left out when the table cannot fit, the highest first; undefined: always shown. */
   hide?: number;
+  /** Left out (the highest `hide` first) where the table does not fit whole, before any column is cut. */
+  spare?: boolean;
 }
 
 export interface Cell {
@@ -33,7 +35,23 @@ export interface RenderedTable {
   text: string;
   /** Titles of the columns left out to fit. */
   hidden: string[];
+  /** The UUIDs in the id columns shown (whole, however they were shown), each with its column's index. */
+  ids: Array<{ id: string; column: number }>;
 }
+
+export interface TableOptions {
+  /**
+   * Whether a UUID may be shown by its first characters (`SHORT_ID_LENGTH`) when
+   * the table does not fit with them whole: at a terminal, where a person reads
+   * the other columns they would push out.
+   */
+  shortIds?: boolean;
+}
+
+/** How many characters of a UUID a narrow table shows: enough to tell apart those one person sees. */
+export const SHORT_ID_LENGTH = 8;
+const UUIDS = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/gi;
+const shortened = (text: string) => text.replace(UUIDS, (id) => id.slice(0, SHORT_ID_LENGTH));
 
 /**
  * What a cut column keeps, so that what is left of it still reads: half its
@@ -84,8 +102,14 @@ function share(columns: readonly Measured[], room: number, kept: (natural: numbe
 }
 
 /** The columns shown and their widths, for a table `width` columns wide. */
-function layout(columns: readonly (Measured & { hide?: number })[], width: number): Layout {
+function layout(columns: readonly (Measured & { hide?: number; spare?: boolean })[], width: number): Layout {
   let shown = columns.map((_, i) => i);
+  const highest = (among: number[]) => among.reduce((a, b) => (columns[b]!.hide! > columns[a]!.hide! ? b : a));
+  const wholeWidth = () => sum(shown.map((i) => columns[i]!.natural)) + GAP * (shown.length - 1);
+  for (let spare = shown.filter((i) => columns[i]!.spare); spare.length > 0 && wholeWidth() > width; spare = spare.filter((i) => shown.includes(i))) {
+    const next = highest(spare);
+    shown = shown.filter((i) => i !== next);
+  }
   for (;;) {
     const candidates = shown.map((i) => columns[i]!);
     const room = width - GAP * (shown.length - 1);
@@ -98,7 +122,7 @@ function layout(columns: readonly (Measured & { hide?: number })[], width: numbe
       const widths = share(candidates, room, () => 1) ?? share(asText, room, () => 1) ?? asText.map((column) => (column.fit === 'id' ? column.natural : 1));
       return { shown, widths };
     }
-    const next = hideable.reduce((a, b) => (columns[b]!.hide! > columns[a]!.hide! ? b : a));
+    const next = highest(hideable);
     shown = shown.filter((i) => i !== next);
   }
 }
@@ -136,10 +160,19 @@ export function renderTable(
   rows: readonly (readonly Cell[])[],
   width: number,
   paintHeader: (text: string) => string,
+  { shortIds = false }: TableOptions = {},
 ): RenderedTable {
   const header: Cell[] = columns.map((column) => ({ text: column.title, paint: paintHeader }));
-  const all = [header, ...rows];
-  const measured = columns.map((column, i) => ({ ...column, natural: Math.max(...all.map((row) => stringWidth(row[i]!.text))) }));
+  const measure = (table: readonly (readonly Cell[])[]) =>
+    columns.map((column, i) => ({ ...column, natural: Math.max(...table.map((row) => stringWidth(row[i]!.text))) }));
+  let all: ReadonlyArray<readonly Cell[]> = [header, ...rows];
+  let measured = measure(all);
+  // Whole ids while the columns that are not spare fit as they are; else their first characters, so that they push none out nor cut it.
+  const needed = measured.filter((column) => !column.spare);
+  if (shortIds && sum(needed.map((column) => column.natural)) + GAP * (needed.length - 1) > width) {
+    all = [header, ...rows.map((row) => row.map((cell, i) => (columns[i]!.fit === 'id' ? { ...cell, text: shortened(cell.text) } : cell)))];
+    measured = measure(all);
+  }
   const { shown, widths } = layout(measured, width);
   const lines = all.map((row) =>
     shown
@@ -152,7 +185,10 @@ export function renderTable(
       })
       .join(' '.repeat(GAP)),
   );
-  return { text: lines.map((line) => `${line}\n`).join(''), hidden: columns.filter((_, i) => !shown.includes(i)).map((column) => column.title) };
+  const ids = shown
+    .filter((i) => columns[i]!.fit === 'id')
+    .flatMap((i) => rows.flatMap((row) => [...row[i]!.text.matchAll(UUIDS)].map(([id]) => ({ id: id.toLowerCase(), column: i }))));
+  return { text: lines.map((line) => `${line}\n`).join(''), hidden: columns.filter((_, i) => !shown.includes(i)).map((column) => column.title), ids };
 }
 
 /** Text of payctl's own (a note under a table) as lines of at most `width` columns, broken between words. */

@@ -1,3 +1,5 @@
+import { getPath } from './paths.js';
+
 /**
  * How each resource is shown: the fields `--fields` accepts (dot paths) and the
  * columns a list shows by default. json/ndjson/csv/tsv keep the raw values;
@@ -23,6 +25,10 @@ export interface Column {
    * are left out, the highest `hide` first; a column without it is always shown.
    */
   hide?: number;
+  /** Shown only where the table fits with no column cut: left out (the highest `hide` first) before any is. */
+  spare?: boolean;
+  /** A column a table computes from the item (a customer's whole name), where no one field holds what people read. */
+  value?: (item: unknown) => unknown;
 }
 
 export interface View {
@@ -30,9 +36,19 @@ export interface View {
   noun: string;
   fields: readonly string[];
   columns: readonly Column[];
+  /**
+   * The columns a table shows by default, where they differ from those csv and tsv
+   * write (which scripts read, so they stay as they were): chosen so that at 80
+   * columns a list shows what its reader needs.
+   */
+  tableColumns?: readonly Column[];
   /** How each field reads in a table, in a list's columns and a single resource's lines (default: text). */
   kinds?: Readonly<Record<string, ColumnKind>>;
 }
+
+/** Text of several fields joined by a space, the empty ones left out; undefined (a table's `-`) when all are. */
+const joined = (item: unknown, fields: readonly string[]) =>
+  fields.map((field) => getPath(item, field)).filter((value) => typeof value === 'string' && value !== '').join(' ') || undefined;
 
 /** The kind of a field in a view: its column's, else the view's. */
 export const kindOf = (view: View | undefined, field: string): ColumnKind | undefined =>
@@ -73,6 +89,14 @@ export const customerView: View = {
     { field: 'email', hide: 1 },
     { field: 'document', hide: 3 },
     { field: 'statusId', header: 'status', hide: 4 },
+  ],
+  // A support agent's columns: who (one name, as people say it), how to reach them, their document.
+  tableColumns: [
+    { field: 'id' },
+    { field: 'name', value: (item) => joined(item, ['firstName', 'lastName']) },
+    { field: 'email', hide: 1 },
+    { field: 'document', hide: 2 },
+    { field: 'statusId', header: 'status', hide: 3, spare: true },
   ],
   kinds: {
     id: 'id', phoneNumber: 'phone', document: 'document', statusId: 'status', createdAt: 'time', 'address.statusId': 'status', 'address.zipcode': 'cep',
@@ -137,9 +161,9 @@ export const subscriptionView: View = {
     { field: 'id' },
     { field: 'title', hide: 1 },
     { field: 'amount', hide: 2 },
-    { field: 'frequency', header: 'every', hide: 5 },
+    { field: 'frequency', header: 'every', hide: 5, spare: true },
     { field: 'status', hide: 3 },
-    { field: 'splits', hide: 6 },
+    { field: 'splits', hide: 6, spare: true },
     { field: 'createdAt', header: 'created at', hide: 4 },
   ],
   kinds: {
@@ -161,11 +185,17 @@ export const customerSubscriptionView: View = {
   kinds: subscriptionView.kinds,
 };
 
-/** Splits in a table: the receiving sub-account by name too (`-` when payctl does not know it), kept before its id. */
+/** Splits in a table: the receiving sub-account by name (by id when payctl does not know it), kept before its id. */
 export const splitTableView: View = {
   ...splitView,
   fields: [...SPLIT_FIELDS, 'subaccountName'],
-  columns: [{ field: 'id' }, { field: 'subaccountName', header: 'receiver' }, ...splitView.columns.slice(1)],
+  // The receiver by name and what it gets come first; its id, the split's type (read from its value) and chargeback only where there is room.
+  columns: [
+    { field: 'id' },
+    // By id where payctl knows no name: a receiver is never left out.
+    { field: 'subaccountName', header: 'receiver', value: (split) => getPath(split, 'subaccountName') ?? getPath(split, 'subaccountId') },
+    ...splitView.columns.slice(1).map((column) => (['subaccountId', 'splitType', 'chargebackLiable'].includes(column.field) ? { ...column, spare: true } : column)),
+  ],
 };
 
 export const bankAccountView: View = {
@@ -183,6 +213,14 @@ export const bankAccountView: View = {
   kinds: { id: 'id', document: 'document', status: 'status', createdAt: 'time' },
 };
 
+/** Where a withdrawal's money went: its PIX key, else the bank account it was paid into. */
+function withdrawalDestination(item: unknown): unknown {
+  const pixKey = getPath(item, 'pixKey');
+  if (typeof pixKey === 'string' && pixKey !== '') return pixKey;
+  const account = getPath(item, 'bankAccountId');
+  return account === undefined || account === null ? undefined : `bank account ${String(account)}`;
+}
+
 export const withdrawalView: View = {
   noun: 'withdrawals',
   fields: ['id', 'amount', 'liquidAmount', 'status', 'withdrawalPaymentType', 'bankAccountId', 'pixKeyType', 'pixKey', 'postbackUrl', 'createdAt', 'updatedAt'],
@@ -193,6 +231,16 @@ export const withdrawalView: View = {
     { field: 'status', hide: 2 },
     { field: 'withdrawalPaymentType', header: 'method', hide: 4 },
     { field: 'pixKey', header: 'pix key', hide: 5 },
+    { field: 'createdAt', header: 'created at', hide: 3 },
+  ],
+  // Finance's columns: how much, where it went (the PIX key, else the bank account), its status and when.
+  tableColumns: [
+    { field: 'id' },
+    { field: 'amount' },
+    { field: 'liquidAmount', header: 'net', hide: 6, spare: true },
+    { field: 'withdrawalPaymentType', header: 'method', hide: 5, spare: true },
+    { field: 'destination', kind: 'pixKey', value: withdrawalDestination, hide: 2 },
+    { field: 'status', hide: 1 },
     { field: 'createdAt', header: 'created at', hide: 3 },
   ],
   kinds: { id: 'id', amount: 'cents', liquidAmount: 'cents', status: 'status', bankAccountId: 'id', pixKey: 'pixKey', createdAt: 'time', updatedAt: 'time' },

@@ -11,6 +11,7 @@ import { formatLocalTime } from '../output/time.js';
 import { duplicateWindowOf, recentWithdrawals, twinsOf } from './duplicates.js';
 import { identityOf, idOf, type WithdrawalIdentity } from './identity.js';
 import { describeHolder, LockBusy, platformAccount, takeLock, userLockFolder } from './lock.js';
+import { makersOfTwins, rowClaimKey, singleClaimKey } from '../ledger/index.js';
 
 /** How long a withdrawal waits for another one in the same account to finish its check and send. */
 const LOCK_WAIT_MS = 30_000;
@@ -31,7 +32,7 @@ export async function checkTwins(ctx: Context, identity: WithdrawalIdentity, ove
   if (override.given) return;
   const twins = await findTwins(ctx, identity);
   if (twins.length === 0) return;
-  const refusal = twinsRefusal(ctx, twins, override.flag);
+  const refusal = await twinsRefusal(ctx, identity, twins, override.flag);
   if (ctx.services.flags.dryRun) await ctx.io.output.note(`warning: ${refusal.message.replace(/: nothing was sent$/, '')}`);
   else throw refusal;
 }
@@ -49,7 +50,7 @@ export async function sendUnlessDuplicate<T>(ctx: Context, identity: WithdrawalI
   try {
     if (!override.given) {
       const twins = await findTwins(ctx, identity);
-      if (twins.length > 0) throw twinsRefusal(ctx, twins, override.flag);
+      if (twins.length > 0) throw await twinsRefusal(ctx, identity, twins, override.flag);
     }
     return await send();
   } finally {
@@ -86,9 +87,10 @@ export async function checkBatchTwins(
   if (found.length === 0) return [];
   const what = `${found.length} of ${rows.length} rows match withdrawals already on the platform, made in the last ${window.text}`;
   if (override.given) return [`  duplicates:   ${what}: sent anyway (${override.flag})`];
-  const lines = found.flatMap(({ row, twins }) => [
+  const makers = await makersOfTwins(ctx.services, found.map(({ row, twins }) => ({ key: rowClaimKey(ctx.services, row), twins })));
+  const lines = found.flatMap(({ row, twins }, i) => [
     `  line ${row.line}: ${formatCents(row.request.amount)} by ${row.request.withdrawalMethod.toUpperCase()} to ${destinationOf(identityOf(row.request))}`,
-    ...twins.map((twin) => `    twin: ${describeTwin(twin)}`),
+    ...twins.map((twin, j) => `    twin: ${describeTwin(twin, makers[i]![j])}`),
   ]);
   listTwins(ctx, lines);
   if (ctx.services.flags.dryRun) {
@@ -107,9 +109,10 @@ async function findTwins({ services }: Context, identity: WithdrawalIdentity): P
 }
 
 /** Lists the twins and says what they are; the error is thrown, or under --dry-run its message warned. */
-function twinsRefusal(ctx: Context, twins: readonly unknown[], allowFlag: string) {
+async function twinsRefusal(ctx: Context, identity: WithdrawalIdentity, twins: readonly unknown[], allowFlag: string) {
   const { services } = ctx;
-  listTwins(ctx, twins.map((twin) => `  ${describeTwin(twin)}`));
+  const [makers] = await makersOfTwins(services, [{ key: singleClaimKey(services, identity), twins }]);
+  listTwins(ctx, twins.map((twin, i) => `  ${describeTwin(twin, makers![i])}`));
   const id = idOf(twins[0]);
   const check = id === undefined ? 'payctl withdrawals list' : `payctl withdrawals get ${id}`;
   return usageError(
@@ -122,15 +125,18 @@ function twinsRefusal(ctx: Context, twins: readonly unknown[], allowFlag: string
 const destinationOf = ({ bankAccountId, pixKey }: { bankAccountId: unknown; pixKey?: unknown }) =>
   `bank account ${String(bankAccountId ?? 'unknown')}${pixKey !== undefined && pixKey !== null ? `, PIX key ${String(pixKey)}` : ''}`;
 
-/** A listed withdrawal as a person checks it: when (local time), amount, method and destination, status, id; what it lacks is said unknown. */
-function describeTwin(item: unknown): string {
+/**
+ * A listed withdrawal as a person checks it: when (local time), amount, method and destination,
+ * status, id, and who made it where the team's ledger knows; what it lacks is said unknown.
+ */
+function describeTwin(item: unknown, maker: string | undefined): string {
   const fields = (item && typeof item === 'object' ? item : {}) as Record<string, unknown>;
   const text = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : 'unknown');
   const when = typeof fields.createdAt === 'string' ? formatLocalTime(fields.createdAt) : 'unknown';
   const amount = typeof fields.amount === 'number' ? formatCents(fields.amount) : 'amount unknown';
   return (
     `made ${when} (local time), ${amount} by ${text(fields.withdrawalPaymentType)} to ${destinationOf(fields as { bankAccountId: unknown; pixKey?: unknown })}, ` +
-    `${text(fields.status)}, id ${text(fields.id)}`
+    `${text(fields.status)}, id ${text(fields.id)}${maker ? `, ${maker}` : ''}`
   );
 }
 

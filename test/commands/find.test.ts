@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, RUN_DEADLINE_MS, tempConfigDir } from '../helpers/cli.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startSandboxSession } from '../helpers/sandbox.js';
@@ -80,7 +80,7 @@ describe('customers find', () => {
     const { env, log } = await directory(1200, (page, attempt, respond) =>
       (page === 5 && attempt <= 4) || (page % 3 === 0 && attempt === 1) ? respond(429, { 'retry-after': '1' }) : respond(),
     );
-    const found = await runInProcess(['customers', 'find', '--email', `C${target}@EXAMPLE.COM`, '--json'], { env, timeoutMs: 60_000 });
+    const found = await runInProcess(['customers', 'find', '--email', `C${target}@EXAMPLE.COM`, '--json'], { env });
     expect(parsed<Customer[]>(found)).toEqual([customerAt(target)]);
     const refused = log.filter((entry) => entry.status === 429);
     expect(refused).toHaveLength(4 + 4);
@@ -120,7 +120,7 @@ describe('customers find', () => {
     let stdout = '';
     let printedBeforeEnd = false;
     const code = await new Promise<number | null>((resolve, reject) => {
-      const timer = setTimeout(() => reject(new Error(`no match printed while the last page was held; stdout: ${stdout}`)), 20_000);
+      const timer = setTimeout(() => reject(new Error(`no match printed while the last page was held; stdout: ${stdout}`)), RUN_DEADLINE_MS);
       child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
         stdout += chunk;
         if (stdout.includes('\n') && !matchPrinted) {
@@ -169,7 +169,7 @@ describe('customers find', () => {
     try {
       const wanted = parsed<Customer[]>(await session.run(['customers', 'list', '--page', '15', '--limit', '100', '--json'])).at(-1)!;
       const before = lines.length;
-      const found = await session.run(['customers', 'find', '--email', wanted.email, '--json'], { timeoutMs: 60_000 });
+      const found = await session.run(['customers', 'find', '--email', wanted.email, '--json']);
       expect(parsed<Customer[]>(found).map((customer) => customer.id)).toEqual([wanted.id]);
       const answers = lines.slice(before).filter((line) => line.startsWith('GET /customers?'));
       expect(answers.filter((line) => / 429 /.test(line)).length).toBeGreaterThan(0);

@@ -35,7 +35,7 @@ describe.concurrent('subs list and get', () => {
   needsTools('script')('list: table with BRL and coloured status', async () => {
     const table = await runCliInTerminal(['subs', 'list', '--limit', '5'], { env: s.env });
     expect(table.code).toBe(0);
-    expect(plain(table.stdout)).toMatch(/^ID\s+TITLE\s+AMOUNT\s+STATUS$/m);
+    expect(plain(table.stdout)).toMatch(/^ID\s+TITLE\s+AMOUNT\s+(EVERY\s+)?STATUS\s+CREATED AT$/m);
     expect(table.stdout).toMatch(/R\$ \d+,\d\d/);
     expect(table.stdout).toMatch(/\u001b\[\d+m(ACTIVE|SUSPENDED|EXPIRED|DELETED)\u001b/);
   });

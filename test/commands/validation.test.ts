@@ -87,6 +87,7 @@ const CASES: Array<[string, string[], string, RegExp]> = [
   ['limit 101', ['customers', 'list', '--limit', '101'], '--limit', /1 to 100/],
   ['bad e-mail', ['customers', 'update', UUID, '--email', 'ana@'], '--email', /e-mail/],
   ['CPF with bad check digits', ['customers', 'update', UUID, '--document', '111.444.777-36'], '--document', /check digits/],
+  ['find by a CPF with bad check digits', ['customers', 'find', '--document', '594.323.102-14'], '--document', /CPF \(11 digits\) or CNPJ \(14 digits\) with valid check digits/],
   ['date that does not exist', ['customers', 'update', UUID, '--birthdate', '1990-02-30'], '--birthdate', /date that exists/],
   ['birthdate in the future', ['customers', 'update', UUID, '--birthdate', '2999-01-01'], '--birthdate', /to today/],
   ['state that is not a UF', ['customers', 'update', UUID, '--address-state', 'XX'], '--address-state', /two-letter UF/],

@@ -123,7 +123,7 @@ describe('odd configs and tokens never make payctl fail inside', () => {
     }
     expect(problems, problems.slice(0, 20).join('\n')).toEqual([]);
     expect(runs).toBe(PLACES.length * ODD_VALUES.length * COMMANDS.length);
-  }, 120_000);
+  });
 
   it(`${ODD_TOKENS.length} odd tokens, from PAYCTL_TOKEN, from the config and given to auth token: exit 0 or a clear error, nothing sent with a refused token`, async () => {
     const problems: string[] = [];
@@ -188,6 +188,14 @@ describe('the named cases, word for word', () => {
     expect(human.stderr).toContain('error: the token of profile "default" is a malformed JWT: its payload is not a JSON object\nhint: log in again: payctl auth login\n');
     // The way out still works.
     expect((await runInProcess(['auth', 'logout'], { env: { PAYCTL_CONFIG_DIR: dir } })).code).toBe(0);
+  });
+
+  it('an expired JWT: auth token refuses it (exit 2), stores nothing, and says when it expired in local time', async () => {
+    const dir = configDirWith('{}');
+    const given = await runInProcess(['auth', 'token', '--stdin'], { env: env(dir), input: `${jwtWithExp(1_577_836_800)}\n` });
+    expect(given.code).toBe(2);
+    expect(given.stderr).toMatch(/^error: the token expired at (2019-12-31|2020-01-01) \d\d:\d\d: nothing was stored\nhint: give a token that is still valid, or log in: payctl auth login\n$/);
+    expect(readFileSync(path.join(dir, 'config.json'), 'utf8')).toBe('{}');
   });
 
   it('a config whose token is not a string, that is not JSON, or whose profile fields have the wrong type: exit 2 naming the file, the field and the fix', async () => {

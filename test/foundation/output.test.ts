@@ -263,7 +263,8 @@ describe.concurrent('csv for spreadsheets', async () => {
   const csvRows = async (args: string[], delimiter = ',', env = serverEnv) => {
     const result = await runInProcess(['customers', 'list', '--limit', '100', '-o', 'csv', ...args], { env });
     expect(result.code, result.stderr).toBe(0);
-    return parse(result.stdout, { delimiter, relax_quotes: false }) as string[][];
+    // As a spreadsheet reads it: a BOM (which ; brings) is no part of the first cell.
+    return parse(result.stdout, { delimiter, relax_quotes: false, bom: true }) as string[][];
   };
 
   it('writes a text cell a spreadsheet would run as a formula with a leading quote, and other text as it is', async () => {
@@ -306,8 +307,9 @@ describe.concurrent('csv for spreadsheets', async () => {
     writeFileSync(file, JSON.stringify(config));
     const fields = ['--fields', 'firstName,lastName'];
     const fromProfile = await runInProcess(['customers', 'list', '-o', 'csv', ...fields], { env });
-    expect(fromProfile.stdout.split('\n')[0]).toBe('firstName;lastName');
-    expect(parse(fromProfile.stdout, { delimiter: ';' })).toEqual(await csvRows(fields));
+    // The profile's ; is for pt-BR spreadsheets as the flag's is: the file starts with a BOM.
+    expect(fromProfile.stdout.split('\n')[0]).toBe('\uFEFFfirstName;lastName');
+    expect(parse(fromProfile.stdout, { delimiter: ';', bom: true })).toEqual(await csvRows(fields));
     const fromFlag = await runInProcess(['customers', 'list', '-o', 'csv', '--csv-separator', ',', ...fields], { env });
     expect(fromFlag.stdout.split('\n')[0]).toBe('firstName,lastName');
   });
@@ -385,10 +387,11 @@ describe('tables count the width of what shows', () => {
       const rows = run.screen.split('\n').filter((line) => /^0{8}-/.test(line));
       expect(rows).toHaveLength(3);
       expect(rows[1]).toContain(String.raw`B\x1b[31mred\x1b[0m\u202e\x9b`);
-      const lastNameColumns = rows.map((row, i) => row.indexOf(`L${i} `));
+      // The e-mail column follows the name (first and last) in which the control characters are.
+      const emailColumns = rows.map((row, i) => row.indexOf(`p${i}@`));
       const statusColumns = rows.map((row) => row.search(/APPROVED|PENDING/));
-      expect(lastNameColumns[0]).toBeGreaterThan(0);
-      expect(new Set(lastNameColumns).size).toBe(1);
+      expect(emailColumns[0]).toBeGreaterThan(0);
+      expect(new Set(emailColumns).size).toBe(1);
       expect(new Set(statusColumns).size).toBe(1);
     } finally {
       await api.close();

@@ -210,6 +210,16 @@ describe('what a request loads', () => {
     expect(filtered.files.some((file) => file.includes('jq-wasm'))).toBe(true);
   });
 
+  it('ExcelJS is loaded only by a run that writes a workbook', async () => {
+    const plain = await loadedModules('pipe');
+    expect(plain.code).toBe(0);
+    expect(plain.files.filter((file) => file.includes('exceljs'))).toEqual([]);
+    const workbook = await loadedModules('pipe', ['-o', 'xlsx']);
+    expect(workbook.code).toBe(0);
+    expect(workbook.stdout.startsWith('PK')).toBe(true);
+    expect(workbook.files.some((file) => /[\\/]vendor[\\/]exceljs\.cjs$/.test(file))).toBe(true);
+  });
+
   it('balance --json answers through node:http without loading undici (fetch) or node:tty', async () => {
     const before = api.requests.length;
     const { code, stdout, modules } = await loadedModules('pipe');
@@ -255,7 +265,7 @@ describe('exports', () => {
        v8.setFlagsFromString = (flags) => (flagsSet.push(flags), setFlags(flags));
        process.on('exit', () => require('node:fs').appendFileSync(${JSON.stringify(records)}, JSON.stringify({ isMainThread, resourceLimits, flagsSet }) + '\\n'));`,
     );
-    const result = await session.runProcess(args, { env: { NODE_OPTIONS: `--require ${probe}` }, stdoutToDevNull, timeoutMs: 60_000 });
+    const result = await session.runProcess(args, { env: { NODE_OPTIONS: `--require ${probe}` }, stdoutToDevNull });
     const threads = readFileSync(records, 'utf8').split('\n').filter(Boolean).map((line) => JSON.parse(line) as ThreadRecord);
     return { code: result.code, stdout: result.stdout, threads };
   }

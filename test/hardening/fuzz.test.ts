@@ -91,7 +91,8 @@ function poisonFor(leaf: PlacedCommand, r: Random): string[] {
 
 /** One case: the command path, its arguments and random flags, and (unless the command is local) a poison somewhere in it. */
 function generate(leaf: PlacedCommand, r: Random): string[] {
-  const options = [...optionsOf(leaf.spec), ...GLOBAL_OPTIONS].filter((option) => longName(option) !== '--base-url');
+  // --out writes a workbook where it names, and a local command may succeed: its values (../../etc/passwd) must not be written.
+  const options = [...optionsOf(leaf.spec), ...GLOBAL_OPTIONS].filter((option) => longName(option) !== '--base-url' && longName(option) !== '--out');
   const parts: string[][] = [];
   for (const arg of leaf.spec.args ?? []) if (!arg.optional || r.next() < 0.5) parts.push([r.pick(arg.choices ?? VALUES)]);
   const flagCount = r.int(6);
@@ -193,7 +194,7 @@ describe('argv fuzzing', () => {
     expect(exits.get(2)).toBeGreaterThan(IN_PROCESS_CASES / 2);
     expect(exits.get(0)).toBeGreaterThan(0);
     tally('fuzz', IN_PROCESS_CASES);
-  }, 120_000);
+  });
 
   it(`${BINARY_CASES} random argv through the built binary: the same, as a separate process`, async () => {
     const r = random(SEED + 1);
@@ -208,5 +209,5 @@ describe('argv fuzzing', () => {
     expect(failures, failures.join('\n')).toEqual([]);
     expect(api.requests).toEqual([]);
     tally('fuzz', BINARY_CASES);
-  }, 120_000);
+  });
 });

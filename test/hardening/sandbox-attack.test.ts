@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
+import { readFileSync } from 'node:fs';
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import type {
   ApiErrorBody, AuthResponse, BalancesResponse, BankAccount, BankAccountListResponse, Customer, Subaccount, Subscription, SubscriptionListItem,
   SubscriptionListResponse, SubscriptionResponse, Withdrawal, WithdrawalResponse,
@@ -218,8 +219,11 @@ describe('tokens', () => {
     const shortLived = await startSandbox({ port: 0, customers: 1, tokenTtlSeconds: 1 });
     const otherSecret = shortLived.credentials.find((c) => c.clientId === 'acme')!.clientSecret;
     const foreign = (await (await freshFetch(`${shortLived.url}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'acme', clientSecret: otherSecret }) })).json()).data.accessToken as string;
-    await new Promise((resolve) => setTimeout(resolve, 2100));
     await shortLived.close();
+    // The sandboxes run in this process: the clock is moved past the foreign token's end rather than waited for.
+    const foreignExp = (JSON.parse(Buffer.from(foreign.split('.')[1]!, 'base64url').toString()) as { exp: number }).exp;
+    vi.useFakeTimers({ toFake: ['Date'], now: (foreignExp + 1) * 1000 });
+    onTestFinished(() => void vi.useRealTimers());
     const now = Math.floor(Date.now() / 1000);
     const tokens: Record<string, string> = {
       'alg none': `${b64({ alg: 'none', typ: 'JWT' })}.${payloadPart}.`,
@@ -255,7 +259,7 @@ describe('tokens', () => {
     expect(problems, problems.join('\n')).toEqual([]);
     expect((await call('GET', '/withdrawals/balance', { token: acme })).text).toBe(before.text);
     tally('attacks', Object.keys(tokens).length * attacks.length + 4);
-  }, 30_000);
+  });
 });
 
 describe('hostile bodies and query strings', () => {
@@ -299,7 +303,7 @@ describe('hostile bodies and query strings', () => {
     }
     expect(problems, problems.join('\n')).toEqual([]);
     tally('attacks', count);
-  }, 30_000);
+  });
 
   it('__proto__ and constructor keys neither pollute nor slip through', async () => {
     const evil = [
@@ -330,7 +334,7 @@ describe('hostile bodies and query strings', () => {
     expect(problems, problems.join('\n')).toEqual([]);
     expect((await call('GET', '/withdrawals/balance', { token: acme })).text).toBe(balanceBefore);
     tally('attacks', count);
-  }, 30_000);
+  });
 
   it('repeated, array, out-of-range and unknown query parameters: 400 with the error shape', async () => {
     const queries = [
@@ -379,6 +383,22 @@ describe('hostile bodies and query strings', () => {
   });
 });
 
+/**
+ * Resolves once the kernel no longer holds `socket`'s connection as established: the peer closed it
+ * (or reset it). Read from /proc/net/tcp, because a paused socket does not see its own end until it
+ * reads again.
+ */
+async function closedByPeer(socket: net.Socket): Promise<void> {
+  const hex = (port: number) => port.toString(16).toUpperCase().padStart(4, '0');
+  const ends = `0100007F:${hex(socket.localPort!)} 0100007F:${hex(socket.remotePort!)}`;
+  const ESTABLISHED = '01';
+  for (;;) {
+    const line = readFileSync('/proc/net/tcp', 'utf8').split('\n').find((row) => row.trim().split(/\s+/).slice(1, 3).join(' ') === ends);
+    if (line?.trim().split(/\s+/)[3] !== ESTABLISHED) return;
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
 describe('connections', () => {
   /** Opens `count` connections that never finish a request; resolves once all are connected, with a count of those the server closed. */
   async function openIdleConnections(url: string, count: number) {
@@ -404,35 +424,33 @@ describe('connections', () => {
     return { sockets, closed };
   }
 
-  /** POST /auth and GET /withdrawals/balance on fresh connections; the milliseconds both took. */
-  async function newClientServed(url: string): Promise<number> {
-    const started = performance.now();
+  /** POST /auth and GET /withdrawals/balance on fresh connections; resolves once both are answered. */
+  async function newClientServed(url: string): Promise<void> {
     const { request } = await import('node:http');
     const send = <T = unknown>(method: string, path: string, headers: Record<string, string>, body?: string) =>
       new Promise<{ status: number; body: T }>((resolve, reject) => {
-        const req = request(`${url}${path}`, { method, headers, agent: false, timeout: 5_000 }, (res) => {
+        const req = request(`${url}${path}`, { method, headers, agent: false }, (res) => {
           let text = '';
           res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
           res.on('end', () => resolve({ status: res.statusCode!, body: JSON.parse(text) as T }));
         });
-        req.on('timeout', () => req.destroy(new Error(`${method} ${path}: no answer within 5 s`)));
         req.on('error', reject);
         req.end(body);
       });
     const token = (await send<AuthResponse>('POST', '/auth', { 'content-type': 'application/json' }, JSON.stringify({ clientId: 'acme', clientSecret: 'acme-sandbox-secret' }))).body.data.accessToken;
     const balance = await send('GET', '/withdrawals/balance', { authorization: `Bearer ${token}` });
     expect(balance.status).toBe(200);
-    return performance.now() - started;
   }
 
   it('4,000 idle and half-sent connections against a sandbox allowed 1,024 open files: a new client is still served at once', async () => {
-    const child = await startSandboxProcess(['--customers', '10'], { openFiles: 1024 });
+    // Idle connections are never closed for idling within the test: the newcomer can be served only by
+    // closing the longest-idle ones at once, not by waiting for a slot.
+    const child = await startSandboxProcess([], { openFiles: 1024, library: { customers: 10, idleTimeoutMs: 3_600_000 } });
     const opened: net.Socket[] = [];
     try {
       const { sockets, closed } = await openIdleConnections(child.url, 4_000);
       opened.push(...sockets);
-      const elapsed = await newClientServed(child.url);
-      expect(elapsed, 'a new client waited').toBeLessThan(2_000);
+      await newClientServed(child.url);
       // the server made room by closing the longest-idle connections, not by refusing the newcomer
       expect(closed.count).toBeGreaterThan(4_000 - 1_024);
       expect(child.stderr()).not.toMatch(/EMFILE|internal error/);
@@ -448,19 +466,17 @@ describe('connections', () => {
     const quick = await startSandbox({ port: 0, customers: 100, idleTimeoutMs: 300 });
     try {
       const { port } = new URL(quick.url);
-      const lifetime = (greeting?: string) =>
-        new Promise<{ ms: number; text: string }>((resolve) => {
-          const started = performance.now();
+      /** What the sandbox sent on a connection, once it has closed it: a connection left open fails the test at its deadline. */
+      const closedBySandbox = (greeting?: string) =>
+        new Promise<string>((resolve) => {
           let text = '';
           const socket = net.connect(Number(port), '127.0.0.1', () => greeting && socket.write(greeting));
           socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
-          socket.on('close', () => resolve({ ms: performance.now() - started, text }));
+          socket.on('close', () => resolve(text));
           socket.on('error', () => undefined);
         });
-      const [silent, slow] = await Promise.all([lifetime(), lifetime('GET /customers HTTP/1.1\r\nHost: x\r\n')]);
-      expect(silent.ms).toBeLessThan(3_000);
-      expect(slow.ms).toBeLessThan(3_000);
-      expect(silent.text).toBe('');
+      const [silent] = await Promise.all([closedBySandbox(), closedBySandbox('GET /customers HTTP/1.1\r\nHost: x\r\n')]);
+      expect(silent).toBe('');
 
       // a client that asks for a lot and stops reading: its answers stop moving, and it is closed
       const token = (await (await freshFetch(`${quick.url}/auth`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ clientId: 'acme', clientSecret: 'acme-sandbox-secret' }) })).json()).data.accessToken;
@@ -469,9 +485,8 @@ describe('connections', () => {
         const socket = net.connect(Number(port), '127.0.0.1', () => {
           socket.pause();
           socket.write(`GET /customers?limit=100 HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${token}\r\n\r\n`.repeat(2_000));
-          // read again well after the sandbox gave up on it (300 ms without progress; the margin is for a
-          // busy machine, where this process's event loop may lag): what it sent before closing is all there is
-          setTimeout(() => socket.resume(), 5_000);
+          // read again once the sandbox has given up on it (300 ms without progress): what it sent before closing is all there is
+          void closedByPeer(socket).then(() => socket.resume());
         });
         socket.setEncoding('latin1').on('data', (chunk: string) => (text += chunk));
         socket.on('close', () => resolve(text.split('HTTP/1.1 200').length - 1));
@@ -523,7 +538,7 @@ describe('races', () => {
     expect(cents(balance2.withdrawalsInProcessingBalance)).toBe(cents(balance1.withdrawalsInProcessingBalance) - amount);
     expect(cents(balance2.disponiblePixBalance)).toBe(cents(balance1.disponiblePixBalance) + (won === 'FAILED' ? amount : 0));
     tally('attacks', 60);
-  }, 30_000);
+  });
 
   it('30 concurrent split additions on one subscription: the split sum never passes what is left after the fee', async () => {
     // A subscription of R$ 100,00 without splits, so the limit is known from docs/sandbox.md ("Fees"):

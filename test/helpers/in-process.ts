@@ -3,7 +3,7 @@ import { main } from '../../src/main.js';
 import type { IO } from '../../src/context.js';
 import { writesOnTheWire } from '../../src/http/writes.js';
 import { closeIdleConnections } from '../../src/http/node-fetch.js';
-import { cleanEnv, type RunOptions, type RunResult } from './cli.js';
+import { cleanEnv, RUN_DEADLINE_MS, type RunOptions, type RunResult } from './cli.js';
 
 // proper-lockfile (signal-exit) and conf (when-exit) add their exit listeners to the process once,
 // when first loaded: loaded here, they are in place before the first run, and any listener a run
@@ -73,7 +73,7 @@ export async function runInProcess(args: readonly string[], options: RunOptions 
   const run: ActiveRun = { overlapped: active.size > 0, strayWrites: [] };
   for (const other of active) other.overlapped = true;
   active.add(run);
-  const timeoutMs = options.timeoutMs ?? 20_000;
+  const timeoutMs = options.timeoutMs ?? RUN_DEADLINE_MS;
   let timer: NodeJS.Timeout | undefined;
   const timedOut = new Promise<never>((_, reject) => {
     timer = setTimeout(

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'no
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
-import { BIN, cleanEnv } from './cli.js';
+import { BIN, cleanEnv, RUN_DEADLINE_MS } from './cli.js';
 
 const run = promisify(execFile);
 
@@ -101,7 +101,7 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
     const capture = async () => (await tmux('capture-pane', '-p', ...target)).stdout.split('\n').map((line) => line.trimEnd()).join('\n').trimEnd();
     const pending = [...(options.steps ?? [])];
     const seen: string[] = [];
-    const deadline = Date.now() + (options.timeoutMs ?? 20_000);
+    const deadline = Date.now() + (options.timeoutMs ?? RUN_DEADLINE_MS);
     for (;;) {
       const exitCode = existsSync(exitFile) ? readFileSync(exitFile, 'utf8').trim() : '';
       const screen = await capture();

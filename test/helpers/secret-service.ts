@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
-import { cleanEnv } from './cli.js';
+import { cleanEnv, RUN_DEADLINE_MS } from './cli.js';
 
 export interface SecretService {
   /** DBUS_SESSION_BUS_ADDRESS of the session the keyring serves. */
@@ -65,7 +65,8 @@ function secretsOnBus(env: Record<string, string>): Promise<boolean> {
 }
 
 async function waitForSecretsOnBus(env: Record<string, string>): Promise<void> {
-  for (let attempt = 0; attempt < 200; attempt++) {
+  // Polled until a deadline for a service that never comes up: on a busy machine it takes its time.
+  for (const deadline = Date.now() + RUN_DEADLINE_MS; Date.now() < deadline; ) {
     if (await secretsOnBus(env)) return;
     await new Promise((resolve) => setTimeout(resolve, 50));
   }

@@ -15,7 +15,6 @@ import { plain, sandboxReader, type SandboxReader } from '../commands/helpers.js
  * naming what is missing. What each list should show is worked out here from the
  * sandbox's own answers, spelt out independently of payctl's formatters.
  */
-const TEST_TIMEOUT = 60_000;
 /** Entries a list shows at once (src/prompt.ts): a longer one shows its first page. */
 const PAGE_SIZE = 12;
 const TYPE_AN_ID = '… type an id';
@@ -177,7 +176,6 @@ async function runPicked({ args, steps, verify, env }: Plan): Promise<void> {
     steps: screenSteps,
     width: 160,
     height: 50,
-    timeoutMs: 45_000,
   });
   expect(run.seen, run.screen).toHaveLength(screenSteps.length);
   expect(run.code, run.screen).toBe(0);
@@ -518,12 +516,12 @@ describe('pick lists without a terminal', () => {
 
 describe.concurrent('pick lists at a terminal: reads', () => {
   for (const pickCase of cases.filter((c) => !c.changes)) {
-    needsTools('tmux')(pickCase.name, async () => runPicked(await pickCase.plan()), TEST_TIMEOUT);
+    needsTools('tmux')(pickCase.name, async () => runPicked(await pickCase.plan()));
   }
 });
 
 describe('pick lists at a terminal: changes, one at a time', () => {
   for (const pickCase of cases.filter((c) => c.changes)) {
-    needsTools('tmux')(pickCase.name, async () => runPicked(await pickCase.plan()), TEST_TIMEOUT);
+    needsTools('tmux')(pickCase.name, async () => runPicked(await pickCase.plan()));
   }
 });

@@ -10,7 +10,8 @@ import { needsTools } from '../helpers/tools.js';
 
 /**
  * What a person meets at an 80-column terminal (tmux, 80 × 50): every table fits,
- * ids are whole, a footer says how many of how many; long tables go through the
+ * ids are whole or, where whole they would push other columns out, a UUID by its
+ * first 8 characters (test/interactive/columns.test.ts), a footer says how many of how many; long tables go through the
  * pager. Into a pipe the same commands write the tab-separated values they always
  * did.
  */
@@ -50,14 +51,15 @@ const linesOf = (run: ScreenRun) =>
 /** What the terminal received, as text: the screen, before anything scrolled off it. */
 const textOf = (run: ScreenRun) => linesOf(run).join('\n');
 
-/** Every line within 80 columns (as the terminal counts them), every id whole on one line. */
+/** Every line within 80 columns (as the terminal counts them), every id on one line: whole, or a UUID by its first 8 characters. */
 function expectFitted(run: ScreenRun, ids: readonly string[]): void {
   expect(run.code, run.screen).toBe(0);
   const lines = linesOf(run);
   const over = lines.filter((line) => stringWidth(line) > WIDTH);
   expect(over, run.screen).toEqual([]);
   expect(ids.length).toBeGreaterThan(0);
-  for (const id of ids) expect(lines.some((line) => line.includes(id)), `${id} whole on a line\n${run.screen}`).toBe(true);
+  const shown = (id: string, line: string) => line.includes(id) || (/^[0-9a-f]{8}-/.test(id) && new RegExp(`(^| )${id.slice(0, 8)}( |$)`).test(line));
+  for (const id of ids) expect(lines.some((line) => shown(id, line)), `${id} on a line\n${run.screen}`).toBe(true);
 }
 
 /** The tab-separated values payctl writes into a pipe: the API's raw values of these fields, no header. */
@@ -92,7 +94,7 @@ const LISTS = [
 
 describe.concurrent('lists at an 80-column terminal', () => {
   for (const list of LISTS) {
-    screenIt(`${list.name}: fits, ids whole, a footer with how many of how many; into a pipe the same TSV as ever`, async () => {
+    screenIt(`${list.name}: fits, ids whole or by 8 characters, a footer with how many of how many; into a pipe the same TSV as ever`, async () => {
       const envelope = JSON.parse((await s.run(['api', 'GET', `/${list.args[0] === 'subs' ? 'subscriptions' : list.args[0]!.replace('-', '_')}`, '--envelope'])).stdout) as { meta: { total: number } };
       const items = await json<Array<Record<string, unknown>>>(list.args);
       const run = await onScreen(list.args);
@@ -106,10 +108,10 @@ describe.concurrent('lists at an 80-column terminal', () => {
 
   screenIt('--fields: the columns given last are left out first, and named', async () => {
     const customers = await json<Customer[]>(['customers', 'list']);
-    const run = await onScreen(['customers', 'list', '--fields', 'id,document,email,firstName,lastName']);
+    const run = await onScreen(['customers', 'list', '--fields', 'id,email,document,phoneNumber,createdAt']);
     expectFitted(run, customers.map((c) => c.id));
-    expect(textOf(run)).toMatch(/^ID {2,}DOCUMENT {2,}EMAIL$/m);
-    expect(textOf(run)).toMatch(/^not shown at 80 columns: FIRST NAME, LAST NAME \(pick columns with --fields\)$/m);
+    expect(textOf(run)).toMatch(/^ID {2,}EMAIL {2,}DOCUMENT {2,}PHONE NUMBER$/m);
+    expect(textOf(run)).toMatch(/^not shown at 80 columns: CREATED AT \(pick columns with --fields\)$/m);
   });
 
   screenIt('customers find: fits, ids whole, a footer with how many of those looked at matched; the same TSV into a pipe', async () => {
@@ -120,7 +122,7 @@ describe.concurrent('lists at an 80-column terminal', () => {
     expectPipedTsv(await s.run(['customers', 'find', '--name', 'sofia']), tsv(found, LISTS[0]!.fields));
   });
 
-  screenIt('profiles list: fits, names and sub-accounts whole, a footer; the same TSV into a pipe', async () => {
+  screenIt('profiles list: fits, names whole, sub-accounts by 8 characters, a footer; the same TSV into a pipe', async () => {
     const config = tempConfigDir();
     const env = { PAYCTL_CONFIG_DIR: config, PAYCTL_BASE_URL: undefined };
     const subaccount = '4a5985bd-26fb-48ab-920a-a6b9ec714126';
@@ -135,8 +137,9 @@ describe.concurrent('lists at an 80-column terminal', () => {
     const run = await runCliOnScreen(['profiles', 'list'], { env, width: WIDTH, height: 50 });
     expectFitted(run, ['homologacao-financeiro', 'producao']);
     expect(textOf(run)).toMatch(/^3 profiles$/m);
-    // The sub-account is left out at 80 columns, and whole when asked for.
-    expect(textOf(run)).toMatch(/^not shown at 80 columns: .*SUB-ACCOUNT/m);
+    // The sub-account is shown by its first 8 characters at 80 columns, and whole when there is room.
+    expect(textOf(run)).toMatch(/^homologacao-financeiro .* 4a5985bd( |$)/m);
+    expect(textOf(run)).not.toContain(subaccount);
     expectFitted(await runCliOnScreen(['profiles', 'list', '--fields', 'name,env,subaccount'], { env, width: WIDTH, height: 50 }), [subaccount]);
     const profiles = JSON.parse((await runCli(['profiles', 'list', '--json'], { env })).stdout) as Array<Record<string, unknown>>;
     expectPipedTsv(await runCli(['profiles', 'list'], { env }), tsv(profiles, ['name', 'current', 'env', 'baseUrl', 'loggedIn', 'tokenStore', 'tokenExpiresAt', 'subaccount', 'maxWithdrawal', 'maxBatchTotal']));
@@ -279,13 +282,13 @@ describe.concurrent('the pager', () => {
     const run = await onScreen(['customers', 'list', '--limit', '100'], { PAYCTL_PAGER: pager.command, PAGER: 'false' });
     expect(run.code, run.screen).toBe(0);
     const paged = readFileSync(pager.record, 'utf8');
-    for (const c of customers) expect(paged).toContain(c.id);
+    for (const c of customers) expect(paged).toMatch(new RegExp(`^${c.id.slice(0, 8)}  `, 'm'));
     expect(paged.split('\n').filter((line) => stringWidth(line.replace(/\u001b\[[0-9;]*m/g, '')) > WIDTH)).toEqual([]);
     expect(readFileSync(`${pager.record}.less`, 'utf8')).toBe('FRX');
     // The pager's own output reaches the terminal; payctl exited only after the pager did, then wrote the footer.
     expect(existsSync(`${pager.record}.done`)).toBe(true);
     expect(textOf(run)).toMatch(/^pager got 101 lines\n(.*\n)*showing 100 of 250 customers; next page \(or --all\):\npayctl customers list --limit 100 --page 2$/m);
-    expect(run.bytes).not.toContain(customers[0]!.id);
+    expect(run.bytes).not.toContain(`${customers[0]!.id.slice(0, 8)}  `);
   });
 
   screenIt('PAGER when PAYCTL_PAGER is not set; a single resource longer than the screen too', async () => {
@@ -309,7 +312,7 @@ describe.concurrent('the pager', () => {
       const run = await onScreen(['customers', 'list', '--limit', '100', ...bypass.args], { PAYCTL_PAGER: pager.command, ...bypass.env });
       expect(run.code, run.screen).toBe(0);
       expect(existsSync(pager.record)).toBe(false);
-      expect(linesOf(run).filter((line) => /^[0-9a-f]{8}-/.test(line)).length).toBe(bypass.name.startsWith('a table') ? 5 : 100);
+      expect(linesOf(run).filter((line) => /^[0-9a-f]{8} {2}/.test(line)).length).toBe(bypass.name.startsWith('a table') ? 5 : 100);
     });
   }
 
@@ -317,7 +320,7 @@ describe.concurrent('the pager', () => {
     const customers = await json<Customer[]>(['customers', 'list', '--limit', '100']);
     const run = await runCliOnScreen(['customers', 'list', '--limit', '100'], { env: s.env, width: WIDTH, height: 30, steps: [{ after: /^:$/m, keys: ['q'] }] });
     expect(run.code, run.screen).toBe(0);
-    expect(run.seen[0]).toContain(customers[0]!.id);
+    expect(run.seen[0]).toContain(`${customers[0]!.id.slice(0, 8)}  `);
     expect(textOf(run)).toMatch(/^showing 100 of 250 customers; next page \(or --all\):$/m);
   });
 
@@ -333,7 +336,7 @@ describe.concurrent('the pager', () => {
     for (const missing of ['/nonexistent/pager -R', 'no-such-pager-anywhere --flag']) {
       const run = await onScreen(['customers', 'list', '--limit', '100'], { PAYCTL_PAGER: missing });
       expect(run.code, run.screen).toBe(0);
-      expect(linesOf(run).filter((line) => /^[0-9a-f]{8}-/.test(line))).toHaveLength(100);
+      expect(linesOf(run).filter((line) => /^[0-9a-f]{8} {2}/.test(line))).toHaveLength(100);
       expect(run.bytes).not.toMatch(/not found|error/i);
     }
   });

@@ -10,7 +10,6 @@ import { bold, KEY, pick, typeAtTerminal, type Step } from './terminal.js';
  * question is on the screen. The tests run one after another (they share the
  * sandbox, and a loaded machine runs a terminal at a time more steadily).
  */
-const TEST_TIMEOUT = 60_000;
 
 let s: SandboxSession;
 beforeAll(async () => {
@@ -90,7 +89,6 @@ describe('interactive wizards', () => {
       expect(added, JSON.stringify(after.splits)).toHaveLength(1);
       expect(after.splits.length).toBe(subscription!.splits.length + 1);
     },
-    TEST_TIMEOUT,
   );
 
   needsTools('script')(
@@ -122,7 +120,6 @@ describe('interactive wizards', () => {
       const added = after.splits.filter((split) => split.subaccountId === pending!.id);
       expect(added, JSON.stringify(after.splits)).toEqual([expect.objectContaining({ splitType: 'PERCENTAGE', splitPercentage: 2.5, splitAmount: null })]);
     },
-    TEST_TIMEOUT,
   );
 
   needsTools('script')(
@@ -184,7 +181,6 @@ describe('interactive wizards', () => {
         accountBank: { holderName: 'Ana Souza', document, bankCode: '341', routingNumber: '0001', accountNumber: '12345-6', accountType: 'SAVINGS' },
       });
     },
-    TEST_TIMEOUT,
   );
 
   needsTools('script')(
@@ -224,6 +220,5 @@ describe('interactive wizards', () => {
         state: 'PE',
       });
     },
-    TEST_TIMEOUT,
   );
 });

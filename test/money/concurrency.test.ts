@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
@@ -7,7 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
-import { csvFile, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals } from './helpers.js';
+import { csvFile, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, startProxy } from './helpers.js';
 
 /**
  * Two payctl processes at once on the same money: one journal, one account. The processes are
@@ -74,30 +74,50 @@ describe.concurrent('one batch at a time per journal', () => {
     expect(runPids(`${file}.journal`)).toEqual([Number(pid)]);
     expect(loser.stderr).toContain('nothing was sent');
     await expectPaidOnce(batches, 'together-', pixKeys('together', 200));
-  }, 90_000);
+  });
 
   it('a lock left by a process that is gone is taken over; of two runs racing to take it over exactly one wins, 5 times over', async () => {
-    // The five rounds are independent (a journal and keys each) and mostly wait on the API: they run side by side.
+    // The five rounds are independent (a journal, keys and a proxy each) and mostly wait on the API: they run side by side.
     const round = async (round: number) => {
       const prefix = `stale${round}`;
-      const file = csvFile('stale.csv', [PIX_HEADER, ...pixRows(prefix, 20, bank)]);
-      leaveLock(`${file}.journal.lock`, { pid: deadPid(), host: os.hostname(), bootId: bootId() });
+      const file = csvFile('stale.csv', [PIX_HEADER, ...pixRows(prefix, 5, bank)]);
+      const journal = `${file}.journal`;
+      leaveLock(`${journal}.lock`, { pid: deadPid(), host: os.hostname(), bootId: bootId() });
+      // The winner's first request waits at the proxy until the other run has ended: it holds the lock all
+      // that time, so the other finds it held however late it starts. Two runs recorded in the journal
+      // means both took the lock: then nothing is held, both go on, and the codes below fail.
+      const proxy = await startProxy(batches.sandbox.url);
+      let otherEnded!: () => void;
+      const gate = new Promise<void>((resolve) => (otherEnded = resolve));
+      let held = 0;
+      proxy.holdGets(() => {
+        if (existsSync(journal) && runPids(journal).length > 1) otherEnded();
+        held++;
+        return gate;
+      });
       const serial = batchArgs(file, ['--concurrency', '1']);
+      const env = { PAYCTL_BASE_URL: proxy.url };
       // Two processes started the usual way. The loser may read the lock between the stale record's removal and
       // the winner's record's arrival; it reads again until the winner's is there (busyHolder in src/withdrawal/lock.ts).
-      const [a, b] = await Promise.all([batches.runProcess(serial), batches.runProcess(serial)]);
+      const run = () => batches.runProcess(serial, { env }).finally(otherEnded);
+      const [a, b] = await Promise.all([run(), run()]);
+      await proxy.close();
       expect([a.code, b.code].sort(), `round ${round}:\n${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
+      expect(held, 'the winner was held until the other ended').toBeGreaterThan(0);
       const loser = a.code === 2 ? a : b;
-      expect(Number(HOLDER.exec(loser.stderr)?.[1]), loser.stderr).toBe(runPids(`${file}.journal`)[0]);
-      await expectPaidOnce(batches, `${prefix}-`, pixKeys(prefix, 20));
+      expect(Number(HOLDER.exec(loser.stderr)?.[1]), loser.stderr).toBe(runPids(journal)[0]);
+      await expectPaidOnce(batches, `${prefix}-`, pixKeys(prefix, 5));
     };
     await Promise.all([0, 1, 2, 3, 4].map(round));
-  }, 120_000);
+  });
 
   it('a lock held on another host is refused while fresh, naming that host, and taken over once it is stale', async () => {
     const file = csvFile('remote.csv', [PIX_HEADER, ...pixRows('remote', 3, bank)]);
     const lock = `${file}.journal.lock`;
     leaveLock(lock, { pid: 4242, host: 'payroll-server' });
+    // Touched ten minutes ahead, as a live holder refreshing it keeps it fresh: fresh however long the run takes to reach it.
+    const ahead = new Date(Date.now() + 600_000);
+    utimesSync(lock, ahead, ahead);
     const refused = await batches.run(batchArgs(file));
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/in use by another payctl: pid 4242 on host payroll-server/);
@@ -151,5 +171,5 @@ describe.concurrent('the single-withdrawal duplicate guard cannot be raced', () 
       expect(paid.filter((w) => w.amount === amount), `amount ${amount}`).toHaveLength(1);
     }
     expect(paid).toHaveLength(20);
-  }, 180_000);
+  });
 });

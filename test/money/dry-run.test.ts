@@ -99,7 +99,7 @@ describe('withdraw batch --dry-run prints the requests it would send', () => {
     const bad = csvFile('bad.csv', [PIX_HEADER, ...pixRows('bad', 2, bank), `12.50,${bank},email,bad-x@example.com`]);
     const refused = await batch(bad, ['--dry-run']);
     expect(refused.code).toBe(2);
-    expect(refused.stderr).toContain('line 4: amount "12.50" is invalid');
+    expect(refused.stderr).toContain('line 4: amount "12.50" reads as reais');
     expect(refused.stdout).toBe('');
     expect(filesBeside(bad)).toEqual(['bad.csv']);
 

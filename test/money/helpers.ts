@@ -86,6 +86,8 @@ export interface Proxy {
   setRule(rule: (request: RecordedRequest, postIndex: number) => ProxyAction): void;
   /** Holds each GET that `hold` answers a promise for until it settles, then passes it on. */
   holdGets(hold: (request: RecordedRequest) => Promise<void> | undefined): void;
+  /** Holds each POST that `hold` answers a promise for (given its index among POSTs) until it settles, then passes it on. */
+  holdPosts(hold: (request: RecordedRequest, postIndex: number) => Promise<void> | undefined): void;
   /** Answers each GET with what `rewrite` makes of the server's answer body. */
   rewriteGets(rewrite: (request: RecordedRequest, body: string) => string): void;
   close(): Promise<void>;
@@ -95,12 +97,14 @@ export interface Proxy {
 export async function startProxy(target: string, rule: (request: RecordedRequest, postIndex: number) => ProxyAction = () => 'forward'): Promise<Proxy> {
   let current = rule;
   let holdGet: (request: RecordedRequest) => Promise<void> | undefined = () => undefined;
+  let holdPost: (request: RecordedRequest, postIndex: number) => Promise<void> | undefined = () => undefined;
   let rewriteGet = (_: RecordedRequest, body: string) => body;
   const posts: RecordedRequest[] = [];
   const server = await serveOnLoopback(async (request, req, res) => {
     const action = request.method === 'POST' ? current(request, posts.push(request) - 1) : 'forward';
     if (action === 'drop') return void req.socket.destroy();
     if (request.method === 'GET') await holdGet(request);
+    else if (request.method === 'POST') await holdPost(request, posts.indexOf(request));
     const upstream = http.request(
       `${target}${request.url}`,
       { method: request.method, headers: { ...request.headers, host: new URL(target).host } },
@@ -126,6 +130,7 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
     posts,
     setRule: (next) => (current = next),
     holdGets: (hold) => (holdGet = hold),
+    holdPosts: (hold) => (holdPost = hold),
     rewriteGets: (rewrite) => (rewriteGet = rewrite),
     close: server.close,
   };

@@ -19,7 +19,7 @@ afterAll(() => s?.close());
 
 // A NODE_OPTIONS shim acts only in a new process; other runs are in-process.
 const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) =>
-  (env.NODE_OPTIONS ? s.runProcess : s.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra], { env, timeoutMs: 60_000 });
+  (env.NODE_OPTIONS ? s.runProcess : s.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra], { env });
 
 describe('every record is on disk before the request it describes leaves', () => {
   it('each journal write is followed by its fsync, and each POST by its intent written and flushed', async () => {

@@ -1,4 +1,4 @@
-import { copyFileSync, cpSync } from 'node:fs';
+import { copyFileSync, cpSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -74,7 +74,7 @@ describe('a batch is checked against the withdrawals on the platform', () => {
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.stdout.match(/already-done/g)).toHaveLength(3);
     expect([...(await paidByKey(s, 'copy-')).values()]).toEqual([2, 2, 2]);
-  }, 60_000);
+  });
 
   it('two operators (two config folders, two copies at different paths, localhost and 127.0.0.1) one after the other: every row paid once', async () => {
     const lines = [PIX_HEADER, ...pixRows('team', 3, bank, 30_000)];
@@ -84,7 +84,7 @@ describe('a batch is checked against the withdrawals on the platform', () => {
     expect(bob.code, bob.stderr).toBe(2);
     expect(bob.stderr).toContain('3 of 3 rows match withdrawals already on the platform');
     await expectPaidOnce(s, 'team-', pixKeys('team', 3));
-  }, 60_000);
+  });
 
   it('the duplicate window is the profile\'s: validated, exit 2 naming the flag', async () => {
     const bad = await s.runProcess(['profiles', 'set', 'default', '--duplicate-window', '3 days']);
@@ -93,6 +93,27 @@ describe('a batch is checked against the withdrawals on the platform', () => {
     const tooLong = await s.runProcess(['profiles', 'set', 'default', '--duplicate-window', '31d']);
     expect(tooLong.code).toBe(2);
     expect(tooLong.stderr).toContain('--duplicate-window "31d" is invalid');
+  });
+});
+
+describe('a batch journal belongs to a platform account, not to a spelling of its URL', () => {
+  it('a rerun through localhost of a batch paid through 127.0.0.1 uses its journal: paid rows skipped, an added row paid; another origin is refused', async () => {
+    const rows = pixRows('spelled', 3, bank, 50_000);
+    const file = csvFile('payouts.csv', [PIX_HEADER, ...rows.slice(0, 2)]);
+    const first = await s.runProcess(batch(file));
+    expect(first.code, first.stderr).toBe(0);
+    const localhost = { PAYCTL_BASE_URL: `http://localhost:${new URL(s.sandbox.url).port}/` };
+    writeFileSync(file, `${[PIX_HEADER, ...rows].join('\n')}\n`);
+    const rerun = await s.runProcess(batch(file), { env: localhost });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect(rerun.stdout.match(/already-done/g)).toHaveLength(2);
+    await expectPaidOnce(s, 'spelled-', pixKeys('spelled', 3));
+
+    // 127.0.0.2 is this machine too, but another origin: another platform, as far as anyone can tell.
+    const elsewhere = await s.runProcess(batch(file), { env: { PAYCTL_BASE_URL: s.sandbox.url.replace('127.0.0.1', '127.0.0.2') } });
+    expect(elsewhere.code, elsewhere.stderr).toBe(2);
+    expect(elsewhere.stderr).toContain(`belongs to a pix batch against ${s.sandbox.url}`);
+    await expectPaidOnce(s, 'spelled-', pixKeys('spelled', 3));
   });
 });
 
@@ -122,7 +143,7 @@ describe('two single withdrawals raced through two config folders and two spelli
       const paid = (await sandboxWithdrawals(slow)).filter((w) => w.pixKey === 'raced@example.com' && w.amount === amount);
       expect(paid, `round ${round}`).toHaveLength(1);
     }
-  }, 180_000);
+  });
 });
 
 describe('times without a zone are UTC, whatever TZ is', () => {
@@ -149,7 +170,7 @@ describe('times without a zone are UTC, whatever TZ is', () => {
     expect(made).toHaveLength(1);
     const tokyo = new Date(made[0]!.createdAt).toLocaleString('sv-SE', { timeZone: 'Asia/Tokyo' }).slice(0, 16);
     expect(again.stderr).toContain(`made ${tokyo} (local time), R$ 123,45 by PIX to bank account ${bank}, PIX key tokyo@example.com`);
-  }, 60_000);
+  });
 });
 
 describe('a twin is the same method, amount, bank account and key', () => {
@@ -166,7 +187,7 @@ describe('a twin is the same method, amount, bank account and key', () => {
     expect(again.stderr).toContain(`by PIX to bank account ${banks[0]}, PIX key two-banks@example.com`);
     expect(again.stderr).not.toContain(`to bank account ${banks[1]},`);
     expect((await sandboxWithdrawals(s)).filter((w) => w.pixKey === 'two-banks@example.com').map((w) => w.bankAccountId).sort()).toEqual(banks.slice(0, 2).map(Number).sort());
-  }, 60_000);
+  });
 
   it('the same amount to the same bank account by another PIX key is paid', async () => {
     const pix = (key: string) => ['withdraw', 'pix', '--main-account', '--amount', '35791', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes'];
@@ -175,7 +196,7 @@ describe('a twin is the same method, amount, bank account and key', () => {
       expect(paid.code, paid.stderr).toBe(0);
     }
     expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 35_791).map((w) => w.pixKey).sort()).toEqual(['key-a@example.com', 'key-b@example.com']);
-  }, 60_000);
+  });
 });
 
 describe('a listed withdrawal payctl cannot fully read', () => {
@@ -192,7 +213,7 @@ describe('a listed withdrawal payctl cannot fully read', () => {
       await proxy.close();
     }
     expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 13_579)).toHaveLength(1);
-  }, 60_000);
+  });
   it('without its createdAt, it counts as in the window and still stops the same withdrawal (exit 2, nothing sent)', async () => {
     const args = ['withdraw', 'card', '--main-account', '--amount', '24579', '--bank-account', bank, '--yes'];
     const first = await s.runProcess(args);
@@ -206,7 +227,7 @@ describe('a listed withdrawal payctl cannot fully read', () => {
       await proxy.close();
     }
     expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 24_579)).toHaveLength(1);
-  }, 60_000);
+  });
 });
 
 /** A proxy in front of the sandbox whose answers' bodies pass through `rewrite`. */

@@ -39,6 +39,27 @@ describe('renderTable', () => {
     expect(first).toMatch(/ larissa\.ferreira\.2\S*…$/);
   });
 
+  it('at a terminal (shortIds): ids by their first 8 characters where whole they would push out or cut other columns, whole where all fits', () => {
+    const rows = [customerRow('Larissa', 'Ferreira', 'larissa.ferreira.2@example.com')];
+    const narrow = renderTable(CUSTOMER_COLUMNS, rows, 80, plainHeader, { shortIds: true });
+    expect(narrow.hidden).toEqual([]);
+    // Whole ids left DOCUMENT and STATUS out at 80 columns (above); by 8 characters every column shows.
+    expect(linesOf(narrow.text)[1]).toMatch(/^cf8d9d49  Larissa +Ferreira +larissa\.ferreira\.2\S*…  407\.715\.946-66  APPROVED$/);
+    expect(narrow.ids).toEqual([{ id: UUID, column: 0 }]);
+    expect(linesOf(renderTable(CUSTOMER_COLUMNS, rows, 200, plainHeader, { shortIds: true }).text)[1]!.startsWith(`${UUID}  `)).toBe(true);
+  });
+
+  it('leaves spare columns out, the highest hide first, before it cuts any other', () => {
+    const columns: TableColumn[] = [
+      { title: 'ID', fit: 'id', align: 'left' },
+      { title: 'EMAIL', fit: 'text', align: 'left', hide: 1 },
+      { title: 'STATUS', fit: 'whole', align: 'left', hide: 2, spare: true },
+    ];
+    const { text, hidden } = renderTable(columns, [cells('cf8d9d49', 'larissa.ferreira.2@example.com', 'APPROVED')], 45, plainHeader);
+    expect(hidden).toEqual(['STATUS']);
+    expect(linesOf(text)[1]).toBe('cf8d9d49  larissa.ferreira.2@example.com');
+  });
+
   it('at 100 columns keeps the document and cuts the e-mail instead', () => {
     const rows = [customerRow('Larissa', 'Ferreira', 'larissa.ferreira.2@example.com')];
     const { text, hidden } = renderTable(CUSTOMER_COLUMNS, rows, 100, plainHeader);

@@ -1,5 +1,5 @@
 import { createHmac } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, onTestFinished, vi } from 'vitest';
 import { startSandbox } from '../../src/sandbox/server.js';
 import type { AuthResponse } from '../../src/api/types.js';
 import { expectError, login, startSession, type Session } from './helpers.js';
@@ -78,11 +78,13 @@ describe('sandbox: POST /auth and bearer tokens', () => {
   });
 
   it('honours exp: a token stops working once it expires', async () => {
-    const shortLived = await startSandbox({ port: 0, tokenTtlSeconds: 2 });
+    const shortLived = await startSandbox({ port: 0, tokenTtlSeconds: 60 });
     try {
       const client = await login(shortLived, 'acme');
       expect((await client.get('/withdrawals/balance')).status).toBe(200);
-      await new Promise((resolve) => setTimeout(resolve, 2100));
+      // The sandbox runs in this process: its clock is moved past the token's lifetime rather than waited for.
+      vi.useFakeTimers({ toFake: ['Date'], now: Date.now() + 61_000 });
+      onTestFinished(() => void vi.useRealTimers());
       expectError(await client.get('/withdrawals/balance'), 401, -7401);
     } finally {
       await shortLived.close();

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it, onTestFinished } from 'vitest';
 import type { AuthResponse, BalancesResponse, BankAccountListResponse, WithdrawalListResponse, WithdrawalResponse } from '../../src/api/types.js';
+import { RUN_DEADLINE_MS } from '../helpers/cli.js';
 import { startSandboxProcess, type SandboxProcess } from './helpers.js';
 
 /**
@@ -102,14 +103,17 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
         }
       };
       const writers = Array.from({ length: WRITERS }, (_, n) => writer(n));
-      // Each round writes before it is killed (on a slow machine a fixed wait may end before any writer
-      // has been answered), then goes on for a random time, so that the kill lands anywhere in the writes.
-      const worked = Date.now();
-      while (createdThisRound < WRITERS || settledThisRound < 1) {
-        if (Date.now() - worked > 20_000) throw new Error(`round ${round}: ${createdThisRound} withdrawals and ${settledThisRound} settlements in 20 s`);
+      // Each round is killed once every writer has been answered and a settlement too, then after a random
+      // number of further answers: the kill lands anywhere in the writes, counted, not timed.
+      const further = Math.floor(Math.random() * 50);
+      let answersWhenReady: number | undefined;
+      for (const deadline = Date.now() + RUN_DEADLINE_MS; ; ) {
+        const answers = createdThisRound + settledThisRound;
+        if (answersWhenReady === undefined && createdThisRound >= WRITERS && settledThisRound >= 1) answersWhenReady = answers;
+        if (answersWhenReady !== undefined && answers >= answersWhenReady + further) break;
+        if (Date.now() > deadline) throw new Error(`round ${round}: only ${createdThisRound} withdrawals and ${settledThisRound} settlements answered`);
         await new Promise((resolve) => setTimeout(resolve, 5));
       }
-      await new Promise((resolve) => setTimeout(resolve, Math.random() * 450));
       killed = true;
       process.kill(sandbox.pid, 'SIGKILL');
       expect(await sandbox.exited).toBe('SIGKILL');
@@ -150,5 +154,5 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
     expect(await sandbox.exited).toBe(0);
     agent.destroy();
     expect(readdirSync(directory).sort()).toEqual(['state.json', 'state.json.log']);
-  }, 120_000);
+  });
 });

@@ -1,4 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { tempConfigDir } from '../helpers/cli.js';
+import { fakeJwt, startFakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
 /**
@@ -72,5 +74,23 @@ describe('--jq', () => {
     const refused = await session.runProcess(['customers', 'list', '-o', 'csv', '--jq', '.']);
     expect(refused.code).toBe(2);
     expect(messageOf(refused.stderr)).toContain('--jq filters JSON and cannot be used with -o csv');
+  });
+
+  it('has room for a document of some hundred thousand values (jq-wasm alone stops at 256 MB)', async () => {
+    // 700,000 empty objects: 2 MB of JSON that jq holds in over 256 MB, as it would 100,000 customers.
+    const values = 700_000;
+    const fake = await startFakeApi((_, response) => {
+      response.writeHead(200, { 'content-type': 'application/json' });
+      response.end(`{"data":[${'{},'.repeat(values - 1)}{}],"message":"ok"}`);
+    });
+    try {
+      const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: fake.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) };
+      const counted = await session.runProcess(['api', 'GET', '/anything', '--jq', 'length'], { env, timeoutMs: 120_000 });
+      expect(counted.stderr).toBe('');
+      expect(counted.stdout).toBe(`${values}\n`);
+      expect(counted.code).toBe(0);
+    } finally {
+      await fake.close();
+    }
   });
 });

@@ -40,7 +40,7 @@ describe.concurrent('customers list --all', () => {
 
   for (const format of ['json', 'ndjson', 'csv', 'tsv'] as const) {
     it(`returns each of ${CUSTOMERS} customers exactly once, in order, as ${format}`, async () => {
-      const result = await session.run(['customers', 'list', '--all', '-o', format, '--fields', 'id,email'], { timeoutMs: 60_000 });
+      const result = await session.run(['customers', 'list', '--all', '-o', format, '--fields', 'id,email']);
       expect(result.code, result.stderr).toBe(0);
       expect(result.stderr).toBe('');
       expect(idsOf[format](result.stdout)).toEqual(reference);
@@ -49,7 +49,7 @@ describe.concurrent('customers list --all', () => {
   }
 
   it('with a smaller page size still returns every customer once, in order', async () => {
-    const result = await session.run(['customers', 'list', '--all', '--limit', '37', '-o', 'ndjson', '--fields', 'id'], { timeoutMs: 60_000 });
+    const result = await session.run(['customers', 'list', '--all', '--limit', '37', '-o', 'ndjson', '--fields', 'id']);
     expect(result.code, result.stderr).toBe(0);
     expect(idsOf.ndjson(result.stdout)).toEqual(reference);
   });
@@ -99,7 +99,7 @@ describe.concurrent('customers find', () => {
   });
 
   const find = async (...flags: string[]) => {
-    const result = await session.run(['customers', 'find', ...flags, '--json'], { timeoutMs: 60_000 });
+    const result = await session.run(['customers', 'find', ...flags, '--json']);
     expect(result.code, result.stderr).toBe(0);
     return (JSON.parse(result.stdout) as Array<{ id: string }>).map((c) => c.id);
   };
@@ -124,7 +124,7 @@ describe.concurrent('customers find', () => {
 
   it('finds every customer whose name contains the text', async () => {
     const all = JSON.parse(
-      (await session.run(['customers', 'list', '--all', '--json', '--fields', 'id,firstName,lastName'], { timeoutMs: 60_000 })).stdout,
+      (await session.run(['customers', 'list', '--all', '--json', '--fields', 'id,firstName,lastName'])).stdout,
     ) as (typeof target)[];
     const expected = all.filter((c) => `${c.firstName} ${c.lastName}`.toLowerCase().includes(target.lastName.toLowerCase())).map((c) => c.id);
     expect(expected.length).toBeGreaterThan(1);

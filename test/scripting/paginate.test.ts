@@ -23,8 +23,8 @@ const messageOf = (stderr: string) => json<{ error: { message: string } }>(stder
 describe('api --paginate', () => {
   it('--slurp over 1,000 customers prints what customers list --all --json does', async () => {
     const [slurped, listed] = await Promise.all([
-      session.runProcess(['api', 'GET', '/customers', '--paginate', '--slurp'], { timeoutMs: 60_000 }),
-      session.runProcess(['customers', 'list', '--all', '--json'], { timeoutMs: 60_000 }),
+      session.runProcess(['api', 'GET', '/customers', '--paginate', '--slurp']),
+      session.runProcess(['customers', 'list', '--all', '--json']),
     ]);
     expect(slurped.code, slurped.stderr).toBe(0);
     expect(json<unknown[]>(slurped.stdout)).toHaveLength(1000);
@@ -69,7 +69,7 @@ describe('api --paginate', () => {
       sendJson(response, 200, { data, meta: { total, page, limit, totalPages: Math.ceil(total / limit) }, message: 'ok' });
     });
     const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: fake.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) };
-    const result = await session.runProcess(['api', 'GET', '/anything', '--paginate', '--jq', '[.[].id] | "\\(.[0])-\\(.[-1])"'], { env, timeoutMs: 60_000 });
+    const result = await session.runProcess(['api', 'GET', '/anything', '--paginate', '--jq', '[.[].id] | "\\(.[0])-\\(.[-1])"'], { env });
     expect(result.code, result.stderr).toBe(0);
     expect(result.stdout).toBe('0-99\n100-199\n200-249\n');
     const asked = fake.requests.map((r) => new URL(r.url, 'http://fake').searchParams.get('page'));

@@ -229,7 +229,6 @@ async function runCase({ row, variant, expect: expected }: Case): Promise<string
     result = await runInProcess(row.argv(dir), {
       env: { PAYCTL_CONFIG_DIR: path.join(dir, 'config'), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) },
       input: row.input,
-      timeoutMs: 30_000,
     });
   } finally {
     await api.close();

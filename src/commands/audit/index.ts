@@ -1,4 +1,5 @@
 import { usageError } from '../../errors.js';
+import { getPath } from '../../output/paths.js';
 import type { View } from '../../output/views.js';
 import { SPAN_UNIT_MS, type Parser } from '../../validate.js';
 import { command, defineCommand, switchOption, valueOption } from '../spec.js';
@@ -44,7 +45,19 @@ export const auditView: View = {
     { field: 'exitCode', header: 'exit', hide: 2 },
     { field: 'outcome' },
   ],
-  // A path cut short names no route: kept whole, as ids are.
+  // Finance's columns: when, what was sent to which resource, how much, and what became of it.
+  tableColumns: [
+    { field: 'at', header: 'time' },
+    { field: 'request', header: 'sent', kind: 'id', value: (entry) => `${String(getPath(entry, 'method'))} ${String(getPath(entry, 'path'))}` },
+    { field: 'amount', kind: 'cents', value: (entry) => getPath(entry, 'body.amount') },
+    { field: 'outcome' },
+    { field: 'resourceId', header: 'id', hide: 1 },
+    { field: 'account', hide: 2, spare: true },
+    { field: 'exitCode', header: 'exit', hide: 3, spare: true },
+    { field: 'status', header: 'HTTP', hide: 4, spare: true },
+    { field: 'profile', hide: 5, spare: true },
+  ],
+  // A path cut short names no route: kept whole, as ids are (those in it shortened as ids are).
   kinds: { at: 'time', path: 'id', account: 'id', resourceId: 'id', settledAt: 'time' },
 };
 

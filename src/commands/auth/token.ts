@@ -1,6 +1,8 @@
+import { loginCommand } from '../../config/settings.js';
 import { storeToken } from '../../config/token-store.js';
 import { usageError } from '../../errors.js';
-import { MalformedToken } from '../../jwt.js';
+import { jwtExpiry, MalformedToken } from '../../jwt.js';
+import { formatLocalTime } from '../../output/time.js';
 import { askParsed, resolveRequired } from '../../prompt.js';
 import { readLines } from '../../stdin.js';
 import { parseSecret } from '../../validate.js';
@@ -19,10 +21,18 @@ export async function run(invocation: Invocation<typeof authToken>): Promise<voi
   const profileName = services.settings().profileName;
   let location;
   try {
+    refuseExpired(value, loginCommand(profileName));
     ({ location } = await storeToken(services, profileName, value));
   } catch (error) {
     if (error instanceof MalformedToken) throw usageError(error.message, 'give the token exactly as the API issued it');
     throw error;
   }
   await io.output.note(`token stored in profile ${profileName} (in the ${location === 'keychain' ? 'keychain' : 'config file'})`);
+}
+
+/** A JWT past its `exp` would be refused by every command after it: it is not stored. */
+function refuseExpired(token: string, login: string): void {
+  const expiry = jwtExpiry(token);
+  if (expiry === undefined || expiry.getTime() > Date.now()) return;
+  throw usageError(`the token expired at ${formatLocalTime(expiry.toISOString())}: nothing was stored`, `give a token that is still valid, or log in: ${login}`);
 }

@@ -1,5 +1,6 @@
 import { cardView } from '../../output/views.js';
-import { parseExpirationMonth, parseExpirationYear, parseNonEmpty, parseUuid, type Parser } from '../../validate.js';
+import { parseExpirationMonth, parseExpirationYear, parseNonEmpty, type Parser } from '../../validate.js';
+import { parseId } from '../../shown-ids.js';
 import { command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';
 
 const parseHolder: Parser<string> = (flag, raw) => parseNonEmpty(flag, raw, 100);
@@ -14,7 +15,7 @@ export const cardsTokenize = defineCommand({
     'the security code (3 or 4 digits), the month (01 to 12) and the year (4 digits) before sending. ' +
     'Without --customer the customer is searched for at a terminal, by name, e-mail or document.',
   options: {
-    customer: valueOption('id', 'customer the card is tied to (UUID); searched for by name, e-mail or document when missing', parseUuid),
+    customer: valueOption('id', 'customer the card is tied to (UUID, or its first 8 characters); searched for by name, e-mail or document when missing', parseId),
     holderName: valueOption('name', 'name exactly as on the card', parseHolder),
     expMonth: valueOption('mm', 'expiration month, 01 to 12', parseExpirationMonth),
     expYear: valueOption('yyyy', 'expiration year, 4 digits', parseExpirationYear),
@@ -36,8 +37,8 @@ export const cardsGet = defineCommand({
   args: [
     pickedArg(
       'id',
-      'card token id (UUID); at a terminal, when missing, the customer is searched for and the cards their subscriptions charge listed',
-      parseUuid,
+      'card token id (UUID, or its first 8 characters); at a terminal, when missing, the customer is searched for and the cards their subscriptions charge listed',
+      parseId,
     ),
   ],
   view: cardView,

@@ -1,12 +1,12 @@
 import { customerView } from '../../output/views.js';
-import { parseUuid } from '../../validate.js';
+import { parseId } from '../../shown-ids.js';
 import { fieldOptions, FROM_FILE_OPTION } from '../shared/body-fields.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
 import { command, defineCommand, group, pickedArg, valueOption } from '../spec.js';
 import { CUSTOMER_FIELDS } from './fields.js';
 import { parseDocumentSearch, parseEmailSearch, parseNameSearch, parsePhoneSearch } from './search.js';
 
-const idArg = pickedArg('id', 'customer id (UUID); at a terminal, searched for by name, e-mail or document when missing', parseUuid);
+const idArg = pickedArg('id', 'customer id (UUID, or its first 8 characters); at a terminal, searched for by name, e-mail or document when missing', parseId);
 
 export const customersList = defineCommand({
   name: 'list',
@@ -46,7 +46,7 @@ export const customersFind = defineCommand({
     'No match prints an empty list and exits 0.',
   options: {
     email: valueOption('email', 'e-mail address, any case', parseEmailSearch),
-    document: valueOption('cpf-or-cnpj', 'CPF or CNPJ, with or without punctuation', parseDocumentSearch),
+    document: valueOption('cpf-or-cnpj', 'CPF or CNPJ (check digits verified), with or without punctuation', parseDocumentSearch),
     name: valueOption('text', 'part of the first and last name, any case or accents', parseNameSearch),
     phone: valueOption('number', 'phone number, with or without +55 and punctuation', parsePhoneSearch),
   },

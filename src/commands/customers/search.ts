@@ -1,7 +1,7 @@
 import type { ListedCustomer } from '../../api/customers.js';
 import { usageError } from '../../errors.js';
 import { foldForSearch } from '../../rules.js';
-import type { Parser } from '../../validate.js';
+import { parseDocument, type Parser } from '../../validate.js';
 
 /**
  * What `customers find` compares: each flag's value is parsed into the form it is
@@ -23,12 +23,8 @@ export const parseEmailSearch: Parser<string> = (flag, raw) => notEmpty(flag, fo
 
 export const parseNameSearch: Parser<string> = (flag, raw) => notEmpty(flag, fold(raw).replace(/\s+/g, ' '));
 
-export const parseDocumentSearch: Parser<string> = (flag, raw) => {
-  if (!/^[\d.\-/\s]+$/.test(raw) || digitsOnly(raw) === '') {
-    throw usageError(`${flag} ${JSON.stringify(raw)} is invalid: must be CPF or CNPJ digits (dots, dash and slash are ignored)`);
-  }
-  return digitsOnly(raw);
-};
+/** A whole CPF or CNPJ, check digits included: a mistyped one would only match nothing. */
+export const parseDocumentSearch: Parser<string> = parseDocument;
 
 export const parsePhoneSearch: Parser<string> = (flag, raw) => {
   const wanted = nationalPhone(raw);

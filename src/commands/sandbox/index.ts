@@ -1,6 +1,7 @@
 import { SETTLEMENT_STATUSES } from '../../api/types.js';
 import { balanceView, subaccountView, withdrawalView } from '../../output/views.js';
-import { parseCents, parseChoice, parseInteger, parseNonEmpty, parseShare, parseUuid, type Parser } from '../../validate.js';
+import { parseCents, parseChoice, parseInteger, parseNonEmpty, parseShare, type Parser } from '../../validate.js';
+import { parseId } from '../../shown-ids.js';
 import { arg, command, defineCommand, group, switchOption, valueOption } from '../spec.js';
 
 const integerFrom =
@@ -27,9 +28,14 @@ export const sandboxStart = defineCommand({
     settleFailedShare: valueOption('share', 'with --settle-after: the share of withdrawals (0 to 1) that end FAILED (default 0.1)', parseShare),
     maxConnections: valueOption('n', 'connections kept open at most; past it the longest-idle are closed (default: from the open-file limit)', integerFrom(1, 1_000_000)),
     tls: switchOption('serve https with a certificate made at start; prints the file of the authority to trust (NODE_EXTRA_CA_CERTS)'),
+    quiet: switchOption('log no requests (by default each is a line on stderr), so a sandbox in the background stays out of your terminal'),
+    log: valueOption('file', 'append the request log to FILE instead of stderr', (flag, raw) => parseNonEmpty(flag, raw, 4096), { complete: 'files' }),
   },
+  exclusive: [{ options: ['quiet', 'log'], reason: 'log no requests, or log them to a file' }],
   examples: [
     'payctl sandbox start',
+    'payctl sandbox start --quiet &               # in the background, its request log out of your terminal',
+    'payctl sandbox start --log sandbox.log       # the request log in a file (tail -f sandbox.log)',
     'payctl sandbox start --port 0 --seed 7 --customers 100000',
     'payctl sandbox start --data ./sandbox.json   # keeps its state across restarts, even kill -9',
     'payctl sandbox start --latency 50            # try timeouts and --all as against a remote platform',
@@ -42,7 +48,7 @@ export const sandboxStart = defineCommand({
 export const sandboxApprove = defineCommand({
   name: 'approve',
   summary: 'Approve a sub-account, so that it can receive splits',
-  args: [arg('subaccount-id', 'sub-account id (UUID)', parseUuid)],
+  args: [arg('subaccount-id', 'sub-account id (UUID, or its first 8 characters)', parseId)],
   view: subaccountView,
   changesData: true,
   examples: ['payctl sandbox approve 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c'],
@@ -51,7 +57,7 @@ export const sandboxApprove = defineCommand({
 export const sandboxSettle = defineCommand({
   name: 'settle',
   summary: 'Settle a PENDING withdrawal as COMPLETED or FAILED (its postback is sent)',
-  args: [arg('withdrawal-id', 'withdrawal id (UUID)', parseUuid)],
+  args: [arg('withdrawal-id', 'withdrawal id (UUID, or its first 8 characters)', parseId)],
   options: {
     status: valueOption('status', 'outcome (required)', (flag, raw) => parseChoice(flag, raw, SETTLEMENT_STATUSES), { choices: SETTLEMENT_STATUSES }),
   },

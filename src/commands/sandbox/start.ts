@@ -1,3 +1,4 @@
+import { createWriteStream, type WriteStream } from 'node:fs';
 import { usageError } from '../../errors.js';
 import { writeOut } from '../../output/format.js';
 import type { Invocation } from '../spec.js';
@@ -7,6 +8,9 @@ import type { sandboxStart } from './index.js';
 export async function run({ io, opts, flag }: Invocation<typeof sandboxStart>): Promise<void> {
   if (opts.failAfterWrite && opts.failRate === undefined) throw usageError(`${flag('failAfterWrite')} needs ${flag('failRate')}: it says when a failure comes, not how many`);
   if (opts.settleFailedShare !== undefined && opts.settleAfter === undefined) throw usageError(`${flag('settleFailedShare')} needs ${flag('settleAfter')}`);
+  const logFile = opts.log === undefined ? undefined : await openForAppending(opts.log, flag('log'));
+  const logTo = logFile ?? io.stderr;
+  const log = opts.quiet ? () => undefined : (line: string) => void logTo.write(`${line}\n`);
   const { startSandbox } = await import('../../sandbox/server.js');
   const sandbox = await startSandbox({
     port: opts.port ?? 4010,
@@ -22,7 +26,7 @@ export async function run({ io, opts, flag }: Invocation<typeof sandboxStart>): 
     settleFailedShare: opts.settleFailedShare,
     maxConnections: opts.maxConnections,
     tls: opts.tls,
-    log: (line) => io.stderr.write(`${line}\n`),
+    log,
   });
   const credentials = sandbox.credentials.map((c) => `  ${c.company}: client id ${c.clientId}, client secret ${c.clientSecret}`);
   // The URL goes to stdout first, on its own line, so scripts can read it.
@@ -39,5 +43,16 @@ export async function run({ io, opts, flag }: Invocation<typeof sandboxStart>): 
     });
   });
   await sandbox.close();
+  if (logFile) await new Promise((resolve) => logFile.end(resolve));
   await io.output.note('sandbox stopped');
+}
+
+/** `file` opened for appending (made 0600) before the sandbox starts, so a path that cannot be written is a usage error. */
+async function openForAppending(file: string, flag: string): Promise<WriteStream> {
+  const stream = createWriteStream(file, { flags: 'a', mode: 0o600 });
+  await new Promise<void>((resolve, reject) => {
+    stream.once('open', () => resolve());
+    stream.once('error', (error: NodeJS.ErrnoException) => reject(usageError(`${flag} ${file}: cannot write it (${error.code ?? error.message})`)));
+  });
+  return stream;
 }

@@ -2,7 +2,7 @@ import { listSandboxSubaccounts, type ListedSandboxSubaccount } from '../../api/
 import { listSubscriptions } from '../../api/subscriptions.js';
 import type { Context } from '../../context.js';
 import { PayctlError } from '../../errors.js';
-import { knownSubaccounts, rememberSubaccounts, type KnownSubaccount } from '../../subaccount-names.js';
+import { knownSubaccounts, rememberSubaccounts, subaccountName, type KnownSubaccount } from '../../subaccount-names.js';
 import { SCAN_PAGE_SIZE } from './list.js';
 import { collectPages } from './scan.js';
 
@@ -18,6 +18,31 @@ export type SubaccountDirectory =
   | { source: 'sandbox'; subaccounts: ListedSandboxSubaccount[] }
   | { source: 'remembered'; subaccounts: KnownSubaccount[] };
 
+/** The sandbox's own list of sub-accounts, remembered by name; undefined where the platform has no such list. */
+async function sandboxSubaccounts({ io, services }: Context): Promise<ListedSandboxSubaccount[] | undefined> {
+  const api = await services.api();
+  try {
+    const subaccounts = await collectPages((query) => listSandboxSubaccounts(api, query), { limit: SCAN_PAGE_SIZE, signal: io.signal });
+    await rememberSubaccounts(
+      services,
+      subaccounts.map((subaccount) => ({ id: subaccount.id, name: textOf(subaccount.name), status: textOf(subaccount.status), seenAs: 'sandbox' as const })),
+    );
+    return subaccounts;
+  } catch (error) {
+    if (!isMissingRoute(error)) throw error;
+    return undefined;
+  }
+}
+
+/**
+ * Learns the names of split receivers payctl does not know yet, where the platform
+ * lists sub-accounts (the sandbox); elsewhere they stay known by id, since reading
+ * every subscription would learn no name.
+ */
+export async function learnReceiverNames(ctx: Context, ids: readonly string[]): Promise<void> {
+  if (ids.some((id) => subaccountName(ctx.services, id) === undefined)) await sandboxSubaccounts(ctx);
+}
+
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
 /** What the API sent where a name or status is read: text, or nothing known. */
@@ -30,16 +55,8 @@ export async function subaccountDirectory(ctx: Context): Promise<SubaccountDirec
   const { io, services } = ctx;
   const api = await services.api();
   const scan = { limit: SCAN_PAGE_SIZE, signal: io.signal };
-  try {
-    const subaccounts = await collectPages((query) => listSandboxSubaccounts(api, query), scan);
-    await rememberSubaccounts(
-      services,
-      subaccounts.map((subaccount) => ({ id: subaccount.id, name: textOf(subaccount.name), status: textOf(subaccount.status), seenAs: 'sandbox' as const })),
-    );
-    return { source: 'sandbox', subaccounts };
-  } catch (error) {
-    if (!isMissingRoute(error)) throw error;
-  }
+  const listed = await sandboxSubaccounts(ctx);
+  if (listed) return { source: 'sandbox', subaccounts: listed };
   const subscriptions = await collectPages((query) => listSubscriptions(api, query, { callerHandlesRateLimit: true }), scan);
   const receivers = new Set(
     subscriptions.flatMap((subscription) => (Array.isArray(subscription.splits) ? subscription.splits : []).map((split) => split.subaccountId)).filter(isText),

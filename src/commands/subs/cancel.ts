@@ -8,6 +8,7 @@ import { subaccountLabel } from '../../subaccount-names.js';
 import { confirmChange } from '../shared/confirm.js';
 import { customerName } from '../shared/customer-picture.js';
 import { withHints } from '../shared/hints.js';
+import { learnReceiverNames } from '../shared/subaccounts.js';
 import { chargedEvery, CHANGEABLE, describeSplitValue, pickSubscription } from '../shared/pickers.js';
 import type { Invocation } from '../spec.js';
 import { cancelledHint, changeableSubscription } from './changeable.js';
@@ -26,7 +27,7 @@ export async function run(invocation: Invocation<typeof subsCancel>): Promise<vo
       `  subscription: ${subscription.id} "${subscription.title}" (${subscription.status})`,
       `  charges:      ${formatCentsExact(subscription.amount)} ${chargedEvery(subscription.frequency)}`,
       `  customer:     ${await customerLabel(api, subscription.customerId)}`,
-      ...splitLines(invocation, subscription),
+      ...(await splitLines(invocation, subscription)),
     ],
     `Cancel subscription "${subscription.title}"?`,
   );
@@ -41,9 +42,10 @@ async function customerLabel(api: ApiClient, customerId: string): Promise<string
 }
 
 /** Each split, its value and receiver by name, so that whoever cancels sees whose income stops too. */
-function splitLines({ services }: Context, subscription: SubscriptionAnswer): string[] {
+async function splitLines(ctx: Context, subscription: SubscriptionAnswer): Promise<string[]> {
   const splits = subscription.splits;
   if (splits.length === 0) return ['  splits:       none'];
+  await learnReceiverNames(ctx, splits.map((split) => split.subaccountId));
   const lead = (i: number) => (i === 0 ? '  splits:       ' : '                ');
-  return splits.map((split, i) => `${lead(i)}${describeSplitValue(split)} to ${subaccountLabel(services, split.subaccountId)}`);
+  return splits.map((split, i) => `${lead(i)}${describeSplitValue(split)} to ${subaccountLabel(ctx.services, split.subaccountId)}`);
 }

@@ -3,6 +3,7 @@ import { splitTableView } from '../../output/views.js';
 import { resolveRequired } from '../../prompt.js';
 import { subaccountName } from '../../subaccount-names.js';
 import { pickSubscription } from '../shared/pickers.js';
+import { learnReceiverNames } from '../shared/subaccounts.js';
 import type { Invocation } from '../spec.js';
 import type { subsGet } from './index.js';
 
@@ -13,6 +14,7 @@ export async function run(invocation: Invocation<typeof subsGet>): Promise<void>
   await print(subscription);
   // A table shows the splits below, with the ids remove-split needs and their receivers by name.
   if (io.output.format === 'table' && !io.output.options.fields && subscription.splits.length > 0) {
+    await learnReceiverNames(invocation, subscription.splits.map((split) => split.subaccountId));
     await io.output.note('');
     const splits = io.output.list(splitTableView);
     await splits.write(subscription.splits.map((split) => ({ ...split, subaccountName: subaccountName(services, split.subaccountId) })));

@@ -9,13 +9,13 @@ import {
   parseFutureDate,
   parseNonEmpty,
   parsePercentage,
-  parseUuid,
   type Parser,
 } from '../../validate.js';
+import { parseId } from '../../shown-ids.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
 import { command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';
 
-const idArg = pickedArg('id', 'subscription id (UUID); picked from a list at a terminal when missing', parseUuid);
+const idArg = pickedArg('id', 'subscription id (UUID, or its first 8 characters); picked from a list at a terminal when missing', parseId);
 const SUB = '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9';
 const SUBACCOUNT = '3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c';
 
@@ -33,8 +33,8 @@ export const subsList = defineCommand({
     setupAmount: valueOption('cents', 'setup amount equals these cents', parseCents),
     frequency: valueOption('days', 'days between charges equals this', parseFrequency),
     startDate: valueOption('yyyy-mm-dd', 'created on or after this date', parseDate),
-    splitSubaccount: valueOption('id', 'has a split to this sub-account', parseUuid),
-    customer: valueOption('id', "only this customer's; reads every page (the API has no such filter)", parseUuid),
+    splitSubaccount: valueOption('id', 'has a split to this sub-account', parseId),
+    customer: valueOption('id', "only this customer's; reads every page (the API has no such filter)", parseId),
     ...PAGING_OPTIONS,
   },
   exclusive: [
@@ -66,8 +66,8 @@ export const subsUpdate = defineCommand({
   description: 'Change a subscription; only the flags given change. Splits change with add-split and remove-split.',
   args: [idArg],
   options: {
-    customer: valueOption('id', 'customer id (UUID); the card must be theirs', parseUuid),
-    card: valueOption('id', 'card token to charge (UUID)', parseUuid),
+    customer: valueOption('id', 'customer id (UUID, or its first 8 characters); the card must be theirs', parseId),
+    card: valueOption('id', 'card token to charge (UUID, or its first 8 characters)', parseId),
     frequency: valueOption('days', 'days between charges, 1 to 365', parseFrequency),
     title: valueOption('text', 'title', parseTitle),
     amount: valueOption('cents', 'amount in integer cents, at least 100', (flag, raw) => parseCents(flag, raw, 100)),
@@ -107,8 +107,8 @@ export const subsAddSplit = defineCommand({
     "of this company's subscriptions and the profile's active sub-account, or you type an id; the subscription is picked " +
     'from the ACTIVE ones.',
   options: {
-    subscription: valueOption('id', 'subscription id (UUID); picked from the ACTIVE ones when missing', parseUuid),
-    receiver: valueOption('id', 'receiving sub-account id (UUID), APPROVED', parseUuid),
+    subscription: valueOption('id', 'subscription id (UUID, or its first 8 characters); picked from the ACTIVE ones when missing', parseId),
+    receiver: valueOption('id', 'receiving sub-account id (UUID, or its first 8 characters), APPROVED', parseId),
     amount: valueOption('cents', 'fixed amount in integer cents (not with --percentage)', (flag, raw) => parseCents(flag, raw, 1)),
     percentage: valueOption('p', 'share of the subscription amount, 0.01 to 100, up to 2 decimals (not with --amount)', parsePercentage),
     chargebackLiable: switchOption('the sub-account answers for chargebacks (default: no)'),
@@ -130,8 +130,8 @@ export const subsRemoveSplit = defineCommand({
     'Remove one split. It cannot be undone. Split ids are shown by payctl subs get. payctl shows the split and asks (default No); ' +
     '--yes skips the question.',
   args: [
-    pickedArg('subscription-id', 'subscription id (UUID); picked from a list at a terminal when missing', parseUuid),
-    pickedArg('split-id', 'split id (UUID), from payctl subs get; picked from a list at a terminal when missing', parseUuid),
+    pickedArg('subscription-id', 'subscription id (UUID, or its first 8 characters); picked from a list at a terminal when missing', parseId),
+    pickedArg('split-id', 'split id (UUID, or its first 8 characters), from payctl subs get; picked from a list at a terminal when missing', parseId),
   ],
   view: messageView,
   confirms: true,

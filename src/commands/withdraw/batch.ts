@@ -1,13 +1,13 @@
-import { readFileSync } from 'node:fs';
 import os from 'node:os';
 import { withdraw } from '../../api/withdrawals.js';
 import { WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
 import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
-import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type RowState } from '../../batch/journal.js';
+import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type JournalHeader, type RowState } from '../../batch/journal.js';
 import { reconcile, type UnknownRow } from '../../batch/reconcile.js';
+import type { SheetChoice } from '../../batch/workbook.js';
 import type { WithdrawalFinding } from '../../audit/trail.js';
 import { batchReportView, batchSummary, batchTotals, PAID, planSummary, reportRow, type ReportRow } from '../../batch/report.js';
-import { parseBatch, type BatchRow } from '../../batch/rows.js';
+import { readBatchFile, type BatchRow } from '../../batch/rows.js';
 import type { Context } from '../../context.js';
 import { answerDetail, ExitCode, PayctlError, usageError } from '../../errors.js';
 import { GLOBAL_FLAGS } from '../options.js';
@@ -17,8 +17,8 @@ import { resolveRequired } from '../../prompt.js';
 import { describeClockOffset, readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
-import { LedgerUnavailable, rowClaim, sendClaimed, settleLeftOverRows } from '../../ledger/index.js';
-import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdrawal/lock.js';
+import { LedgerUnavailable, rowClaim, sendClaimed, settleJournalPaidRows, settleLeftOverRows } from '../../ledger/index.js';
+import { describeHolder, LockBusy, platformAccount, takeLock, type HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
 import { confirmChange } from '../shared/confirm.js';
@@ -70,7 +70,7 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
     allowDuplicate: { given: opts.allowDuplicate, flag: flag('allowDuplicate') },
     reconcileCommand: `payctl withdraw batch ${csvFile} ${flag('method')} ${method}${opts.journal ? ` ${flag('journal')} ${opts.journal}` : ''} ${flag('reconcile')}`,
   };
-  const rows = readRows(invocation, plan, inputSeparator(services.flags.csvSeparator), opts.allowDuplicateRows);
+  const rows = await readRows(invocation, plan, inputSeparator(services.flags.csvSeparator), { name: opts.sheet, flag: flag('sheet') }, opts.allowDuplicateRows);
   refuseAboveBatchLimits(services.settings(), rows.map((row) => ({ line: row.line, amount: row.request.amount })), csvFile);
   assertPrivate(journalFile, 'journal', 'file');
   // A dry run writes nothing to disk, not even the lock: it reads the journal as it stands.
@@ -103,19 +103,19 @@ function inputSeparator(given: string | undefined): CsvSeparator | undefined {
   );
 }
 
-function readRows({ io, services }: Context, plan: BatchPlan, separator: CsvSeparator | undefined, allowDuplicateRows: boolean): BatchRow[] {
-  let text: string;
-  try {
-    text = readFileSync(plan.csvFile, 'utf8');
-  } catch (error) {
-    throw usageError(`cannot read ${plan.csvFile}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-  }
-  const { rows, problems } = parseBatch(text, plan.method, services.settings().subaccount ?? null, { separator, allowDuplicateRows });
+async function readRows(
+  { io, services }: Context,
+  plan: BatchPlan,
+  separator: CsvSeparator | undefined,
+  sheet: SheetChoice,
+  allowDuplicateRows: boolean,
+): Promise<BatchRow[]> {
+  const { rows, problems } = await readBatchFile(plan.csvFile, plan.method, services.settings().subaccount ?? null, { separator, sheet, allowDuplicateRows });
   if (problems.length > 0) {
     io.stderr.write(`${problems.map((p) => `  ${p}`).join('\n')}\n`);
     throw usageError(
       `${plan.csvFile}: ${problems.length} problem${problems.length > 1 ? 's' : ''} (listed above): nothing was sent`,
-      `columns: amount (cents), bank_account_id${plan.method === 'pix' ? ', pix_key_type, pix_key' : ''}, and optionally postback_url, subaccount, reference`,
+      `columns: amount (cents) or amount_brl (reais, 1.234,56), bank_account_id${plan.method === 'pix' ? ', pix_key_type, pix_key' : ''}, and optionally postback_url, subaccount, reference`,
     );
   }
   return rows;
@@ -154,6 +154,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   if (wantsReconcile && [...states.values()].some((s) => s.state === 'unknown')) {
     await settleUnknown(ctx, plan, rows, states, journal, clientFor, reconciled);
   }
+  if (wantsReconcile) await settleJournalPaidRows(services, rows, states);
 
   const stateOf = (row: BatchRow): RowState => states.get(row.key) ?? { state: 'new' };
   const toSend = rows.filter((row) => ['new', 'failed'].includes(stateOf(row).state));
@@ -229,7 +230,7 @@ function openJournal(services: Context['services'], plan: BatchPlan): OpenJourna
   const settings = services.settings();
   const account = settings.subaccount ?? null;
   const header = contents.header;
-  if (header && (header.method !== plan.method || header.baseUrl !== settings.baseUrl || header.account !== account)) {
+  if (header && (header.method !== plan.method || accountOfHeader(header) !== platformAccount(settings.baseUrl, account ?? undefined))) {
     throw usageError(
       `${plan.journalFlag} ${plan.journalFile} belongs to a ${header.method} batch against ${header.baseUrl} in the ${header.account ? `sub-account ${header.account}` : 'main account'}, ` +
         `not to this ${plan.method} batch against ${settings.baseUrl} in the ${services.accountLabel()}`,
@@ -251,6 +252,19 @@ function openJournal(services: Context['services'], plan: BatchPlan): OpenJourna
     },
     close: () => writer?.close(),
   };
+}
+
+/**
+ * The platform account a journal was written against, as the locks name it: a rerun through
+ * `localhost` of a batch run through `127.0.0.1` (or with a trailing `/`) is the same batch.
+ * A base URL that is not one (an edited journal) matches nothing.
+ */
+function accountOfHeader(header: JournalHeader): string {
+  try {
+    return platformAccount(header.baseUrl, header.account ?? undefined);
+  } catch {
+    return `unreadable ${header.baseUrl}`;
+  }
 }
 
 async function settleUnknown(
@@ -343,7 +357,7 @@ interface SendResult {
 async function sendAll(
   ctx: Context,
   rows: BatchRow[],
-  { concurrency, csvFile }: BatchPlan,
+  { concurrency, csvFile, allowDuplicate }: BatchPlan,
   journal: OpenJournal,
   lock: HeldLock,
   clientFor: (account: string | null) => Promise<ApiClient>,
@@ -390,7 +404,7 @@ async function sendAll(
     let outcome: ReportRow;
     let written: boolean;
     try {
-      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile), () => withdraw(client, request));
+      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), () => withdraw(client, request));
       // Rows are sent only when not under --dry-run, which records them instead (recordAll).
       if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);
       outcome = reportRow(row, 'sent', { withdrawalId: created.id, status: created.status });

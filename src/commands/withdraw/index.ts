@@ -39,8 +39,10 @@ const DESCRIPTION = (name: string, balance: string) =>
   `--from-csv FILE makes a batch: the same as payctl withdraw batch FILE --method ${name} (see its help).`;
 
 const BATCH_DESCRIPTION =
-  'One withdrawal per row of a CSV file (comma or semicolon separated, as spreadsheets save it, with or without a BOM). Header row with the ' +
-  'columns amount (cents), bank_account_id, pix_key_type and pix_key (PIX only), and optionally postback_url, subaccount (a sub-account id; ' +
+  'One withdrawal per row of a CSV file (comma or semicolon separated, as spreadsheets save it, with or without a BOM) or of an .xlsx ' +
+  "workbook's first sheet (or --sheet NAME), its cells read as they show (a number typed as text, a CPF with its leading zero, a date). " +
+  'Header row with the columns amount (cents) or amount_brl (reais as written in Brazil: 1.234,56, R$ 1.234,56 or 1234,56, converted ' +
+  'exactly; never both in one file; a cents cell that reads as reais is refused with what it would be in cents), bank_account_id, pix_key_type and pix_key (PIX only), and optionally postback_url, subaccount (a sub-account id; ' +
   'empty: the command\'s account) and reference (any text of yours). Every row is checked before any is sent (bad rows are listed with their ' +
   'line, exit 2). A row is known by its content, never by its line: adding, removing or reordering lines never pays a paid row again. Two ' +
   'identical rows are refused (both lines named) unless their references differ or --allow-duplicate-rows is given, which pays each of them once. ' +
@@ -61,7 +63,7 @@ export const withdrawBatch = defineCommand({
   name: 'batch',
   summary: 'Withdraw once per row of a CSV file, with a journal that makes reruns safe',
   description: BATCH_DESCRIPTION,
-  args: [arg('FILE', 'CSV file, one withdrawal per row', asText, { complete: 'files' })],
+  args: [arg('FILE', 'CSV file or .xlsx workbook, one withdrawal per row', asText, { complete: 'files' })],
   options: {
     method: valueOption('method', 'pix, card or boleto: the balance every row draws on', (flag, raw) => parseChoice(flag, raw, WITHDRAWAL_METHODS), {
       values: WITHDRAWAL_METHODS,
@@ -71,6 +73,7 @@ export const withdrawBatch = defineCommand({
     reconcile: switchOption('settle rows of unknown outcome from withdrawals list, then send the rest'),
     allowDuplicateRows: switchOption('pay identical rows once each, instead of refusing the file'),
     allowDuplicate: switchOption("send rows that match withdrawals already on the platform within the profile's --duplicate-window (default 24h)"),
+    sheet: textOption('name', 'the sheet of an .xlsx FILE to read (default: its first)'),
   },
   view: batchReportView,
   accountContext: true,
@@ -81,6 +84,7 @@ export const withdrawBatch = defineCommand({
     'payctl withdraw batch payouts.csv --method pix --dry-run     # what would be sent',
     'payctl withdraw batch payouts.csv --method pix --reconcile --yes     # after a crash: settle unknown rows, send the rest',
     "payctl withdraw batch folha.csv --method boleto --csv-separator ';'",
+    'payctl withdraw batch folha.xlsx --sheet Novembro --method pix     # a workbook; amounts in amount (cents) or amount_brl (1.234,56)',
   ],
 });
 

@@ -1,5 +1,5 @@
 import { withdrawalView } from '../../output/views.js';
-import { parseUuid } from '../../validate.js';
+import { parseId } from '../../shown-ids.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
 import { WAIT_OPTIONS } from '../shared/wait.js';
 import { command, defineCommand, group, pickedArg } from '../spec.js';
@@ -14,6 +14,7 @@ export const withdrawalsList = defineCommand({
   examples: [
     'payctl withdrawals list',
     'payctl withdrawals list --all -o csv > withdrawals.csv',
+    'payctl withdrawals list --all -o xlsx --out saques.xlsx     # a workbook: amounts in R$, local times',
     'payctl withdrawals list --json | jq \'.[] | select(.status == "PENDING") | .id\'',
   ],
 });
@@ -25,7 +26,7 @@ export const withdrawalsGet = defineCommand({
     'Shows a withdrawal as the API has it now. --wait reads it again until it is COMPLETED (exit 0) or FAILED (exit 1), with a status ' +
     'line at a terminal, and prints it then; after --wait-timeout seconds it stops waiting (exit 5: still PENDING). Ctrl-C stops the wait, ' +
     'not the withdrawal. A withdrawal made by a batch or by a colleague is followed the same way.',
-  args: [pickedArg('id', 'withdrawal id (UUID); picked from a list at a terminal when missing', parseUuid)],
+  args: [pickedArg('id', 'withdrawal id (UUID, or its first 8 characters); picked from a list at a terminal when missing', parseId)],
   options: WAIT_OPTIONS,
   view: withdrawalView,
   accountContext: true,

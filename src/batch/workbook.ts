@@ -1,0 +1,120 @@
+import ExcelJS from 'exceljs';
+import { usageError } from '../errors.js';
+import type { CsvRow, CsvTable } from './csv.js';
+
+/** Which sheet of a workbook to read: `--sheet NAME`, else the first; `flag` names the flag in messages. */
+export interface SheetChoice {
+  flag: string;
+  name?: string | undefined;
+}
+
+/**
+ * A batch's table from a workbook's sheet (the first one shown, or the one named),
+ * its cells read as a person sees them (`cellText`): the first non-empty row is
+ * the header, blank rows are skipped, and a row's place is its row number. A value
+ * under no header is a problem naming its cell. A sheet the workbook lacks is a
+ * usage error naming the flag and the sheets there are; a file that is no
+ * workbook throws with the reason.
+ */
+export async function readSheet(bytes: Buffer, choice: SheetChoice): Promise<CsvTable> {
+  const workbook = new ExcelJS.Workbook();
+  try {
+    // ExcelJS's types name an ArrayBuffer; it reads a Node Buffer as such.
+    await workbook.xlsx.load(bytes as unknown as ExcelJS.Buffer);
+  } catch (error) {
+    throw new Error(`the workbook cannot be read (${(error as Error).message}): save it again as .xlsx, or as CSV`);
+  }
+  const sheets = workbook.worksheets;
+  const names = sheets.map((sheet) => JSON.stringify(sheet.name)).join(', ');
+  const sheet = choice.name === undefined ? (sheets.find((s) => s.state === 'visible') ?? sheets[0]) : sheets.find((s) => s.name === choice.name);
+  if (!sheet) {
+    throw usageError(
+      choice.name === undefined ? 'the workbook has no sheet' : `${choice.flag} ${JSON.stringify(choice.name)}: the workbook has no such sheet; its sheets are ${names}`,
+    );
+  }
+  let header: string[] | undefined;
+  const rows: CsvRow[] = [];
+  const problems: string[] = [];
+  sheet.eachRow({ includeEmpty: false }, (row, line) => {
+    const texts: Array<{ column: number; address: string; text: string }> = [];
+    row.eachCell({ includeEmpty: false }, (cell, column) => {
+      const text = cellText(cell.value, cell.numFmt).trim();
+      if (text !== '') texts.push({ column, address: cell.address, text });
+    });
+    if (texts.length === 0) return;
+    if (!header) {
+      header = [];
+      for (const { column, text } of texts) header[column - 1] = text.toLowerCase();
+      return;
+    }
+    const names = header;
+    const stray = texts.filter(({ column }) => !names[column - 1]);
+    if (stray.length > 0) {
+      problems.push(`row ${line}: ${stray.map(({ address }) => address).join(', ')} ${stray.length > 1 ? 'hold values' : 'holds a value'} under no header`);
+      return;
+    }
+    const cells: Record<string, string> = Object.fromEntries(names.flatMap((name) => (name ? [[name, '']] : [])));
+    for (const { column, text } of texts) cells[names[column - 1]!] = text;
+    rows.push({ line, cells });
+  });
+  if (!header) throw new Error(`sheet ${JSON.stringify(sheet.name)} is empty: its first row must name the columns`);
+  return { header: header.filter((name) => name !== undefined), rows, source: `sheet ${JSON.stringify(sheet.name)}`, rowWord: 'row', problems };
+}
+
+/**
+ * A cell's value as a person sees it in the sheet: text as typed, a number as a
+ * Brazilian reads it (`1234,56`; with a format of zeros such as `00000000000`
+ * or `000"."000"."000"-"00`, its leading zeros shown), a date as `2026-11-26`
+ * (and its time when it has one), a formula by its result, a link by its text.
+ */
+export function cellText(value: ExcelJS.CellValue, numFmt: string | undefined): string {
+  if (value === null || value === undefined) return '';
+  if (typeof value === 'string') return value;
+  if (typeof value === 'number') return numberText(value, numFmt);
+  if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
+  if (value instanceof Date) return dateText(value);
+  if ('richText' in value) return value.richText.map((part) => part.text).join('');
+  if ('hyperlink' in value) return cellText(value.text as ExcelJS.CellValue, undefined);
+  if ('formula' in value || 'sharedFormula' in value) return cellText(value.result, numFmt);
+  if ('error' in value) return value.error;
+  return '';
+}
+
+const two = (n: number) => String(n).padStart(2, '0');
+
+/** A spreadsheet's date-time has no zone: ExcelJS gives its fields as UTC. */
+function dateText(date: Date): string {
+  const day = `${date.getUTCFullYear()}-${two(date.getUTCMonth() + 1)}-${two(date.getUTCDate())}`;
+  const [h, m, s] = [date.getUTCHours(), date.getUTCMinutes(), date.getUTCSeconds()];
+  if (h === 0 && m === 0 && s === 0) return day;
+  return `${day} ${two(h)}:${two(m)}${s ? `:${two(s)}` : ''}`;
+}
+
+function numberText(value: number, numFmt: string | undefined): string {
+  const masked = Number.isSafeInteger(value) && value >= 0 && numFmt ? maskedDigits(value, numFmt) : undefined;
+  // The shortest text that is this number (JavaScript's own), with Brazil's decimal comma.
+  return masked ?? String(value).replace('.', ',');
+}
+
+/**
+ * An integer through a format made of `0` placeholders and literal text (`\-`,
+ * `"."`, or one of `-+/():$` and space), as spreadsheets show it: leading zeros
+ * filled in, extra digits in the first placeholder. Undefined for any other format.
+ */
+function maskedDigits(value: number, numFmt: string): string | undefined {
+  const tokens = numFmt.match(/\\.|"[^"]*"|./g) ?? [];
+  const zeros = tokens.filter((token) => token === '0').length;
+  if (zeros === 0 || !tokens.every((token) => token === '0' || /^(\\.|"[^"]*"|[-+/():$ ])$/.test(token))) return undefined;
+  const digits = String(value).padStart(zeros, '0');
+  // Where the next placeholder's digit is: the first one takes the extra digits too.
+  let next = 0;
+  return tokens
+    .map((token) => {
+      if (token !== '0') return token.startsWith('\\') ? token.slice(1) : token.replace(/^"|"$/g, '');
+      const end = next === 0 ? digits.length - zeros + 1 : next + 1;
+      const taken = digits.slice(next, end);
+      next = end;
+      return taken;
+    })
+    .join('');
+}

@@ -1,0 +1,243 @@
+import { readFileSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import ExcelJS from 'exceljs';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { cellText } from '../../src/batch/workbook.js';
+import { brlCents, centsIfReais } from '../../src/validate.js';
+import { runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+
+/**
+ * Workbooks both ways and CSV for pt-BR spreadsheets, as a finance analyst uses
+ * them: what payctl writes is read back with ExcelJS, what the analyst's sheet
+ * says is paid exactly, counted in the sandbox.
+ */
+let session: SandboxSession;
+let bankAccountId: string;
+
+beforeAll(async () => {
+  session = await startSandboxSession('acme');
+  const credit = await session.run(['api', 'POST', '/sandbox/balance', '--main-account', '--data', JSON.stringify({ pix: 500_000_000 })]);
+  expect(credit.code, credit.stderr).toBe(0);
+  bankAccountId = (await session.run(['bank-accounts', 'list', '--main-account', '--fields', 'id', '-o', 'tsv'])).stdout.split('\n')[0]!;
+  expect(bankAccountId).toMatch(/^\d+$/);
+});
+afterAll(() => session?.close());
+
+const fileIn = (name: string) => path.join(tempConfigDir(), name);
+
+async function readWorkbook(file: string): Promise<ExcelJS.Workbook> {
+  const workbook = new ExcelJS.Workbook();
+  await workbook.xlsx.readFile(file);
+  return workbook;
+}
+
+/** The withdrawals a run made: those in the sandbox now that were not before. */
+async function paidBy(run: () => Promise<{ code: number; stderr: string }>, code = 0) {
+  const before = new Set((await sandboxWithdrawals(session)).map((w) => w.id));
+  const result = await run();
+  expect(result.code, result.stderr).toBe(code);
+  return { result, paid: (await sandboxWithdrawals(session)).filter((w) => !before.has(w.id)) };
+}
+
+describe('-o xlsx', () => {
+  it('writes customers with documents as text, leading zeros kept, times as local date-times, and a bold frozen header', async () => {
+    const file = fileIn('customers.xlsx');
+    const fields = 'id,firstName,document,createdAt';
+    const env = { TZ: 'America/Sao_Paulo' };
+    const written = await session.runProcess(['customers', 'list', '--all', '-o', 'xlsx', '--out', file, '--fields', fields], { env });
+    expect(written.code, written.stderr).toBe(0);
+    expect(written.stdout).toBe('');
+    const json = JSON.parse((await session.run(['customers', 'list', '--all', '--json', '--fields', fields])).stdout) as Array<Record<string, string>>;
+
+    const sheet = (await readWorkbook(file)).worksheets[0]!;
+    const header = sheet.getRow(1);
+    expect(header.values).toEqual([undefined, 'id', 'firstName', 'document', 'createdAt']);
+    expect(header.getCell(1).font?.bold).toBe(true);
+    expect(sheet.views[0]).toMatchObject({ state: 'frozen', ySplit: 1 });
+    expect(sheet.rowCount).toBe(json.length + 1);
+    json.forEach((customer, i) => {
+      const row = sheet.getRow(i + 2);
+      expect(row.getCell(1).value).toBe(customer.id);
+      expect(row.getCell(3).value).toBe(customer.document);
+      // São Paulo is UTC-3: the cell holds the local wall clock, which ExcelJS gives as UTC fields.
+      expect((row.getCell(4).value as Date).getTime()).toBe(Date.parse(customer.createdAt!) - 3 * 3600_000);
+      expect(row.getCell(4).numFmt).toMatch(/yyyy-mm-dd hh:mm/);
+    });
+    const leadingZeros = json.filter((customer) => customer.document!.startsWith('0'));
+    expect(leadingZeros.length).toBeGreaterThan(0);
+  });
+
+  it('writes money as numbers in the BRL format, with the same --fields as the other formats, to stdout when it is not a terminal', async () => {
+    const pay = await session.run(['withdraw', 'pix', '--amount', '123456', '--bank-account', bankAccountId, '--pix-key-type', 'email', '--pix-key', 'xlsx@example.com', '--yes', '--main-account']);
+    expect(pay.code, pay.stderr).toBe(0);
+    const file = fileIn('withdrawals.xlsx');
+    // Into a pipe (a zip: runProcess decodes it as text, so only its start is checked), and into --out.
+    const piped = await session.runProcess(['withdrawals', 'list', '--main-account', '-o', 'xlsx', '--fields', 'amount,bankAccountId,pixKey,status']);
+    expect(piped.code, piped.stderr).toBe(0);
+    expect(piped.stdout.startsWith('PK\u0003\u0004')).toBe(true);
+    const written = await session.runProcess(['withdrawals', 'list', '--main-account', '-o', 'xlsx', '--out', file, '--fields', 'amount,bankAccountId,pixKey,status']);
+    expect(written.code, written.stderr).toBe(0);
+
+    const sheet = (await readWorkbook(file)).worksheets[0]!;
+    expect(sheet.getRow(1).values).toEqual([undefined, 'amount', 'bankAccountId', 'pixKey', 'status']);
+    const rows = sheet.getRows(2, sheet.rowCount - 1)!;
+    const mine = rows.find((row) => row.getCell(3).value === 'xlsx@example.com')!;
+    expect(mine.getCell(1).value).toBe(1234.56);
+    expect(mine.getCell(1).numFmt).toContain('R$');
+    expect(mine.getCell(1).numFmt).toContain('#,##0.00');
+    expect(mine.getCell(2).value).toBe(bankAccountId);
+    expect(mine.getCell(4).value).toBe('PENDING');
+
+    const balance = fileIn('balance.xlsx');
+    expect((await session.run(['balance', '--main-account', '-o', 'xlsx', '--out', balance])).code).toBe(0);
+    const balanceJson = JSON.parse((await session.run(['balance', '--main-account', '--json'])).stdout) as Record<string, number>;
+    const balanceRow = (await readWorkbook(balance)).worksheets[0]!.getRow(2);
+    expect(balanceRow.getCell(1).value).toBe(balanceJson.disponiblePixBalance);
+    expect(balanceRow.getCell(1).numFmt).toContain('R$');
+  });
+
+  it('is refused at a terminal without --out (exit 2), and --out with other formats', async () => {
+    const atTerminal = await runCliInTerminal(['customers', 'list', '-o', 'xlsx'], { env: session.env });
+    expect(atTerminal.code).toBe(2);
+    expect(atTerminal.stderr).toContain('-o xlsx writes a workbook, which a terminal cannot show: give --out FILE.xlsx');
+    expect(atTerminal.stdout).toBe('');
+    const other = await session.run(['customers', 'list', '-o', 'csv', '--out', fileIn('x.csv')]);
+    expect(other.code).toBe(2);
+    expect(other.stderr).toContain('--out names the file of a workbook (-o xlsx)');
+  });
+
+  it("refuses a batch whose report could not be written to --out's folder before any money moves", async () => {
+    const file = fileIn('report-nowhere.csv');
+    writeFileSync(file, `amount,bank_account_id,pix_key_type,pix_key\n1500,${bankAccountId},email,nowhere@example.com\n`);
+    const out = path.join(fileIn('missing'), 'folder', 'report.xlsx');
+    const { result, paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '-o', 'xlsx', '--out', out]), 2);
+    expect(paid).toEqual([]);
+    expect(result.stderr).toContain('cannot write in its folder (ENOENT)');
+  });
+});
+
+describe('withdraw batch FILE.xlsx', () => {
+  /** A valid CPF with a leading zero, which a spreadsheet drops from a number unless its format keeps it. */
+  const CPF = '01234567890';
+
+  it('pays the cells as the analyst sees them: text-typed numbers, a CPF kept by its format, amount_brl in reais, exactly', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Resumo').addRow(['nothing to pay here']);
+    const sheet = workbook.addWorksheet('Pagamentos');
+    sheet.addRow(['Amount_BRL', 'bank_account_id', 'pix_key_type', 'pix_key', 'reference']);
+    // A number typed as text, reais written the Brazilian way.
+    sheet.addRow(['1.234,56', bankAccountId, 'cpf', CPF, 'row as text']);
+    // A CPF typed as a number: the sheet shows it with its leading zero through the format 00000000000.
+    const cpfAsNumber = sheet.addRow(['R$ 4,35', Number(bankAccountId), 'DOCUMENT_CPF', Number(CPF), 'cpf as number']);
+    cpfAsNumber.getCell(4).numFmt = '00000000000';
+    cpfAsNumber.getCell(2).numFmt = '0';
+    // Reais as a number cell in a money format, an e-mail made a link by the spreadsheet, a date as reference.
+    const numberRow = sheet.addRow([1.15, bankAccountId, 'email', { text: 'sheet@example.com', hyperlink: 'mailto:sheet@example.com' }, new Date(Date.UTC(2026, 10, 26))]);
+    numberRow.getCell(1).numFmt = '#,##0.00';
+    const file = fileIn('folha.xlsx');
+    await workbook.xlsx.writeFile(file);
+
+    const { paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--sheet', 'Pagamentos', '--method', 'pix', '--yes', '--main-account', '-o', 'json']));
+    expect(paid.map((w) => [w.amount, w.pixKey]).sort()).toEqual([
+      [115, 'sheet@example.com'],
+      [123456, CPF],
+      [435, CPF],
+    ].sort());
+    // A rerun pays nothing again: the same rows by their content.
+    const { paid: again } = await paidBy(() => session.run(['withdraw', 'batch', file, '--sheet', 'Pagamentos', '--method', 'pix', '--yes', '--main-account']));
+    expect(again).toEqual([]);
+  });
+
+  it('refuses a sheet the workbook lacks, naming --sheet and the sheets there are, and sends nothing', async () => {
+    const workbook = new ExcelJS.Workbook();
+    workbook.addWorksheet('Janeiro').addRow(['amount', 'bank_account_id']);
+    workbook.addWorksheet('Fevereiro').addRow(['amount', 'bank_account_id']);
+    const file = fileIn('meses.xlsx');
+    await workbook.xlsx.writeFile(file);
+    const { result, paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--sheet', 'Março', '--method', 'card', '--yes', '--main-account']), 2);
+    expect(paid).toEqual([]);
+    expect(result.stderr).toContain('--sheet "Março"');
+    expect(result.stderr).toContain('"Janeiro", "Fevereiro"');
+  });
+});
+
+describe('amounts in a batch', () => {
+  const csv = (name: string, lines: string[]) => {
+    const file = fileIn(name);
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    return file;
+  };
+  const batch = (file: string) => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']);
+
+  it('pays amount_brl in a ; CSV exactly, where floating point would lose a cent', async () => {
+    const file = csv('reais.csv', [
+      'amount_brl;bank_account_id;pix_key_type;pix_key',
+      `4,35;${bankAccountId};email;brl-a@example.com`,
+      `R$ 1.000.000,29;${bankAccountId};email;brl-b@example.com`,
+      `1234,5;${bankAccountId};email;brl-c@example.com`,
+    ]);
+    const { paid } = await paidBy(() => batch(file));
+    expect(paid.map((w) => [w.pixKey, w.amount]).sort()).toEqual([
+      ['brl-a@example.com', 435],
+      ['brl-b@example.com', 100_000_029],
+      ['brl-c@example.com', 123_450],
+    ]);
+  });
+
+  it('refuses a file with both amount and amount_brl, naming both, and sends nothing', async () => {
+    const file = csv('both.csv', ['amount,amount_brl,bank_account_id,pix_key_type,pix_key', `1000,"10,00",${bankAccountId},email,both@example.com`]);
+    const { result, paid } = await paidBy(() => batch(file), 2);
+    expect(paid).toEqual([]);
+    expect(result.stderr).toMatch(/columns amount and amount_brl are both in the header/);
+  });
+
+  it('refuses cents cells that read as reais, saying what each would be in cents and naming amount_brl', async () => {
+    const file = csv('cents.csv', [
+      'amount;bank_account_id;pix_key_type;pix_key',
+      `1.234,56;${bankAccountId};email;cents-a@example.com`,
+      `12,50;${bankAccountId};email;cents-b@example.com`,
+    ]);
+    const { result, paid } = await paidBy(() => batch(file), 2);
+    expect(paid).toEqual([]);
+    expect(result.stderr).toMatch(/line 2: amount "1\.234,56" reads as reais.*123456 cents.*amount_brl/);
+    expect(result.stderr).toMatch(/line 3: amount "12,50" reads as reais.*1250 cents.*amount_brl/);
+  });
+});
+
+describe('-o csv for pt-BR spreadsheets', () => {
+  it("starts with a UTF-8 BOM with --csv-separator ';', and not with ','", async () => {
+    const semicolon = fileIn('semicolon.csv');
+    const run = await session.runProcess(['customers', 'list', '-o', 'csv', '--csv-separator', ';', '--fields', 'firstName,lastName']);
+    expect(run.code, run.stderr).toBe(0);
+    writeFileSync(semicolon, run.stdout);
+    expect([...readFileSync(semicolon).subarray(0, 3)]).toEqual([0xef, 0xbb, 0xbf]);
+    expect(run.stdout.slice(1).split('\n')[0]).toBe('firstName;lastName');
+    const comma = await session.runProcess(['customers', 'list', '-o', 'csv', '--fields', 'firstName']);
+    expect(comma.stdout.startsWith('firstName\n')).toBe(true);
+  });
+});
+
+describe('reading reais and cells', () => {
+  it('takes reais only as written in Brazil, to the cent, and refuses what is ambiguous', () => {
+    expect(['1.234,56', 'R$ 1.234,56', 'r$1234,56', '1234,56', '12,5', '12', '0,29', '9.007.199.254.740,99'].map(brlCents)).toEqual([
+      123456, 123456, 123456, 123456, 1250, 1200, 29, 900719925474099,
+    ]);
+    expect(['1,234.56', '12,345', '1.23,45', '1234.56', '12,', ',5', '-12,50', '1e3', '90.071.992.547.409,93'].map(brlCents)).toEqual(Array(9).fill(undefined));
+    // What a cents cell would be, read as reais: plain digits are cents already.
+    expect(['12.34', '12,50', 'R$ 12', '1.234', '1234', 'abc'].map(centsIfReais)).toEqual([1234, 1250, 1200, 123400, undefined, undefined]);
+  });
+
+  it('reads a number cell as a person sees it: through a format of zeros, with a decimal comma, a date without its zone', () => {
+    expect(cellText(1234567890, '00000000000')).toBe('01234567890');
+    expect(cellText(1234567890, '000"."000"."000"-"00')).toBe('012.345.678-90');
+    expect(cellText(1234567890, '000\\.000\\.000\\-00')).toBe('012.345.678-90');
+    expect(cellText(123456789012, '00000000000')).toBe('123456789012');
+    expect(cellText(1234.56, '#,##0.00')).toBe('1234,56');
+    expect(cellText(1234, undefined)).toBe('1234');
+    expect(cellText(new Date(Date.UTC(2026, 10, 26)), 'dd/mm/yyyy')).toBe('2026-11-26');
+    expect(cellText(new Date(Date.UTC(2026, 10, 26, 9, 30)), undefined)).toBe('2026-11-26 09:30');
+    expect(cellText({ formula: 'A1*100', result: 435 }, undefined)).toBe('435');
+    expect(cellText({ richText: [{ text: 'R$ ' }, { text: '4,35' }] }, undefined)).toBe('R$ 4,35');
+  });
+});
