@@ -29,6 +29,8 @@ const VENDOR = {
   'proxy-from-env': 'proxy-from-env',
   'https-proxy-agent': 'https-proxy-agent',
   'http-proxy-agent': 'http-proxy-agent',
+  // Only for an answer holding an integer a double may not keep (src/http/json.ts).
+  'lossless-json': 'lossless-json',
   // Only for profiles whose ledger is a PostgreSQL database (src/ledger/postgres.ts).
   pg: 'pg',
   pgpass: 'pgpass',

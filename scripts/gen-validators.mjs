@@ -1,8 +1,10 @@
 #!/usr/bin/env node
-// Generates src/api/validators.ts: one plain function per operation of
-// openapi/payctl-api.json that reads a success answer for the fields payctl needs
-// (src/api/needs.json), with the types the document gives them. Run by the build;
-// nothing compiles a schema at run time.
+// Generates src/api/validators.ts from openapi/payctl-api.json and src/api/needs.json:
+// for each operation, how it is called (method, path, parameters, body), one plain
+// function that reads a success answer for the fields payctl needs, with the types
+// the document gives them, and the answer's type as far as that function checked it
+// (those fields required, every other field `unknown`). Run by the build; nothing
+// compiles a schema at run time.
 //
 //   node scripts/gen-validators.mjs          write src/api/validators.ts (when it changed)
 //   node scripts/gen-validators.mjs --check  exit 1 when src/api/validators.ts is out of date
@@ -30,10 +32,19 @@ function operationsOf(document) {
       const success = Object.keys(operation.responses).find((status) => /^2\d\d$/.test(status));
       const schema = success && operation.responses[success].content?.['application/json']?.schema;
       if (!schema) throw new Error(`${method.toUpperCase()} ${path}: no JSON success answer in the document`);
-      operations.push({ id: operation.operationId, route: `${method.toUpperCase()} ${path}`, schema });
+      const parameters = (operation.parameters ?? []).map((parameter) => resolveParameter(document, parameter));
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      operations.push({ id: operation.operationId, method: method.toUpperCase(), path, route: `${method.toUpperCase()} ${path}`, schema, parameters, body });
     }
   }
   return operations;
+}
+
+function resolveParameter(document, parameter) {
+  if (!parameter.$ref) return parameter;
+  const match = /^#\/components\/parameters\/([A-Za-z0-9_]+)$/.exec(parameter.$ref);
+  if (!match || !document.components.parameters?.[match[1]]) throw new Error(`unsupported $ref ${parameter.$ref}`);
+  return document.components.parameters[match[1]];
 }
 
 function resolver(document) {
@@ -144,6 +155,74 @@ function emitNode(context, node, schema, value, field) {
   return `check(${value}, ${mask}, '${field}')`;
 }
 
+/**
+ * An integer field that names something (`id`, `bankAccountId`): one too big for a
+ * double is read exactly, as a bigint (src/http/json.ts), and must stay so.
+ */
+const isIdName = (name) => name === 'id' || /Id$/.test(name);
+
+const SCALAR_TS = { string: 'string', number: 'number', boolean: 'boolean', null: 'null' };
+
+const integerType = (name) => (isIdName(name) ? 'number | bigint' : 'number');
+
+/** A property list as a TypeScript object type, one member a line. */
+const objectLiteral = (members, indent) => (members.length === 0 ? 'Record<string, unknown>' : `{\n${members.map((m) => `${indent}  ${m};`).join('\n')}\n${indent}}`);
+
+/**
+ * The TypeScript type of a value as its check (emitNode) leaves it: a field checked
+ * has the JSON types the document gives it (an enumeration is only checked to be a
+ * string, so it is a string); a field not checked is `unknown`, present or not.
+ */
+function answerType(context, node, schema, name, indent) {
+  if (!node) return 'unknown';
+  const types = typesOf(schema, context.resolve);
+  if (types.length === 0) return 'unknown';
+  const resolved = context.resolve(schema);
+  return [
+    ...new Set(
+      types.map((type) => {
+        if (type === 'integer') return integerType(name);
+        if (type === 'array') return node.items ? `Array<${answerType(context, node.items, resolved.items, '', indent)}>` : 'unknown[]';
+        if (type !== 'object') return SCALAR_TS[type];
+        const members = Object.entries(resolved.properties ?? {}).map(([property, propertySchema]) => {
+          const child = node.children.get(property);
+          if (!child) return `${property}?: unknown`;
+          return `${property}${child.optional ? '?' : ''}: ${answerType(context, child, propertySchema, property, `${indent}  `)}`;
+        });
+        return objectLiteral(members, indent);
+      }),
+    ),
+  ].join(' | ');
+}
+
+/** A request's parameter or body type: a schema named in the document by its name in src/api/types.ts, else its JSON type. */
+function valueType(schema, name, resolve, named) {
+  if (schema.$ref) {
+    const typeName = schema.$ref.split('/').pop();
+    named.add(typeName);
+    return typeName;
+  }
+  const types = typesOf(schema, resolve);
+  return types.length === 0 ? 'unknown' : types.map((type) => (type === 'integer' ? integerType(name) : (SCALAR_TS[type] ?? 'unknown'))).join(' | ');
+}
+
+/** The parameters of one place (`path`, `query`) as a type: required ones without `?`. */
+function parametersType(operation, place, resolve, named) {
+  const members = operation.parameters
+    .filter((parameter) => parameter.in === place)
+    .map((parameter) => `${parameter.name}${parameter.required ? '' : '?'}: ${valueType(parameter.schema, parameter.name, resolve, named)}`);
+  if (members.length === 0) return 'Record<never, never>';
+  const flat = `{ ${members.join('; ')} }`;
+  return flat.length <= WIDTH - 40 ? flat : `{\n${members.map((member) => `    ${member};`).join('\n')}\n  }`;
+}
+
+/** The path parameter a GET of one resource names it by (`/customers/{customerId}`), or undefined. */
+const resourceOf = (operation) => (operation.method === 'GET' ? /\/\{([A-Za-z0-9_]+)\}$/.exec(operation.path)?.[1] : undefined);
+
+/** An interface with one member per operation. */
+const perOperation = (name, comment, operations, member) =>
+  [`/** ${comment} */`, `export interface ${name} {`, ...operations.map((o) => `  ${o.id}: ${member(o)};`), '}'].join('\n');
+
 export function generateValidators(document, needs) {
   const resolve = resolver(document);
   const operations = operationsOf(document);
@@ -152,16 +231,41 @@ export function generateValidators(document, needs) {
   if (unlisted.length > 0) throw new Error(`src/api/needs.json has no entry for ${unlisted.map((o) => o.id).join(', ')}: say which fields payctl needs (or [])`);
   if (listed.size > 0) throw new Error(`src/api/needs.json names operations the document does not have: ${[...listed].join(', ')}`);
 
+  const answerTypes = [];
   const checks = operations.map((operation) => {
     let counter = 0;
     const context = { resolve, operationId: operation.id, fresh: (prefix) => `${prefix}${++counter}` };
     const answer = resolve(operation.schema);
     if (!answer.properties?.data) throw new Error(`${operation.id}: the success answer has no data`);
+    // A read of one resource is checked to be the one asked for (src/http/client.ts), so its id is needed.
+    if (resourceOf(operation) && !needs[operation.id].includes('id')) {
+      throw new Error(`${operation.id} reads one resource: src/api/needs.json must name its id, which payctl compares with the one asked for`);
+    }
     const tree = needsTree(needs[operation.id], operation.id);
     const inner = emitNode(context, tree, answer.properties.data, 'data', 'data');
+    answerTypes.push(answerType(context, tree, answer.properties.data, 'data', '  '));
     const entry = call(`${operation.id}: (body) =>`, [call('envelope(body, (data) =>', [inner])], '');
     return [`  /** ${operation.route} */`, ...layout(entry, '  ', ',')].join('\n');
   });
+
+  const named = new Set();
+  const bodyOf = (operation) => (operation.body ? valueType(operation.body, '', resolve, named) : 'undefined');
+  const calls = operations.map((operation) => {
+    const resource = resourceOf(operation);
+    const accountContext = operation.parameters.some((parameter) => parameter.in === 'header' && parameter.name === 'x-subaccount-id');
+    return `  ${operation.id}: { method: '${operation.method}', path: '${operation.path}', accountContext: ${accountContext}${resource ? `, resource: '${resource}'` : ''} },`;
+  });
+  const typeSections = [
+    perOperation('PathParameters', 'What fills each operation\'s path.', operations, (o) => parametersType(o, 'path', resolve, named)),
+    perOperation('QueryParameters', 'The query each operation takes.', operations, (o) => parametersType(o, 'query', resolve, named)),
+    perOperation('RequestBodies', 'The body each operation sends (`undefined`: none).', operations, bodyOf),
+    perOperation(
+      'Answers',
+      "Each operation's answer `data` as its check leaves it: the fields of needs.json with their types, every other field `unknown`.",
+      operations,
+      (o) => answerTypes[operations.indexOf(o)],
+    ),
+  ];
 
   const used = CHECK_NAMES.filter((name) => checks.some((text) => new RegExp(`\\b${name}\\b`).test(text)));
   return [
@@ -169,11 +273,30 @@ export function generateValidators(document, needs) {
     '// The build runs it; `node scripts/gen-validators.mjs` does too.',
     '',
     `import { ${[...used, 'type Check'].join(', ')} } from './answer-checks.js';`,
+    `import type { ${[...named].sort().join(', ')} } from './types.js';`,
     '',
     `export type OperationId =\n${operations.map((o) => `  | '${o.id}'`).join('\n')};`,
     '',
+    '/** The operations that only read (GET). */',
+    `export type ReadOperationId =\n${operations.filter((o) => o.method === 'GET').map((o) => `  | '${o.id}'`).join('\n')};`,
+    '',
     '/** Each operation as `METHOD /path/{param}`, the way messages name it. */',
     `export const OPERATION_ROUTES: Readonly<Record<OperationId, string>> = {\n${operations.map((o) => `  ${o.id}: '${o.route}',`).join('\n')}\n};`,
+    '',
+    '/**',
+    ' * How each operation is called: whether it takes the sub-account header, and for a',
+    ' * read of one resource, the path parameter its answer\'s `data.id` must equal.',
+    ' */',
+    'export interface OperationCall {',
+    "  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';",
+    '  path: string;',
+    '  accountContext: boolean;',
+    '  resource?: string;',
+    '}',
+    '',
+    `export const OPERATION_CALLS: Readonly<Record<OperationId, OperationCall>> = {\n${calls.join('\n')}\n};`,
+    '',
+    typeSections.join('\n\n'),
     '',
 
     '/** Reads a success answer\'s body for the fields payctl needs; undefined when they are all there, with their types. */',

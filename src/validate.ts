@@ -46,6 +46,17 @@ export const parseLimit: Parser<number> = (flag, raw) => parseInteger(flag, raw,
 export const parseBankAccountId: Parser<number> = (flag, raw) => parseInteger(flag, raw, 1);
 
 /**
+ * A bank account to read or delete, by the id the API showed: every digit kept, as
+ * an id too big for a double is shown (a bigint then, as src/http/json.ts reads it).
+ */
+export const parseBankAccountRef: Parser<number | bigint> = (flag, raw) => {
+  const text = raw.trim();
+  if (!/^\d+$/.test(text) || /^0+$/.test(text)) throw fail(flag, raw, 'must be a whole number from 1');
+  const value = Number(text);
+  return Number.isSafeInteger(value) ? value : BigInt(text);
+};
+
+/**
  * Cents from reais as written in Brazil: `1.234,56`, `R$ 1.234,56`, `1234,56`, `12,5`, `12`
  * (dots only between groups of three digits, at most two decimals after the comma).
  * Undefined when the text is not such an amount. Exact: digits are joined as text and

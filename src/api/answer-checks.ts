@@ -34,11 +34,15 @@ export type Check = AnswerFault | undefined;
 
 const isObject = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
 
-/** The types a JSON value is of: an integer is a number too. */
+/**
+ * The types a JSON value is of: an integer is a number too, and so is an id too big
+ * for a double, which is read as a bigint (src/http/json.ts).
+ */
 function typeBits(value: unknown): number {
   if (value === null) return NULL;
   if (Array.isArray(value)) return ARRAY;
   if (typeof value === 'number') return Number.isInteger(value) ? INTEGER | NUMBER : NUMBER;
+  if (typeof value === 'bigint') return INTEGER | NUMBER;
   return typeof value === 'string' ? STRING : typeof value === 'boolean' ? BOOLEAN : typeof value === 'object' ? OBJECT : 0;
 }
 

@@ -1,6 +1,6 @@
 import type { ApiClient } from '../http/client.js';
-import type { AuthToken } from './types.js';
+import type { Answers } from './validators.js';
 
-export async function authenticate(client: ApiClient, clientId: string, clientSecret: string): Promise<AuthToken | undefined> {
-  return (await client.request<AuthToken>({ method: 'POST', path: '/auth', operation: 'auth', body: { clientId, clientSecret } }))?.data;
+export async function authenticate(client: ApiClient, clientId: string, clientSecret: string): Promise<Answers['auth'] | undefined> {
+  return (await client.call('auth', { body: { clientId, clientSecret } }))?.data;
 }

@@ -1,14 +1,19 @@
 import type { ApiClient } from '../http/client.js';
-import { fetchPage, type Page, type PageQuery } from './pages.js';
-import type { BankAccount, MessageResult } from './types.js';
+import { pageOf, type Page, type PageQuery } from './pages.js';
+import type { Answers } from './validators.js';
 
-export const listBankAccounts = (client: ApiClient, query: PageQuery): Promise<Page<BankAccount>> =>
-  fetchPage<BankAccount>(client, 'listBankAccounts', '/bank_accounts', { ...query }, true);
+export type ListedBankAccount = Answers['listBankAccounts'][number];
+export type BankAccountAnswer = Answers['getBankAccount'];
 
-export async function getBankAccount(client: ApiClient, id: number): Promise<BankAccount> {
-  return (await client.request<BankAccount>({ method: 'GET', path: `/bank_accounts/${id}`, accountContext: true, operation: 'getBankAccount', resourceId: id })).data;
+export async function listBankAccounts(client: ApiClient, query: PageQuery): Promise<Page<ListedBankAccount>> {
+  const { data, meta } = await client.call('listBankAccounts', { query });
+  return pageOf(data, meta, query);
 }
 
-export async function deleteBankAccount(client: ApiClient, id: number): Promise<MessageResult | undefined> {
-  return (await client.request<MessageResult>({ method: 'DELETE', path: `/bank_accounts/${id}`, accountContext: true, operation: 'deleteBankAccount' }))?.data;
+export async function getBankAccount(client: ApiClient, id: number | bigint): Promise<BankAccountAnswer> {
+  return (await client.call('getBankAccount', { params: { bankAccountId: id } })).data;
+}
+
+export async function deleteBankAccount(client: ApiClient, id: number | bigint): Promise<Answers['deleteBankAccount'] | undefined> {
+  return (await client.call('deleteBankAccount', { params: { bankAccountId: id } }))?.data;
 }

@@ -1,10 +1,13 @@
 import type { ApiClient } from '../http/client.js';
-import type { Card, TokenizeCardRequest, TokenizedCard } from './types.js';
+import type { TokenizeCardRequest } from './types.js';
+import type { Answers } from './validators.js';
 
-export async function tokenizeCard(client: ApiClient, body: TokenizeCardRequest): Promise<TokenizedCard | undefined> {
-  return (await client.request<TokenizedCard>({ method: 'POST', path: '/cards/tokenize', operation: 'tokenizeCard', body }))?.data;
+export type CardAnswer = Answers['getCard'];
+
+export async function tokenizeCard(client: ApiClient, body: TokenizeCardRequest): Promise<Answers['tokenizeCard'] | undefined> {
+  return (await client.call('tokenizeCard', { body }))?.data;
 }
 
-export async function getCard(client: ApiClient, id: string): Promise<Card> {
-  return (await client.request<Card>({ method: 'GET', path: `/cards/${encodeURIComponent(id)}`, operation: 'getCard', resourceId: id })).data;
+export async function getCard(client: ApiClient, id: string): Promise<CardAnswer> {
+  return (await client.call('getCard', { params: { tokenizedCardId: id } })).data;
 }

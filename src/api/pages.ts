@@ -1,7 +1,3 @@
-import type { ApiClient, ApiEnvelope } from '../http/client.js';
-import { ExitCode, PayctlError } from '../errors.js';
-import type { OperationId } from './answers.js';
-
 export interface PageQuery {
   page?: number;
   limit?: number;
@@ -22,29 +18,17 @@ export interface PageRequestOptions {
 }
 
 /** A count from `meta`, or undefined when the answer gave none that can be one. */
-const countOf = (value: unknown): number | undefined => (Number.isSafeInteger(value) && (value as number) >= 0 ? (value as number) : undefined);
+const countOf = (value: unknown): number | undefined => (typeof value === 'number' && Number.isSafeInteger(value) && value >= 0 ? value : undefined);
 
 /**
- * Fetches one page of a list route and normalises its `meta`. The answer's check
- * has made `data` an array; `meta` is not needed, and counts that are not counts
- * are ignored. Without a total, a full page says there is at least one more item,
- * so `--all` goes on until a page comes back short.
+ * One page of a list route, its `meta` normalised. `meta` is not needed, and counts
+ * that are not counts are ignored. Without a total, a full page says there is at
+ * least one more item, so `--all` goes on until a page comes back short.
  */
-export async function fetchPage<T>(
-  client: ApiClient,
-  /** Undefined for a route called raw (`api … --paginate`), whose answer is not checked: its data must then be a list. */
-  operation: OperationId | undefined,
-  path: string,
-  query: Record<string, string | number | boolean | undefined>,
-  accountContext = false,
-  { callerHandlesRateLimit }: PageRequestOptions = {},
-): Promise<Page<T>> {
-  const envelope: ApiEnvelope<T[]> = await client.request<T[]>({ method: 'GET', path, query, accountContext, operation, callerHandlesRateLimit });
-  const items = envelope.data;
-  if (!Array.isArray(items)) throw new PayctlError(`GET ${path} answered no list (its data is not an array), so it has no pages to follow`, ExitCode.usage);
-  const meta: Record<string, unknown> | undefined = typeof envelope.meta === 'object' && envelope.meta !== null ? envelope.meta : undefined;
-  const page = typeof query.page === 'number' ? query.page : 1;
-  const limit = typeof query.limit === 'number' ? query.limit : undefined;
+export function pageOf<T>(items: T[], meta: unknown, query: PageQuery): Page<T> {
+  const counts: Partial<Record<string, unknown>> = typeof meta === 'object' && meta !== null ? meta : {};
+  const page = query.page ?? 1;
+  const limit = query.limit;
   const atLeast = (page - 1) * (limit ?? 0) + items.length + (limit !== undefined && items.length >= limit ? 1 : 0);
-  return { items, total: Math.max(countOf(meta?.total) ?? atLeast, items.length), totalPages: countOf(meta?.totalPages) };
+  return { items, total: Math.max(countOf(counts.total) ?? atLeast, items.length), totalPages: countOf(counts.totalPages) };
 }

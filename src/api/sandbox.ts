@@ -1,23 +1,25 @@
 import type { ApiClient } from '../http/client.js';
-import { fetchPage, type Page, type PageQuery } from './pages.js';
-import type { Balances, CreditBalanceRequest, SettlementStatus, Subaccount, Withdrawal } from './types.js';
+import { pageOf, type Page, type PageQuery } from './pages.js';
+import type { CreditBalanceRequest, SettlementStatus } from './types.js';
+import type { Answers } from './validators.js';
 
 /** Routes only the sandbox serves: they play the platform's back office. */
-export async function approveSubaccount(client: ApiClient, id: string): Promise<Subaccount | undefined> {
-  const path = `/sandbox/subaccounts/${encodeURIComponent(id)}/approve`;
-  return (await client.request<Subaccount>({ method: 'POST', path, operation: 'sandboxApproveSubaccount' }))?.data;
+export async function approveSubaccount(client: ApiClient, id: string): Promise<Answers['sandboxApproveSubaccount'] | undefined> {
+  return (await client.call('sandboxApproveSubaccount', { params: { subaccountId: id } }))?.data;
 }
 
-export async function settleWithdrawal(client: ApiClient, id: string, status: SettlementStatus): Promise<Withdrawal | undefined> {
-  const path = `/sandbox/withdrawals/${encodeURIComponent(id)}/settle`;
-  return (await client.request<Withdrawal>({ method: 'POST', path, body: { status }, accountContext: true, operation: 'sandboxSettleWithdrawal' }))?.data;
+export async function settleWithdrawal(client: ApiClient, id: string, status: SettlementStatus): Promise<Answers['sandboxSettleWithdrawal'] | undefined> {
+  return (await client.call('sandboxSettleWithdrawal', { params: { withdrawalId: id }, body: { status } }))?.data;
 }
 
-export async function creditBalance(client: ApiClient, credit: CreditBalanceRequest): Promise<Balances | undefined> {
-  const request = { method: 'POST', path: '/sandbox/balance', body: credit, accountContext: true, operation: 'sandboxCreditBalance' } as const;
-  return (await client.request<Balances>(request))?.data;
+export async function creditBalance(client: ApiClient, credit: CreditBalanceRequest): Promise<Answers['sandboxCreditBalance'] | undefined> {
+  return (await client.call('sandboxCreditBalance', { body: credit }))?.data;
 }
+
+export type ListedSandboxSubaccount = Answers['sandboxListSubaccounts'][number];
 
 /** The sandbox's own list of the company's sub-accounts (the API has none); a platform without it answers 404. */
-export const listSandboxSubaccounts = (client: ApiClient, query: PageQuery): Promise<Page<Subaccount>> =>
-  fetchPage<Subaccount>(client, 'sandboxListSubaccounts', '/sandbox/subaccounts', { ...query });
+export async function listSandboxSubaccounts(client: ApiClient, query: PageQuery): Promise<Page<ListedSandboxSubaccount>> {
+  const { data, meta } = await client.call('sandboxListSubaccounts', { query });
+  return pageOf(data, meta, query);
+}

@@ -2,6 +2,7 @@
 // The build runs it; `node scripts/gen-validators.mjs` does too.
 
 import { STRING, INTEGER, NUMBER, BOOLEAN, OBJECT, ARRAY, NULL, OPTIONAL, check, fields, items, envelope, type Check } from './answer-checks.js';
+import type { AddSplitRequest, AuthRequest, CreateBankAccountRequest, CreateCustomerRequest, CreateSubaccountPfRequest, CreateSubaccountPjRequest, CreateSubscriptionRequest, CreditBalanceRequest, SettleWithdrawalRequest, SubscriptionStatus, TokenizeCardRequest, UpdateCustomerRequest, UpdateSubscriptionRequest, WithdrawRequest } from './types.js';
 
 export type OperationId =
   | 'auth'
@@ -33,6 +34,20 @@ export type OperationId =
   | 'sandboxCreateBankAccount'
   | 'sandboxCreateSubscription'
   | 'sandboxReset';
+
+/** The operations that only read (GET). */
+export type ReadOperationId =
+  | 'getCard'
+  | 'listCustomers'
+  | 'getCustomer'
+  | 'listSubscriptions'
+  | 'getSubscription'
+  | 'listBankAccounts'
+  | 'getBankAccount'
+  | 'listWithdrawals'
+  | 'getBalance'
+  | 'getWithdrawal'
+  | 'sandboxListSubaccounts';
 
 /** Each operation as `METHOD /path/{param}`, the way messages name it. */
 export const OPERATION_ROUTES: Readonly<Record<OperationId, string>> = {
@@ -66,6 +81,492 @@ export const OPERATION_ROUTES: Readonly<Record<OperationId, string>> = {
   sandboxCreateSubscription: 'POST /sandbox/subscriptions',
   sandboxReset: 'POST /sandbox/reset',
 };
+
+/**
+ * How each operation is called: whether it takes the sub-account header, and for a
+ * read of one resource, the path parameter its answer's `data.id` must equal.
+ */
+export interface OperationCall {
+  method: 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
+  path: string;
+  accountContext: boolean;
+  resource?: string;
+}
+
+export const OPERATION_CALLS: Readonly<Record<OperationId, OperationCall>> = {
+  auth: { method: 'POST', path: '/auth', accountContext: false },
+  tokenizeCard: { method: 'POST', path: '/cards/tokenize', accountContext: false },
+  getCard: { method: 'GET', path: '/cards/{tokenizedCardId}', accountContext: false, resource: 'tokenizedCardId' },
+  createSubaccountPf: { method: 'POST', path: '/subaccounts/pf', accountContext: false },
+  createSubaccountPj: { method: 'POST', path: '/subaccounts/pj', accountContext: false },
+  listCustomers: { method: 'GET', path: '/customers', accountContext: false },
+  getCustomer: { method: 'GET', path: '/customers/{customerId}', accountContext: false, resource: 'customerId' },
+  updateCustomer: { method: 'PUT', path: '/customers/{customerId}', accountContext: false },
+  listSubscriptions: { method: 'GET', path: '/subscriptions', accountContext: false },
+  addSplit: { method: 'POST', path: '/subscriptions/add_split', accountContext: false },
+  getSubscription: { method: 'GET', path: '/subscriptions/{subscriptionId}', accountContext: false, resource: 'subscriptionId' },
+  updateSubscription: { method: 'PUT', path: '/subscriptions/{subscriptionId}', accountContext: false },
+  cancelSubscription: { method: 'DELETE', path: '/subscriptions/{subscriptionId}', accountContext: false },
+  removeSplit: { method: 'DELETE', path: '/subscriptions/{subscriptionId}/remove_split/{splitId}', accountContext: false },
+  listBankAccounts: { method: 'GET', path: '/bank_accounts', accountContext: true },
+  getBankAccount: { method: 'GET', path: '/bank_accounts/{bankAccountId}', accountContext: true, resource: 'bankAccountId' },
+  deleteBankAccount: { method: 'DELETE', path: '/bank_accounts/{bankAccountId}', accountContext: true },
+  withdraw: { method: 'POST', path: '/withdrawals/withdraw', accountContext: true },
+  listWithdrawals: { method: 'GET', path: '/withdrawals', accountContext: true },
+  getBalance: { method: 'GET', path: '/withdrawals/balance', accountContext: true },
+  getWithdrawal: { method: 'GET', path: '/withdrawals/{withdrawalId}', accountContext: true, resource: 'withdrawalId' },
+  sandboxListSubaccounts: { method: 'GET', path: '/sandbox/subaccounts', accountContext: false },
+  sandboxApproveSubaccount: { method: 'POST', path: '/sandbox/subaccounts/{subaccountId}/approve', accountContext: false },
+  sandboxSettleWithdrawal: { method: 'POST', path: '/sandbox/withdrawals/{withdrawalId}/settle', accountContext: true },
+  sandboxCreditBalance: { method: 'POST', path: '/sandbox/balance', accountContext: true },
+  sandboxCreateCustomer: { method: 'POST', path: '/sandbox/customers', accountContext: false },
+  sandboxCreateBankAccount: { method: 'POST', path: '/sandbox/bank_accounts', accountContext: true },
+  sandboxCreateSubscription: { method: 'POST', path: '/sandbox/subscriptions', accountContext: false },
+  sandboxReset: { method: 'POST', path: '/sandbox/reset', accountContext: false },
+};
+
+/** What fills each operation's path. */
+export interface PathParameters {
+  auth: Record<never, never>;
+  tokenizeCard: Record<never, never>;
+  getCard: { tokenizedCardId: string };
+  createSubaccountPf: Record<never, never>;
+  createSubaccountPj: Record<never, never>;
+  listCustomers: Record<never, never>;
+  getCustomer: { customerId: string };
+  updateCustomer: { customerId: string };
+  listSubscriptions: Record<never, never>;
+  addSplit: Record<never, never>;
+  getSubscription: { subscriptionId: string };
+  updateSubscription: { subscriptionId: string };
+  cancelSubscription: { subscriptionId: string };
+  removeSplit: { subscriptionId: string; splitId: string };
+  listBankAccounts: Record<never, never>;
+  getBankAccount: { bankAccountId: number | bigint };
+  deleteBankAccount: { bankAccountId: number | bigint };
+  withdraw: Record<never, never>;
+  listWithdrawals: Record<never, never>;
+  getBalance: Record<never, never>;
+  getWithdrawal: { withdrawalId: string };
+  sandboxListSubaccounts: Record<never, never>;
+  sandboxApproveSubaccount: { subaccountId: string };
+  sandboxSettleWithdrawal: { withdrawalId: string };
+  sandboxCreditBalance: Record<never, never>;
+  sandboxCreateCustomer: Record<never, never>;
+  sandboxCreateBankAccount: Record<never, never>;
+  sandboxCreateSubscription: Record<never, never>;
+  sandboxReset: Record<never, never>;
+}
+
+/** The query each operation takes. */
+export interface QueryParameters {
+  auth: Record<never, never>;
+  tokenizeCard: Record<never, never>;
+  getCard: Record<never, never>;
+  createSubaccountPf: Record<never, never>;
+  createSubaccountPj: Record<never, never>;
+  listCustomers: { page?: number; limit?: number };
+  getCustomer: Record<never, never>;
+  updateCustomer: Record<never, never>;
+  listSubscriptions: {
+    limit?: number;
+    page?: number;
+    title?: string;
+    amount?: number;
+    setupAmount?: number;
+    frequency?: number;
+    startDate?: string;
+    status?: SubscriptionStatus;
+    subaccountId?: string;
+  };
+  addSplit: Record<never, never>;
+  getSubscription: Record<never, never>;
+  updateSubscription: Record<never, never>;
+  cancelSubscription: Record<never, never>;
+  removeSplit: Record<never, never>;
+  listBankAccounts: { page?: number; limit?: number };
+  getBankAccount: Record<never, never>;
+  deleteBankAccount: Record<never, never>;
+  withdraw: Record<never, never>;
+  listWithdrawals: { page?: number; limit?: number };
+  getBalance: Record<never, never>;
+  getWithdrawal: Record<never, never>;
+  sandboxListSubaccounts: { page?: number; limit?: number };
+  sandboxApproveSubaccount: Record<never, never>;
+  sandboxSettleWithdrawal: Record<never, never>;
+  sandboxCreditBalance: Record<never, never>;
+  sandboxCreateCustomer: Record<never, never>;
+  sandboxCreateBankAccount: Record<never, never>;
+  sandboxCreateSubscription: Record<never, never>;
+  sandboxReset: Record<never, never>;
+}
+
+/** The body each operation sends (`undefined`: none). */
+export interface RequestBodies {
+  auth: AuthRequest;
+  tokenizeCard: TokenizeCardRequest;
+  getCard: undefined;
+  createSubaccountPf: CreateSubaccountPfRequest;
+  createSubaccountPj: CreateSubaccountPjRequest;
+  listCustomers: undefined;
+  getCustomer: undefined;
+  updateCustomer: UpdateCustomerRequest;
+  listSubscriptions: undefined;
+  addSplit: AddSplitRequest;
+  getSubscription: undefined;
+  updateSubscription: UpdateSubscriptionRequest;
+  cancelSubscription: undefined;
+  removeSplit: undefined;
+  listBankAccounts: undefined;
+  getBankAccount: undefined;
+  deleteBankAccount: undefined;
+  withdraw: WithdrawRequest;
+  listWithdrawals: undefined;
+  getBalance: undefined;
+  getWithdrawal: undefined;
+  sandboxListSubaccounts: undefined;
+  sandboxApproveSubaccount: undefined;
+  sandboxSettleWithdrawal: SettleWithdrawalRequest;
+  sandboxCreditBalance: CreditBalanceRequest;
+  sandboxCreateCustomer: CreateCustomerRequest;
+  sandboxCreateBankAccount: CreateBankAccountRequest;
+  sandboxCreateSubscription: CreateSubscriptionRequest;
+  sandboxReset: undefined;
+}
+
+/** Each operation's answer `data` as its check leaves it: the fields of needs.json with their types, every other field `unknown`. */
+export interface Answers {
+  auth: {
+    accessToken?: unknown;
+    tokenType?: unknown;
+    expiresIn?: unknown;
+  };
+  tokenizeCard: {
+    id: string;
+    customerId?: unknown;
+    holderName?: unknown;
+    first4Digits?: unknown;
+    last4Digits?: unknown;
+    expirationMonth?: unknown;
+    expirationYear?: unknown;
+    cardBrand?: unknown;
+    isActive?: unknown;
+    isVerified?: unknown;
+    postalCodeCheck?: unknown;
+    securityCodeCheck?: unknown;
+    addressCheck?: unknown;
+  };
+  getCard: {
+    id: string;
+    customerId?: unknown;
+    holderName?: unknown;
+    first4Digits?: unknown;
+    last4Digits?: unknown;
+    expirationMonth?: unknown;
+    expirationYear?: unknown;
+    cardBrand?: unknown;
+    isActive?: unknown;
+    isVerified?: unknown;
+    postalCodeCheck?: unknown;
+    securityCodeCheck?: unknown;
+    addressCheck?: unknown;
+    createdAt?: unknown;
+  };
+  createSubaccountPf: {
+    id: string;
+    name?: unknown;
+    juridicDataPartner?: unknown;
+    juridicLegalData?: unknown;
+    addresses?: unknown;
+    accountBank?: unknown;
+    status?: unknown;
+    createdAt?: unknown;
+  };
+  createSubaccountPj: {
+    id: string;
+    name?: unknown;
+    juridicDataPartner?: unknown;
+    juridicLegalData?: unknown;
+    addresses?: unknown;
+    accountBank?: unknown;
+    status?: unknown;
+    createdAt?: unknown;
+  };
+  listCustomers: Array<{
+    id?: unknown;
+    firstName?: unknown;
+    lastName?: unknown;
+    email?: unknown;
+    phoneNumber?: unknown;
+    document?: unknown;
+    birthdate?: unknown;
+    address?: unknown;
+    statusId?: unknown;
+    createdAt?: unknown;
+  }>;
+  getCustomer: {
+    id: string;
+    firstName?: unknown;
+    lastName?: unknown;
+    email?: unknown;
+    phoneNumber?: unknown;
+    document?: unknown;
+    birthdate?: unknown;
+    address?: unknown;
+    statusId?: unknown;
+    createdAt?: unknown;
+  };
+  updateCustomer: {
+    id: string;
+    firstName?: unknown;
+    lastName?: unknown;
+    email?: unknown;
+    phoneNumber?: unknown;
+    document?: unknown;
+    birthdate?: unknown;
+    address?: unknown;
+    statusId?: unknown;
+    createdAt?: unknown;
+  };
+  listSubscriptions: Array<{
+    id: string;
+    customerId?: unknown;
+    cardId?: unknown;
+    title?: unknown;
+    amount?: unknown;
+    setupAmount?: unknown;
+    frequency?: unknown;
+    duration?: unknown;
+    dueDate?: unknown;
+    expirationDate?: unknown;
+    tolerancePeriod?: unknown;
+    status?: unknown;
+    splits: Array<{
+      subaccountId: string;
+      splitType?: unknown;
+      splitPercentage?: unknown;
+      splitAmount?: unknown;
+      liquidAmount?: unknown;
+      chargebackLiable?: unknown;
+    }>;
+    createdAt?: unknown;
+    updatedAt?: unknown;
+    canceledAt?: unknown;
+  }>;
+  addSplit: {
+    id: string;
+    subaccountId?: unknown;
+    splitType?: unknown;
+    splitPercentage?: unknown;
+    splitAmount?: unknown;
+    liquidAmount?: unknown;
+    chargebackLiable?: unknown;
+  };
+  getSubscription: {
+    id: string;
+    customerId: string;
+    tokenizedCardId?: unknown;
+    title: string;
+    amount: number;
+    setupAmount?: unknown;
+    frequency: number;
+    duration?: number;
+    dueDate?: unknown;
+    expirationDate?: string;
+    tolerancePeriod?: unknown;
+    status: string;
+    splits: Array<{
+      id: string;
+      subaccountId: string;
+      splitType: string;
+      splitPercentage?: number | null;
+      splitAmount?: number | null;
+      liquidAmount?: unknown;
+      chargebackLiable?: boolean;
+    }>;
+    createdAt?: unknown;
+    updatedAt?: unknown;
+    canceledAt?: unknown;
+  };
+  updateSubscription: {
+    id: string;
+    customerId?: unknown;
+    tokenizedCardId?: unknown;
+    title?: unknown;
+    amount?: unknown;
+    setupAmount?: unknown;
+    frequency?: unknown;
+    duration?: unknown;
+    dueDate?: unknown;
+    expirationDate?: unknown;
+    tolerancePeriod?: unknown;
+    status?: unknown;
+    splits?: unknown;
+    createdAt?: unknown;
+    updatedAt?: unknown;
+    canceledAt?: unknown;
+  };
+  cancelSubscription: {
+    id: string;
+    status?: unknown;
+  };
+  removeSplit: {
+    message?: unknown;
+  };
+  listBankAccounts: Array<{
+    id: number | bigint;
+    holderName?: unknown;
+    bankCode?: unknown;
+    routingNumber?: unknown;
+    accountNumber?: unknown;
+    document?: unknown;
+    accountType?: unknown;
+    status?: unknown;
+    createdAt?: unknown;
+  }>;
+  getBankAccount: {
+    id: number | bigint;
+    holderName: string;
+    bankCode: string;
+    routingNumber: string;
+    accountNumber: string;
+    document: string;
+    accountType?: unknown;
+    status?: unknown;
+    createdAt?: unknown;
+  };
+  deleteBankAccount: {
+    message?: unknown;
+  };
+  withdraw: {
+    id: string;
+    amount?: unknown;
+    liquidAmount?: unknown;
+    status: string;
+    withdrawalPaymentType?: unknown;
+    pixKeyType?: unknown;
+    pixKey?: unknown;
+    bankAccountId?: unknown;
+    postbackUrl?: unknown;
+    createdAt?: unknown;
+    updatedAt?: unknown;
+  };
+  listWithdrawals: Array<{
+    id?: unknown;
+    amount?: unknown;
+    liquidAmount?: unknown;
+    status?: unknown;
+    withdrawalPaymentType?: unknown;
+    pixKeyType?: unknown;
+    pixKey?: unknown;
+    bankAccountId?: unknown;
+    postbackUrl?: unknown;
+    createdAt?: unknown;
+    updatedAt?: unknown;
+  }>;
+  getBalance: {
+    disponiblePixBalance: number;
+    disponibleCardBalance: number;
+    disponibleBilletBalance: number;
+    withdrawalsInProcessingBalance: number;
+  };
+  getWithdrawal: {
+    id: string;
+    amount?: unknown;
+    liquidAmount?: unknown;
+    status?: unknown;
+    withdrawalPaymentType?: unknown;
+    pixKeyType?: unknown;
+    pixKey?: unknown;
+    bankAccountId?: unknown;
+    postbackUrl?: unknown;
+    createdAt?: unknown;
+    updatedAt?: unknown;
+  };
+  sandboxListSubaccounts: Array<{
+    id: string;
+    name?: unknown;
+    juridicDataPartner?: unknown;
+    juridicLegalData?: unknown;
+    addresses?: unknown;
+    accountBank?: unknown;
+    status?: unknown;
+    createdAt?: unknown;
+  }>;
+  sandboxApproveSubaccount: {
+    id?: unknown;
+    name?: unknown;
+    juridicDataPartner?: unknown;
+    juridicLegalData?: unknown;
+    addresses?: unknown;
+    accountBank?: unknown;
+    status?: unknown;
+    createdAt?: unknown;
+  };
+  sandboxSettleWithdrawal: {
+    id?: unknown;
+    amount?: unknown;
+    liquidAmount?: unknown;
+    status?: unknown;
+    withdrawalPaymentType?: unknown;
+    pixKeyType?: unknown;
+    pixKey?: unknown;
+    bankAccountId?: unknown;
+    postbackUrl?: unknown;
+    createdAt?: unknown;
+    updatedAt?: unknown;
+  };
+  sandboxCreditBalance: {
+    disponiblePixBalance?: unknown;
+    disponibleCardBalance?: unknown;
+    disponibleBilletBalance?: unknown;
+    withdrawalsInProcessingBalance?: unknown;
+  };
+  sandboxCreateCustomer: {
+    id?: unknown;
+    firstName?: unknown;
+    lastName?: unknown;
+    email?: unknown;
+    phoneNumber?: unknown;
+    document?: unknown;
+    birthdate?: unknown;
+    address?: unknown;
+    statusId?: unknown;
+    createdAt?: unknown;
+  };
+  sandboxCreateBankAccount: {
+    id?: unknown;
+    holderName?: unknown;
+    bankCode?: unknown;
+    routingNumber?: unknown;
+    accountNumber?: unknown;
+    document?: unknown;
+    accountType?: unknown;
+    status?: unknown;
+    createdAt?: unknown;
+  };
+  sandboxCreateSubscription: {
+    id?: unknown;
+    customerId?: unknown;
+    tokenizedCardId?: unknown;
+    title?: unknown;
+    amount?: unknown;
+    setupAmount?: unknown;
+    frequency?: unknown;
+    duration?: unknown;
+    dueDate?: unknown;
+    expirationDate?: unknown;
+    tolerancePeriod?: unknown;
+    status?: unknown;
+    splits?: unknown;
+    createdAt?: unknown;
+    updatedAt?: unknown;
+    canceledAt?: unknown;
+  };
+  sandboxReset: {
+    message?: unknown;
+  };
+}
 
 /** Reads a success answer's body for the fields payctl needs; undefined when they are all there, with their types. */
 export const ANSWER_CHECKS: Readonly<Record<OperationId, (body: unknown) => Check>> = {

@@ -1,19 +1,25 @@
 import type { ApiClient } from '../http/client.js';
-import { fetchPage, type Page, type PageQuery } from './pages.js';
-import type { Balances, Withdrawal, WithdrawRequest } from './types.js';
+import { pageOf, type Page, type PageQuery } from './pages.js';
+import type { WithdrawRequest } from './types.js';
+import type { Answers } from './validators.js';
 
-export async function getBalance(client: ApiClient): Promise<Balances> {
-  return (await client.request<Balances>({ method: 'GET', path: '/withdrawals/balance', accountContext: true, operation: 'getBalance' })).data;
+export type ListedWithdrawal = Answers['listWithdrawals'][number];
+export type WithdrawalAnswer = Answers['getWithdrawal'];
+export type BalancesAnswer = Answers['getBalance'];
+
+export async function getBalance(client: ApiClient): Promise<BalancesAnswer> {
+  return (await client.call('getBalance', {})).data;
 }
 
-export const listWithdrawals = (client: ApiClient, query: PageQuery): Promise<Page<Withdrawal>> =>
-  fetchPage<Withdrawal>(client, 'listWithdrawals', '/withdrawals', { ...query }, true);
-
-export async function getWithdrawal(client: ApiClient, id: string): Promise<Withdrawal> {
-  const path = `/withdrawals/${encodeURIComponent(id)}`;
-  return (await client.request<Withdrawal>({ method: 'GET', path, accountContext: true, operation: 'getWithdrawal', resourceId: id })).data;
+export async function listWithdrawals(client: ApiClient, query: PageQuery): Promise<Page<ListedWithdrawal>> {
+  const { data, meta } = await client.call('listWithdrawals', { query });
+  return pageOf(data, meta, query);
 }
 
-export async function withdraw(client: ApiClient, body: WithdrawRequest): Promise<Withdrawal | undefined> {
-  return (await client.request<Withdrawal>({ method: 'POST', path: '/withdrawals/withdraw', body, accountContext: true, operation: 'withdraw' }))?.data;
+export async function getWithdrawal(client: ApiClient, id: string): Promise<WithdrawalAnswer> {
+  return (await client.call('getWithdrawal', { params: { withdrawalId: id } })).data;
+}
+
+export async function withdraw(client: ApiClient, body: WithdrawRequest): Promise<Answers['withdraw'] | undefined> {
+  return (await client.call('withdraw', { body }))?.data;
 }

@@ -1,15 +1,17 @@
 import type { HTTPError, KyInstance, Options as KyOptions, RetryOptions } from 'ky';
 import { ExitCode, PayctlError } from '../errors.js';
 import { maskSecrets, redactHeaders, secretFieldsIn } from '../redact.js';
-import { answerFault, type OperationId } from '../api/answers.js';
-import { OPERATION_ROUTES } from '../api/validators.js';
+import { isAnswer, type AnswerEnvelope, type OperationId, type ReadOperationId } from '../api/answers.js';
+import { OPERATION_CALLS, OPERATION_ROUTES, type PathParameters, type QueryParameters, type RequestBodies } from '../api/validators.js';
 import { VERSION } from '../version.js';
 import type { LiteResponse } from './fetch-classes.js';
+import { parseJson } from './json.js';
 import { INTERRUPTED, nodeFetch, RESPONSE_TOO_LARGE, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
 import { checkBeforeRetrying, mayHaveEffect, type Write } from './writes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
 
+/** A request to any route (`payctl api`), its answer read for the shape of an API answer only. */
 export interface ApiRequest {
   method: HttpMethod;
   /** Path relative to the base URL, e.g. `/customers`. */
@@ -18,21 +20,36 @@ export interface ApiRequest {
   body?: unknown;
   /** The route accepts `x-subaccount-id`: send the resolved sub-account, if any. */
   accountContext?: boolean;
-  /** The API operation called: its answer is read for the fields payctl needs (src/api/answers.ts). */
-  operation?: OperationId;
   /**
    * A GET whose caller waits out a 429 itself (a page scan that sets its own pace):
    * the client does not retry it, and the error carries the `Retry-After` asked for.
    */
   callerHandlesRateLimit?: boolean;
-  /** A read of one resource: the answer's `data.id` must be this one, or the answer is about another and not believed. */
-  resourceId?: string | number;
 }
 
-export interface ApiEnvelope<T = unknown> {
-  data: T;
-  meta?: Record<string, number>;
-  message?: string;
+/** An answer of any route: an object holding `data`, an object or a list, nothing more known. */
+export interface ApiEnvelope {
+  data: unknown;
+  meta?: unknown;
+  message?: unknown;
+}
+
+/**
+ * What a call of an operation takes: its path parameters and body as the API
+ * document gives them (src/api/validators.ts), its query, and how it is paced.
+ */
+export type CallOptions<Op extends OperationId> = (keyof PathParameters[Op] extends never ? { params?: undefined } : { params: PathParameters[Op] }) &
+  (RequestBodies[Op] extends undefined ? { body?: undefined } : { body: RequestBodies[Op] }) & {
+    query?: QueryParameters[Op];
+    callerHandlesRateLimit?: ApiRequest['callerHandlesRateLimit'];
+  };
+
+/** How one request is sent and its answer read. */
+interface Exchange extends ApiRequest {
+  /** The operation called, for messages. */
+  operation?: OperationId;
+  /** A read of one resource: the answer's `data.id` must be this one, or the answer is about another and not believed. */
+  resourceId?: string | number | bigint;
 }
 
 /** A write --dry-run recorded instead of sending: what would have gone out, secrets masked. */
@@ -84,15 +101,21 @@ export interface ApiClientOptions {
 }
 
 export type ReadRequest = ApiRequest & { method: 'GET' };
-export type WriteRequest = ApiRequest & { method: Exclude<HttpMethod, 'GET'> };
 
 export interface ApiClient {
   readonly baseUrl: string;
   readonly subaccount?: string;
-  request<T = unknown>(request: ReadRequest): Promise<ApiEnvelope<T>>;
+  /**
+   * Calls an operation of the API document; its answer is checked for the fields
+   * payctl needs (src/api/needs.json) and typed as far as it was checked. A read of
+   * one resource is checked to be the one asked for.
+   */
+  call<Op extends ReadOperationId>(operation: Op, options: CallOptions<Op>): Promise<AnswerEnvelope<Op>>;
   /** A write's answer; undefined when --dry-run recorded the write instead of sending it. */
-  request<T = unknown>(request: WriteRequest): Promise<ApiEnvelope<T> | undefined>;
-  request<T = unknown>(request: ApiRequest): Promise<ApiEnvelope<T> | undefined>;
+  call<Op extends OperationId>(operation: Op, options: CallOptions<Op>): Promise<AnswerEnvelope<Op> | undefined>;
+  /** Any route (`payctl api`): its answer is only read to be an object holding data. */
+  send(request: ReadRequest): Promise<ApiEnvelope>;
+  send(request: ApiRequest): Promise<ApiEnvelope | undefined>;
   /** The `Date` header of the latest answer, if any: the API's clock, for time windows read on it. */
   lastAnswerDate(): string | undefined;
 }
@@ -144,10 +167,30 @@ class HttpApiClient implements ApiClient {
     return this.latestAnswerDate;
   }
 
-  request<T>(request: ReadRequest): Promise<ApiEnvelope<T>>;
-  request<T>(request: WriteRequest): Promise<ApiEnvelope<T> | undefined>;
-  request<T>(request: ApiRequest): Promise<ApiEnvelope<T> | undefined>;
-  async request<T>(request: ApiRequest): Promise<ApiEnvelope<T> | undefined> {
+  call<Op extends ReadOperationId>(operation: Op, options: CallOptions<Op>): Promise<AnswerEnvelope<Op>>;
+  call<Op extends OperationId>(operation: Op, options: CallOptions<Op>): Promise<AnswerEnvelope<Op> | undefined>;
+  call<Op extends OperationId>(operation: Op, options: CallOptions<Op>): Promise<AnswerEnvelope<Op> | undefined> {
+    const { method, path, accountContext, resource } = OPERATION_CALLS[operation];
+    const params: Partial<Record<string, string | number | bigint>> = options.params ?? {};
+    const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
+    const { query, body, callerHandlesRateLimit } = options;
+    const request = { method, path: filled, query, body, accountContext, operation, callerHandlesRateLimit, resourceId: resource && params[resource] };
+    return this.request(request, (answer, status, sent) => {
+      // "No content" is an answer with nothing to show: enough where payctl needs no field.
+      const envelope = status === 204 && answer === undefined ? { data: {} } : answer;
+      const why: { fault?: string } = {};
+      if (!isAnswer(operation, envelope, why)) throw answerNotTheApis(`${why.fault}: the answer is not the API's`, status, sent);
+      return envelope;
+    });
+  }
+
+  send(request: ReadRequest): Promise<ApiEnvelope>;
+  send(request: ApiRequest): Promise<ApiEnvelope | undefined>;
+  send(request: ApiRequest): Promise<ApiEnvelope | undefined> {
+    return this.request(request, parseEnvelope);
+  }
+
+  private async request<E extends ApiEnvelope>(request: Exchange, read: AnswerReader<E>): Promise<E | undefined> {
     const { options } = this;
     registerSecretsOf(request.body, options.secrets);
     const headers: Record<string, string> = { accept: 'application/json', 'user-agent': `payctl/${VERSION}` };
@@ -170,9 +213,9 @@ class HttpApiClient implements ApiClient {
     const write = mayHaveEffect(request.method)
       ? await options.audit?.before({ method: request.method, path: request.path, query: textValues(searchParams), body: request.body })
       : undefined;
-    if (!write) return (await this.exchange<T>(request, headers, searchParams)).envelope;
+    if (!write) return (await this.exchange(request, headers, searchParams, read)).envelope;
     try {
-      const { envelope, status } = await this.exchange<T>(request, headers, searchParams);
+      const { envelope, status } = await this.exchange(request, headers, searchParams, read);
       await write.after({ status, resourceId: idOfData(envelope.data), exitCode: ExitCode.ok });
       return envelope;
     } catch (error) {
@@ -183,11 +226,12 @@ class HttpApiClient implements ApiClient {
   }
 
   /** Sends the request (retrying a GET as the contract says) and reads the answer's envelope. */
-  private async exchange<T>(
-    request: ApiRequest,
+  private async exchange<E extends ApiEnvelope>(
+    request: Exchange,
     headers: Record<string, string>,
     searchParams: Record<string, string | number | boolean>,
-  ): Promise<{ envelope: ApiEnvelope<T>; status: number }> {
+    read: AnswerReader<E>,
+  ): Promise<{ envelope: E; status: number }> {
     const { options } = this;
     const deadline = Date.now() + options.timeoutMs;
     const sent: Write = { method: request.method, path: request.path };
@@ -208,7 +252,7 @@ class HttpApiClient implements ApiClient {
       throw await errorFromResponse(error.response, sent, this.options.loginCommand ?? 'payctl auth login');
     }
     this.latestAnswerDate = response.headers.get('date') ?? undefined;
-    const envelope = parseEnvelope<T>(await readBody(response, sent), response.status, sent, request.operation);
+    const envelope = read(await readBody(response, sent), response.status, sent);
     if (request.resourceId !== undefined) refuseAnotherResource(envelope.data, request, response.status, sent);
     // Pages of a list hold no secrets in the API's schema, and walking each would cost an export as much as parsing it.
     if (!Array.isArray(envelope.data)) registerSecretsOf(envelope, options.secrets);
@@ -216,13 +260,16 @@ class HttpApiClient implements ApiClient {
   }
 }
 
+/** Reads an answer's body (undefined when empty) as an envelope, or throws why it is not one. */
+type AnswerReader<E extends ApiEnvelope> = (body: unknown, status: number, sent: Write) => E;
+
 const textValues = (params: Record<string, string | number | boolean>): Record<string, string> =>
   Object.fromEntries(Object.entries(params).map(([key, value]) => [key, String(value)]));
 
-/** The `id` of an answer's data, when it is an object with a text id. */
+/** The `id` of an answer's data, as text, when it is an object with an id. */
 function idOfData(data: unknown): string | undefined {
-  const id = data && typeof data === 'object' && !Array.isArray(data) ? (data as { id?: unknown }).id : undefined;
-  return typeof id === 'string' || typeof id === 'number' ? String(id) : undefined;
+  const id = data && typeof data === 'object' && !Array.isArray(data) && 'id' in data ? data.id : undefined;
+  return typeof id === 'string' || typeof id === 'number' || typeof id === 'bigint' ? String(id) : undefined;
 }
 
 /** Tells `secrets` the value of every secret-keyed field in `value`, so that an echo of it is scrubbed wherever it comes back. */
@@ -299,7 +346,7 @@ function errorFromTransport(error: unknown, sent: Write): PayctlError {
 async function readBody(response: FetchAnswer, sent: Write): Promise<unknown> {
   const text = await response.text();
   try {
-    return text === '' ? undefined : JSON.parse(text);
+    return text === '' ? undefined : await parseJson(text);
   } catch {
     throw notAnApiAnswer(response.status, sent, describeText(text, response));
   }
@@ -327,20 +374,13 @@ function answerNotTheApis(message: string, status: number, sent: Write): PayctlE
     : new PayctlError(message, ExitCode.notApiAnswerToRead, { status, hint: 'check --base-url and the profile; retrying is safe' });
 }
 
-function parseEnvelope<T>(body: unknown, status: number, sent: Write, operation: OperationId | undefined): ApiEnvelope<T> {
-  if (operation) {
-    // "No content" is an answer with nothing to show: enough where payctl needs no field.
-    const envelope = status === 204 && body === undefined ? { data: {} } : body;
-    const fault = answerFault(operation, envelope);
-    if (fault) throw answerNotTheApis(`${fault}: the answer is not the API's`, status, sent);
-    return envelope as ApiEnvelope<T>;
-  }
-  if (status === 204 && body === undefined) return { data: undefined as T };
+function parseEnvelope(body: unknown, status: number, sent: Write): ApiEnvelope {
+  if (status === 204 && body === undefined) return { data: undefined };
   // Every API answer's `data` is an object or a list; `null` or a bare value is not the API speaking.
   if (!body || typeof body !== 'object' || !('data' in body) || !body.data || typeof body.data !== 'object') {
     throw notAnApiAnswer(status, sent, 'JSON without the `data` object of an API answer');
   }
-  return body as ApiEnvelope<T>;
+  return body;
 }
 
 /**
@@ -348,7 +388,7 @@ function parseEnvelope<T>(body: unknown, status: number, sent: Write, operation:
  * answers up) would have payctl show, or confirm a payment to, what was not asked:
  * refused as not the API's. UUIDs are compared in any case.
  */
-function refuseAnotherResource(data: unknown, request: ApiRequest, status: number, sent: Write): void {
+function refuseAnotherResource(data: unknown, request: Exchange, status: number, sent: Write): void {
   const found = idOfData(data);
   const asked = String(request.resourceId);
   if (found !== undefined && found.toLowerCase() === asked.toLowerCase()) return;

@@ -54,6 +54,22 @@ export function visibleLines(text: string): string {
  * Outside strings a JSON text is ASCII, so the escapes land only inside strings.
  */
 export function jsonText(value: unknown, indent?: number): string {
-  // `undefined` (no value at all) reads as null rather than as no text.
-  return (JSON.stringify(value, null, indent) ?? 'null').replace(RAW_IN_JSON, (char) => `\\u${hex(char.charCodeAt(0), 4)}`);
+  return stringify(value, indent).replace(RAW_IN_JSON, (char) => `\\u${hex(char.charCodeAt(0), 4)}`);
+}
+
+/**
+ * JSON.stringify, with a bigint (an id too big for a double, read exactly: src/http/json.ts)
+ * written as the integer the API sent, which JSON.stringify refuses to write.
+ */
+function stringify(value: unknown, indent: number | undefined): string {
+  try {
+    // `undefined` (no value at all) reads as null rather than as no text.
+    return JSON.stringify(value, null, indent) ?? 'null';
+  } catch (error) {
+    if (!(error instanceof TypeError)) throw error;
+    // Each bigint goes through as a string behind a random mark, then loses its quotes.
+    const mark = `bigint-${Math.random().toString(36).slice(2)}:`;
+    const text = JSON.stringify(value, (_, item: unknown) => (typeof item === 'bigint' ? `${mark}${item}` : item), indent) ?? 'null';
+    return text.replaceAll(new RegExp(`"${mark}(-?\\d+)"`, 'g'), '$1');
+  }
 }

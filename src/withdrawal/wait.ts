@@ -1,5 +1,4 @@
 import { getWithdrawal } from '../api/withdrawals.js';
-import type { Withdrawal } from '../api/types.js';
 import { ExitCode, PayctlError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
 import type { IOStreams } from '../iostreams.js';
@@ -7,6 +6,12 @@ import { statusLine } from '../output/status-line.js';
 
 const FIRST_DELAY_MS = 500;
 const LONGEST_DELAY_MS = 5000;
+
+/** What following a withdrawal reads: its id, and its status (a final one ends the wait, any other does not). */
+export interface Followed {
+  id: string;
+  status?: unknown;
+}
 
 const sleep = (ms: number, signal: AbortSignal) =>
   new Promise<void>((resolve) => {
@@ -29,9 +34,9 @@ const sleep = (ms: number, signal: AbortSignal) =>
 export async function waitForSettlement(
   ctx: { readonly io: IOStreams },
   api: ApiClient,
-  created: Withdrawal,
+  created: Followed,
   timeoutMs: number,
-): Promise<{ withdrawal: Withdrawal; final: boolean }> {
+): Promise<{ withdrawal: Followed; final: boolean }> {
   const { io } = ctx;
   const started = Date.now();
   const deadline = started + timeoutMs;
@@ -59,7 +64,7 @@ export async function waitForSettlement(
   }
 }
 
-const isFinal = (withdrawal: Withdrawal) => withdrawal.status === 'COMPLETED' || withdrawal.status === 'FAILED';
+const isFinal = (withdrawal: Followed) => withdrawal.status === 'COMPLETED' || withdrawal.status === 'FAILED';
 
 /**
  * `--wait` as a command ends it: notes that it waits, waits, prints the withdrawal as it ended
@@ -69,9 +74,9 @@ const isFinal = (withdrawal: Withdrawal) => withdrawal.status === 'COMPLETED' ||
 export async function followToTheEnd(
   ctx: { readonly io: IOStreams },
   api: ApiClient,
-  start: Withdrawal,
+  start: Followed,
   seconds: number,
-  where: { account: string; follow: string; print: (withdrawal: Withdrawal) => Promise<void> },
+  where: { account: string; follow: string; print: (withdrawal: Followed) => Promise<void> },
 ): Promise<void> {
   const { io } = ctx;
   await io.output.note(`withdrawal ${start.id} is ${String(start.status)} in the ${where.account}; waiting up to ${seconds} s for it to settle (Ctrl-C stops waiting, not the withdrawal)`);

@@ -37,9 +37,9 @@ describe.concurrent('--dry-run records every write and sends none', () => {
     await withServer(answerLikeTheApi, async (server) => {
       const recorded: DryRunRecord[] = [];
       const client = await createApiClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 5000, record: (request) => recorded.push(request) });
-      const balance = await client.request({ method: 'GET', path: '/withdrawals/balance' });
-      const tokenized = await client.request({ method: 'POST', path: '/cards/tokenize', body: { holderName: 'ANA', cardNumber: '4111111111111111', securityCode: '739' } });
-      const removed = await client.request({ method: 'DELETE', path: '/bank_accounts/7', query: { reason: 'closed' } });
+      const balance = await client.send({ method: 'GET', path: '/withdrawals/balance' });
+      const tokenized = await client.send({ method: 'POST', path: '/cards/tokenize', body: { holderName: 'ANA', cardNumber: '4111111111111111', securityCode: '739' } });
+      const removed = await client.send({ method: 'DELETE', path: '/bank_accounts/7', query: { reason: 'closed' } });
       expect(balance.data).toMatchObject({ disponiblePixBalance: 1000 });
       expect([tokenized, removed]).toEqual([undefined, undefined]);
       expect(server.requests.map((r) => `${r.method} ${r.url}`)).toEqual(['GET /withdrawals/balance']);

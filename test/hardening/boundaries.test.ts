@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { runCli } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { startSandboxSession, withdrawalCount, type SandboxSession } from '../helpers/sandbox.js';
@@ -130,6 +131,45 @@ describe('an answer about another resource than the one asked for is not believe
     expect(swapped.stderr).toContain(`GET /customers/{customerId} answered with data.id ${other.id}, not the ${asked.id} asked for`);
     proxy.rewrite((_, data) => ({ ...(data as object), id: asked.id.toUpperCase() }));
     expect((await session.run(['customers', 'get', asked.id, '--json'], { env })).code).toBe(0);
+  });
+});
+
+describe('an id larger than a double holds is kept as the API sent it', () => {
+  const HUGE = '123456789012345678901234567890';
+  /** Its neighbour: as doubles, both are 1.2345678901234568e+29. */
+  const NEXT = '123456789012345678901234567891';
+  const record = (id: string) =>
+    `{"id":${id},"holderName":"Ana Silva","bankCode":"341","routingNumber":"0001","accountNumber":"12345-6","document":"39053344705","accountType":"CHECKING","status":"APPROVED","createdAt":"2026-11-26T13:47:48.288Z"}`;
+  const answer = (response: Parameters<Parameters<FakeApi['handle']>[0]>[1], text: string) => {
+    response.writeHead(200, { 'content-type': 'application/json', 'content-length': Buffer.byteLength(text) });
+    response.end(text);
+  };
+
+  it('shown exactly in a table and in --json, and used exactly in the request that follows; its neighbour is another account', async () => {
+    api.handle((request, response) => {
+      if (request.url.startsWith('/bank_accounts?')) return answer(response, `{"data":[${record(HUGE)}],"meta":{"total":1,"page":1,"limit":20,"totalPages":1},"message":"ok"}`);
+      if (request.url.startsWith('/bank_accounts/')) return answer(response, `{"data":${record(HUGE)},"message":"ok"}`);
+      sendJson(response, 404, { data: { message: 'no such route', returnCode: -1 } });
+    });
+    const { env } = profile();
+    const table = await runCli(['bank-accounts', 'list', '-o', 'table'], { env });
+    expect(table.code, table.stderr).toBe(0);
+    expect(table.stdout).toContain(HUGE);
+    const listed = await runCli(['bank-accounts', 'list', '--json'], { env });
+    expect(listed.code, listed.stderr).toBe(0);
+    // A JSON number, every digit as sent.
+    expect(listed.stdout).toMatch(new RegExp(`"id": ${HUGE}\\b`));
+    expect(listed.stdout + table.stdout).not.toContain('e+29');
+
+    const got = await runCli(['bank-accounts', 'get', HUGE, '--json'], { env });
+    expect(got.code, got.stderr).toBe(0);
+    expect(got.stdout).toMatch(new RegExp(`"id": ${HUGE}\\b`));
+    expect(api.requests.at(-1)?.url).toBe(`/bank_accounts/${HUGE}`);
+
+    // Asked for its neighbour, the server answers with this account: not the one asked for.
+    const other = await runCli(['bank-accounts', 'get', NEXT], { env });
+    expect(other.code, other.stderr).toBe(4);
+    expect(other.stderr).toContain(`GET /bank_accounts/{bankAccountId} answered with data.id ${HUGE}, not the ${NEXT} asked for`);
   });
 });
 

@@ -37,7 +37,9 @@ describe('the generated answer checks', () => {
   });
 
   it('the generator refuses needs.json paths the document does not have, and operations without an entry', () => {
-    expect(() => generateValidators(document, { ...needs, getSubscription: ['nonsense'] })).toThrow(/getSubscription: needs.json names nonsense/);
+    expect(() => generateValidators(document, { ...needs, getSubscription: ['id', 'nonsense'] })).toThrow(/getSubscription: needs.json names nonsense/);
+    // A read of one resource is compared with the one asked for: its id must be checked.
+    expect(() => generateValidators(document, { ...needs, getCustomer: [] })).toThrow(/getCustomer reads one resource: src\/api\/needs.json must name its id/);
     const { getCard: _getCard, ...withoutGetCard } = needs;
     expect(() => generateValidators(document, withoutGetCard)).toThrow(/no entry for getCard/);
   });

@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
-import { usageError } from '../../errors.js';
-import { fetchPage } from '../../api/pages.js';
+import { ExitCode, PayctlError, usageError } from '../../errors.js';
+import { pageOf } from '../../api/pages.js';
 import { parseLimit } from '../../validate.js';
 import { ALL_PAGES_PACE, progressLine, SCAN_PAGE_SIZE, type PageFetcher } from '../shared/list.js';
 import { scanPages } from '../shared/scan.js';
@@ -67,7 +67,7 @@ export async function run(invocation: ApiCall): Promise<void> {
   const body = opts.data === undefined ? undefined : await readData(invocation, opts.data);
   refuseApiWithdrawalAboveLimit(services.settings(), method, target.path, body);
   const client = await services.api();
-  const envelope = await client.request({ method, path: target.path, query, body, accountContext: true });
+  const envelope = await client.send({ method, path: target.path, query, body, accountContext: true });
   if (!envelope) return;
   const result = shownOf(invocation, opts.envelope ? envelope : project(envelope.data, fields), opts.showSecrets);
   await io.output.documents(io.output.format === 'ndjson' && Array.isArray(result) && !opts.envelope ? result : [result]);
@@ -90,7 +90,9 @@ async function paginate(invocation: ApiCall, query: Query, fields: string[] | un
   const limit = query.limit === undefined ? SCAN_PAGE_SIZE : parseLimit('the limit parameter', query.limit);
   const client = await services.api();
   const fetch: PageFetcher<unknown> = async (pageQuery) => {
-    const page = await fetchPage<unknown>(client, undefined, target.path, { ...query, ...pageQuery }, true, { callerHandlesRateLimit: true });
+    const { data, meta } = await client.send({ method: 'GET', path: target.path, query: { ...query, ...pageQuery }, accountContext: true, callerHandlesRateLimit: true });
+    if (!Array.isArray(data)) throw new PayctlError(`GET ${target.path} answered no list (its data is not an array), so it has no pages to follow`, ExitCode.usage);
+    const page = pageOf(data, meta, pageQuery);
     return { ...page, items: shownOf(invocation, project(page.items, fields), opts.showSecrets) as unknown[] };
   };
   const slurped: unknown[] = [];

@@ -1,9 +1,9 @@
 import { bankAccountView, messageView } from '../../output/views.js';
-import { parseBankAccountId } from '../../validate.js';
+import { parseBankAccountRef } from '../../validate.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
 import { command, defineCommand, group, pickedArg } from '../spec.js';
 
-const idArg = pickedArg('id', 'bank account id (a whole number); picked from a list at a terminal when missing', parseBankAccountId);
+const idArg = pickedArg('id', 'bank account id (a whole number); picked from a list at a terminal when missing', parseBankAccountRef);
 
 export const bankAccountsList = defineCommand({
   name: 'list',

@@ -1,5 +1,6 @@
+import type { CardAnswer } from '../../api/cards.js';
 import { getCustomer } from '../../api/customers.js';
-import type { Card, SubscriptionListItem } from '../../api/types.js';
+import type { ListedSubscription } from '../../api/subscriptions.js';
 import { cardView, customerSubscriptionView } from '../../output/views.js';
 import { resolveRequired } from '../../prompt.js';
 import { cardsCharged, subscriptionsOf } from '../shared/customer-picture.js';
@@ -33,7 +34,7 @@ export async function run(invocation: Invocation<typeof customersGet>): Promise<
 }
 
 /** A subscription row with the card it charges by its last digits (`…1111`; the cards table below says which). */
-function withCard(subscription: SubscriptionListItem, cards: readonly Card[]): SubscriptionListItem & { card?: string } {
+function withCard(subscription: ListedSubscription, cards: readonly CardAnswer[]): ListedSubscription & { card?: unknown } {
   const card = cards.find((candidate) => candidate.id === subscription.cardId);
-  return { ...subscription, card: card ? `…${card.last4Digits}` : subscription.cardId };
+  return { ...subscription, card: card ? `…${String(card.last4Digits)}` : subscription.cardId };
 }

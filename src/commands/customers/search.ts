@@ -1,4 +1,4 @@
-import type { Customer } from '../../api/types.js';
+import type { ListedCustomer } from '../../api/customers.js';
 import { usageError } from '../../errors.js';
 import { foldForSearch } from '../../rules.js';
 import { parseDocument, type Parser } from '../../validate.js';
@@ -45,7 +45,7 @@ export interface CustomerSearch {
 const textOf = (value: unknown) => (typeof value === 'string' || typeof value === 'number' ? String(value) : '');
 
 /** Whether a customer matches every part of the search given. */
-export function matchesSearch(customer: Customer, search: CustomerSearch): boolean {
+export function matchesSearch(customer: ListedCustomer, search: CustomerSearch): boolean {
   return (
     (search.email === undefined || fold(textOf(customer.email)) === search.email) &&
     (search.document === undefined || digitsOnly(textOf(customer.document)) === search.document) &&

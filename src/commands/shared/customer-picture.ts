@@ -1,6 +1,5 @@
-import { getCard } from '../../api/cards.js';
-import { listSubscriptions, type SubscriptionFilters } from '../../api/subscriptions.js';
-import type { Card, Customer, SubscriptionListItem } from '../../api/types.js';
+import { getCard, type CardAnswer } from '../../api/cards.js';
+import { listSubscriptions, type ListedSubscription, type SubscriptionFilters } from '../../api/subscriptions.js';
 import type { Context } from '../../context.js';
 import { PayctlError } from '../../errors.js';
 import { isUuid } from '../../rules.js';
@@ -15,17 +14,19 @@ import { collectPages } from './scan.js';
  */
 
 /** A customer's name as people read it; a customer without one is named by id. */
-export const customerName = (customer: Pick<Customer, 'id' | 'firstName' | 'lastName'>): string =>
-  `${customer.firstName ?? ''} ${customer.lastName ?? ''}`.trim() || `customer ${customer.id}`;
+export const customerName = (customer: { id: string; firstName?: unknown; lastName?: unknown }): string =>
+  `${textOrNothing(customer.firstName)} ${textOrNothing(customer.lastName)}`.trim() || `customer ${customer.id}`;
+
+const textOrNothing = (value: unknown) => (typeof value === 'string' ? value : '');
 
 /** Whether a subscription is this customer's. */
 export const ofCustomer =
   (customerId: string) =>
-  (subscription: Pick<SubscriptionListItem, 'customerId'>): boolean =>
+  (subscription: { customerId?: unknown }): boolean =>
     subscription.customerId === customerId;
 
 /** The customer's subscriptions, in the list's order, read from every page (filters the API has narrow the pages). */
-export function subscriptionsOf({ io }: Context, api: ApiClient, customerId: string, filters: SubscriptionFilters = {}): Promise<SubscriptionListItem[]> {
+export function subscriptionsOf({ io }: Context, api: ApiClient, customerId: string, filters: SubscriptionFilters = {}): Promise<ListedSubscription[]> {
   return collectPages(
     (query) => listSubscriptions(api, { ...query, ...filters }, { callerHandlesRateLimit: true }),
     { limit: SCAN_PAGE_SIZE, signal: io.signal },
@@ -34,7 +35,7 @@ export function subscriptionsOf({ io }: Context, api: ApiClient, customerId: str
 }
 
 /** The card id a subscription charges: `cardId` in the list, `tokenizedCardId` in a single read. */
-const cardIdOf = (subscription: Partial<SubscriptionListItem> & { tokenizedCardId?: string }) => subscription.cardId ?? subscription.tokenizedCardId;
+const cardIdOf = (subscription: { cardId?: unknown; tokenizedCardId?: unknown }) => subscription.cardId ?? subscription.tokenizedCardId;
 
 /**
  * The cards these subscriptions charge, each read once, in the order first charged.
@@ -42,7 +43,7 @@ const cardIdOf = (subscription: Partial<SubscriptionListItem> & { tokenizedCardI
  * id that is not a UUID (an answer not quite the API's) is not asked for: the API refuses
  * such a path, which would end the whole picture over one card.
  */
-export async function cardsCharged(api: ApiClient, subscriptions: readonly SubscriptionListItem[]): Promise<Card[]> {
+export async function cardsCharged(api: ApiClient, subscriptions: ReadonlyArray<{ cardId?: unknown; tokenizedCardId?: unknown }>): Promise<CardAnswer[]> {
   const ids = [...new Set(subscriptions.map(cardIdOf).filter((id): id is string => typeof id === 'string' && isUuid(id)))];
   const cards = await Promise.all(
     ids.map((id) =>
@@ -52,5 +53,5 @@ export async function cardsCharged(api: ApiClient, subscriptions: readonly Subsc
       }),
     ),
   );
-  return cards.filter((card): card is Card => card !== undefined);
+  return cards.filter((card) => card !== undefined);
 }

@@ -1,17 +1,8 @@
+import type { CardAnswer } from '../../api/cards.js';
 import { listBankAccounts } from '../../api/bank-accounts.js';
-import { getCustomer, listCustomers } from '../../api/customers.js';
-import { listSubscriptions } from '../../api/subscriptions.js';
-import {
-  SUBSCRIPTION_STATUSES,
-  type BankAccount,
-  type Card,
-  type Customer,
-  type Split,
-  type Subscription,
-  type SubscriptionListItem,
-  type SubscriptionStatus,
-  type Withdrawal,
-} from '../../api/types.js';
+import { getCustomer, listCustomers, type ListedCustomer } from '../../api/customers.js';
+import { listSubscriptions, type ListedSubscription, type SubscriptionAnswer } from '../../api/subscriptions.js';
+import { SUBSCRIPTION_STATUSES, type SubscriptionStatus } from '../../api/types.js';
 import { listWithdrawals } from '../../api/withdrawals.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
@@ -56,8 +47,8 @@ interface ListOf {
  * id may be typed.
  */
 async function pickOrType(ctx: Context, field: FieldPrompt, message: string, listed: ReadonlyArray<Choice<string>>, { noun, typeId }: ListOf): Promise<string> {
-  // An item the API sent without an id cannot be acted on.
-  const choices = listed.filter((choice) => typeof choice.value === 'string' && choice.value !== '');
+  // An item the API sent with an empty id cannot be acted on (one without a text id never gets here: withTextId).
+  const choices = listed.filter((choice) => choice.value !== '');
   if (choices.length === 0) {
     if (typeId === undefined) throw usageError(`there are no ${noun} to pick from in the ${ctx.services.accountLabel()}`);
     await ctx.io.output.note(`no ${noun} to pick from: type the id`);
@@ -78,16 +69,19 @@ async function readAll<T>({ io }: Context, noun: string, fetch: PageFetcher<T>, 
   }
 }
 
+/** The items the API sent with a text id: only those can be picked and acted on. */
+const withTextId = <T extends { id?: unknown }>(items: readonly T[]): Array<T & { id: string }> =>
+  items.flatMap((item) => (typeof item.id === 'string' ? [{ ...item, id: item.id }] : []));
+
 const textOr = (value: unknown, fallback: string) => (typeof value === 'string' && value.trim() !== '' ? value : fallback);
 
 /** `every 30 days`, `every day`. */
 export const chargedEvery = (frequency: unknown) => (frequency === 1 ? 'every day' : `every ${String(frequency)} days`);
 
-const splitsOf = (subscription: { splits?: unknown }): Array<Partial<Split>> =>
-  Array.isArray(subscription.splits) ? (subscription.splits as Array<Partial<Split>>) : [];
-
-export const describeBankAccount = (account: BankAccount) =>
-  `${account.holderName} · bank ${account.bankCode} · branch ${account.routingNumber} · account ${account.accountNumber} (${account.accountType})`;
+/** A bank account as people read it; a field the API did not give is said so. */
+export const describeBankAccount = (account: Partial<Record<'holderName' | 'bankCode' | 'routingNumber' | 'accountNumber' | 'accountType', unknown>>) =>
+  `${textOr(account.holderName, 'holder not given')} · bank ${textOr(account.bankCode, '?')} · branch ${textOr(account.routingNumber, '?')} · ` +
+  `account ${textOr(account.accountNumber, '?')} (${textOr(account.accountType, 'type not given')})`;
 
 /** A bank account of the context's account (main or sub-account). */
 export async function pickBankAccount(ctx: Context, field: FieldPrompt): Promise<string> {
@@ -111,9 +105,9 @@ export async function customerNames({ io }: Context, api: ApiClient, ids: Readon
     const customers = await collectPages(
       (query) => listCustomers(api, query, { callerHandlesRateLimit: true }),
       { limit: SCAN_PAGE_SIZE, signal: io.signal },
-      (customer) => ids.has(customer.id),
+      (customer) => typeof customer.id === 'string' && ids.has(customer.id),
     );
-    for (const customer of customers) names.set(customer.id, customerName(customer));
+    for (const customer of withTextId(customers)) names.set(customer.id, customerName(customer));
     return names;
   }
   const wanted = [...ids];
@@ -125,13 +119,14 @@ export async function customerNames({ io }: Context, api: ApiClient, ids: Readon
   return names;
 }
 
-const subscriptionChoice = (subscription: SubscriptionListItem, names: ReadonlyMap<string, string>): Choice<string> => {
-  const splits = splitsOf(subscription).length;
+const subscriptionChoice = (subscription: ListedSubscription, names: ReadonlyMap<string, string>): Choice<string> => {
+  const splits = subscription.splits.length;
+  const { customerId, amount } = subscription;
   return {
     name: [
       textOr(subscription.title, '(no title)'),
-      names.get(subscription.customerId) ?? `customer ${subscription.customerId}`,
-      `${formatCents(subscription.amount)} ${chargedEvery(subscription.frequency)}`,
+      (typeof customerId === 'string' ? names.get(customerId) : undefined) ?? `customer ${String(customerId)}`,
+      `${typeof amount === 'number' ? formatCents(amount) : 'amount not given'} ${chargedEvery(subscription.frequency)}`,
       textOr(subscription.status, 'status not given'),
     ].join(' · '),
     value: subscription.id,
@@ -161,31 +156,32 @@ export async function pickSubscription(ctx: Context, field: FieldPrompt, pick: S
     ctx,
     'subscriptions',
     (query) => listSubscriptions(api, { ...query, status }, { callerHandlesRateLimit: true }),
-    (subscription) => (!statuses || statuses.includes(subscription.status)) && (!withSplits || splitsOf(subscription).length > 0),
+    (subscription) => (!statuses || statuses.some((wanted) => wanted === subscription.status)) && (!withSplits || subscription.splits.length > 0),
   );
-  const names = await customerNames(ctx, api, new Set(subscriptions.map((subscription) => subscription.customerId)));
+  const customerIds = subscriptions.map((subscription) => subscription.customerId).filter((id) => typeof id === 'string');
+  const names = await customerNames(ctx, api, new Set(customerIds));
   const which = [statuses?.join(', '), withSplits ? 'with splits' : undefined].filter(Boolean).join(', ');
   const choices = subscriptions.map((subscription) => subscriptionChoice(subscription, names));
   return pickOrType(ctx, field, message, choices, { noun: `subscriptions${which ? ` (${which})` : ''}`, typeId: 'Subscription id' });
 }
 
 /** A split's share as people read it: `R$ 10,00` or `12.5% of the amount`. */
-export const describeSplitValue = (split: Partial<Split>) =>
+export const describeSplitValue = (split: SubscriptionAnswer['splits'][number]) =>
   split.splitType === 'AMOUNT' ? formatCents(split.splitAmount ?? 0) : `${String(split.splitPercentage)}% of the amount`;
 
 /** One split of a subscription (read with its split ids): its value and receiver by name. */
-export async function pickSplit(ctx: Context, field: FieldPrompt, subscription: Subscription): Promise<string> {
-  const splits = splitsOf(subscription).filter((split): split is Partial<Split> & { id: string } => typeof split.id === 'string');
+export async function pickSplit(ctx: Context, field: FieldPrompt, subscription: SubscriptionAnswer): Promise<string> {
+  const { splits } = subscription;
   // A profile that never listed sub-accounts knows no receiver's name: the directory remembers them.
-  if (splits.some((split) => subaccountName(ctx.services, String(split.subaccountId)) === undefined)) await subaccountDirectory(ctx);
+  if (splits.some((split) => subaccountName(ctx.services, split.subaccountId) === undefined)) await subaccountDirectory(ctx);
   const choices = splits
     .map((split) => ({
       name: [
-        `${describeSplitValue(split)} to ${subaccountLabel(ctx.services, String(split.subaccountId))}`,
+        `${describeSplitValue(split)} to ${subaccountLabel(ctx.services, split.subaccountId)}`,
         ...(split.chargebackLiable ? ['chargeback liable'] : []),
       ].join(' · '),
       value: split.id,
-      description: `split ${split.id} · net ${formatCents(split.liquidAmount ?? 0)}`,
+      description: `split ${split.id} · net ${typeof split.liquidAmount === 'number' ? formatCents(split.liquidAmount) : 'not given'}`,
     }));
   if (choices.length === 0) throw usageError(`subscription ${subscription.id} "${textOr(subscription.title, '')}" has no splits to remove`);
   return pickOrType(ctx, field, `Split of "${textOr(subscription.title, subscription.id)}"`, choices, { noun: 'splits' });
@@ -195,7 +191,7 @@ export async function pickSplit(ctx: Context, field: FieldPrompt, subscription: 
 export async function pickSubaccount(ctx: Context, field: FieldPrompt, { approvedOnly = false } = {}): Promise<string> {
   const directory = await subaccountDirectory(ctx);
   const active = ctx.services.settings().profile?.subaccount;
-  const entries: Array<{ id: string; name?: string; status?: string }> = directory.subaccounts;
+  const entries: Array<{ id: string; name?: unknown; status?: unknown }> = directory.subaccounts;
   const choices = entries
     // Only an APPROVED sub-account receives splits; one whose status payctl does not know is offered too.
     .filter((entry) => !approvedOnly || entry.status === undefined || entry.status === 'APPROVED')
@@ -209,7 +205,7 @@ export async function pickSubaccount(ctx: Context, field: FieldPrompt, { approve
 }
 
 /** What a typed search matches: every word in the name or e-mail, or the document's digits. */
-function customerSearch(typed: string): (customer: Customer) => boolean {
+function customerSearch(typed: string): (customer: ListedCustomer) => boolean {
   const words = foldForSearch(typed).split(/\s+/).filter(Boolean);
   const digits = /^[\d.\-/\s]+$/.test(typed) ? typed.replace(/\D/g, '') : '';
   return (customer) => {
@@ -231,7 +227,7 @@ export async function pickCustomer(ctx: Context, field: FieldPrompt): Promise<st
   for (;;) {
     const typed = (await field.text('Customer: part of the name, the e-mail or the document (or the id)', searchTerm)).trim();
     if (isUuid(typed)) return typed;
-    const matches = await readAll(ctx, 'customers searched', (query) => listCustomers(api, query, { callerHandlesRateLimit: true }), customerSearch(typed));
+    const matches = withTextId(await readAll(ctx, 'customers searched', (query) => listCustomers(api, query, { callerHandlesRateLimit: true }), customerSearch(typed)));
     if (matches.length === 0) {
       await ctx.io.output.note(`no customer matches "${typed}": search again`);
       continue;
@@ -249,11 +245,11 @@ export async function pickCustomer(ctx: Context, field: FieldPrompt): Promise<st
   }
 }
 
-const cardChoice = (card: Card): Choice<string> => ({
+const cardChoice = (card: CardAnswer): Choice<string> => ({
   name: [
-    `${textOr(card.cardBrand, 'card')} ${card.first4Digits}…${card.last4Digits}`,
+    `${textOr(card.cardBrand, 'card')} ${String(card.first4Digits)}…${String(card.last4Digits)}`,
     textOr(card.holderName, 'no holder name'),
-    `expires ${card.expirationMonth}/${card.expirationYear}`,
+    `expires ${String(card.expirationMonth)}/${String(card.expirationYear)}`,
     ...(card.isActive === false ? ['inactive'] : []),
   ].join(' · '),
   value: card.id,
@@ -275,10 +271,10 @@ export async function pickCard(ctx: Context, field: FieldPrompt): Promise<string
 /** A withdrawal of the context's account: amount, method, status and when. */
 export async function pickWithdrawal(ctx: Context, field: FieldPrompt): Promise<string> {
   const api = await ctx.services.api();
-  const withdrawals = await readAll(ctx, 'withdrawals', (query) => listWithdrawals(api, query));
-  const choices = withdrawals.map((withdrawal: Withdrawal) => ({
+  const withdrawals = withTextId(await readAll(ctx, 'withdrawals', (query) => listWithdrawals(api, query)));
+  const choices = withdrawals.map((withdrawal) => ({
     name: [
-      formatCents(withdrawal.amount),
+      typeof withdrawal.amount === 'number' ? formatCents(withdrawal.amount) : 'amount not given',
       textOr(withdrawal.withdrawalPaymentType, 'method not given'),
       textOr(withdrawal.status, 'status not given'),
       formatLocalTime(textOr(withdrawal.createdAt, '')),

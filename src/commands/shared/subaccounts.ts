@@ -1,6 +1,5 @@
-import { listSandboxSubaccounts } from '../../api/sandbox.js';
+import { listSandboxSubaccounts, type ListedSandboxSubaccount } from '../../api/sandbox.js';
 import { listSubscriptions } from '../../api/subscriptions.js';
-import type { Subaccount } from '../../api/types.js';
 import type { Context } from '../../context.js';
 import { PayctlError } from '../../errors.js';
 import { knownSubaccounts, rememberSubaccounts, subaccountName, type KnownSubaccount } from '../../subaccount-names.js';
@@ -16,17 +15,17 @@ import { collectPages } from './scan.js';
  * profile, so that confirmations and tables name them later.
  */
 export type SubaccountDirectory =
-  | { source: 'sandbox'; subaccounts: Subaccount[] }
+  | { source: 'sandbox'; subaccounts: ListedSandboxSubaccount[] }
   | { source: 'remembered'; subaccounts: KnownSubaccount[] };
 
 /** The sandbox's own list of sub-accounts, remembered by name; undefined where the platform has no such list. */
-async function sandboxSubaccounts({ io, services }: Context): Promise<Subaccount[] | undefined> {
+async function sandboxSubaccounts({ io, services }: Context): Promise<ListedSandboxSubaccount[] | undefined> {
   const api = await services.api();
   try {
     const subaccounts = await collectPages((query) => listSandboxSubaccounts(api, query), { limit: SCAN_PAGE_SIZE, signal: io.signal });
     await rememberSubaccounts(
       services,
-      subaccounts.map((subaccount) => ({ id: subaccount.id, name: subaccount.name, status: subaccount.status, seenAs: 'sandbox' as const })),
+      subaccounts.map((subaccount) => ({ id: subaccount.id, name: textOf(subaccount.name), status: textOf(subaccount.status), seenAs: 'sandbox' as const })),
     );
     return subaccounts;
   } catch (error) {
@@ -44,9 +43,12 @@ export async function learnReceiverNames(ctx: Context, ids: readonly string[]): 
   if (ids.some((id) => subaccountName(ctx.services, id) === undefined)) await sandboxSubaccounts(ctx);
 }
 
-/** A route the server does not have: 404, or 405 from a gateway that knows the path for other methods. */
 const isText = (value: unknown): value is string => typeof value === 'string' && value !== '';
 
+/** What the API sent where a name or status is read: text, or nothing known. */
+const textOf = (value: unknown): string | undefined => (isText(value) ? value : undefined);
+
+/** A route the server does not have: 404, or 405 from a gateway that knows the path for other methods. */
 const isMissingRoute = (error: unknown) => error instanceof PayctlError && (error.status === 404 || error.status === 405);
 
 export async function subaccountDirectory(ctx: Context): Promise<SubaccountDirectory> {

@@ -1,5 +1,4 @@
-import { listWithdrawals, getBalance } from '../../api/withdrawals.js';
-import type { Withdrawal } from '../../api/types.js';
+import { listWithdrawals, getBalance, type ListedWithdrawal } from '../../api/withdrawals.js';
 import { tokenRefusal } from '../../config/settings.js';
 import { PayctlError } from '../../errors.js';
 import { withdrawalView } from '../../output/views.js';
@@ -23,8 +22,8 @@ export function subaccountLabel(_services: Services, id: string): string {
 
 interface AccountActivity {
   balances: { pix: number; card: number; boleto: number; inProcessing: number };
-  processing: Withdrawal[];
-  failed: Withdrawal[];
+  processing: ListedWithdrawal[];
+  failed: ListedWithdrawal[];
 }
 
 /** Shows what is known here, then what the API says; without a usable token, only the first, and exit 3. */
@@ -70,7 +69,7 @@ export async function run({ io, services, print }: Invocation<typeof statusShow>
     }
   } else {
     // Field and value lines for scripts: the lists as their ids.
-    const ids = (list: Withdrawal[] | undefined) => (list ? list.map((item) => item.id).join(' ') : null);
+    const ids = (list: ListedWithdrawal[] | undefined) => (list ? list.map((item) => item.id).join(' ') : null);
     await print({ ...status, processing: ids(activity?.processing), failed: ids(activity?.failed) });
   }
   if (failure) throw failure;
@@ -80,8 +79,8 @@ async function readActivity(services: Services): Promise<AccountActivity> {
   const api = await services.api();
   const balance = await getBalance(api);
   const since = Date.now() - RECENT_MS;
-  const processing: Withdrawal[] = [];
-  const failed: Withdrawal[] = [];
+  const processing: ListedWithdrawal[] = [];
+  const failed: ListedWithdrawal[] = [];
   for (let page = 1; page <= PAGES; page++) {
     const { items, total } = await listWithdrawals(api, { page, limit: PAGE_SIZE });
     for (const item of items) {

@@ -21,10 +21,11 @@ export async function run(invocation: Invocation<typeof createPf> | Invocation<t
   if (!isComplete(body, fields)) throw new PayctlError('a required field of the sub-account is still missing', ExitCode.internalError);
   const created = await createSubaccount(await services.api(), invocation.name, body);
   if (!created) return;
-  await rememberSubaccounts(services, [{ id: created.id, name: created.name, status: created.status, seenAs: 'created' }]);
+  const status = typeof created.status === 'string' ? created.status : undefined;
+  await rememberSubaccounts(services, [{ id: created.id, name: typeof created.name === 'string' ? created.name : undefined, status, seenAs: 'created' }]);
   await print(created);
   await io.output.note(
-    `created ${invocation.name.toUpperCase()} sub-account ${created.id} (${created.status}); it must be APPROVED to receive splits` +
+    `created ${invocation.name.toUpperCase()} sub-account ${created.id} (${status ?? 'status not given'}); it must be APPROVED to receive splits` +
       (services.settings().env === 'production' ? '' : ` (on a sandbox: payctl sandbox approve ${created.id})`),
   );
 }

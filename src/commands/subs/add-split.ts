@@ -32,11 +32,13 @@ export async function run(invocation: AddSplit): Promise<void> {
       : { ...base, splitType: 'percentage', splitPercentage: resolved.value.percent };
   const split = await withHints(addSplit(await services.api(), body), splitHints(invocation, body));
   if (!split) return;
-  await rememberSubaccounts(services, [{ id: split.subaccountId, seenAs: 'split' }]);
+  // What the note names is what was asked: the answer is checked for its id only.
+  await rememberSubaccounts(services, [{ id: body.subaccountId, seenAs: 'split' }]);
   await print(split);
-  const shown = split.splitType === 'AMOUNT' ? formatCents(split.splitAmount ?? 0) : `${split.splitPercentage}%`;
-  const receiver = subaccountLabel(services, split.subaccountId);
-  await io.output.note(`split ${split.id} added: ${shown} to sub-account ${receiver} (net ${formatCents(split.liquidAmount)})`);
+  const shown = body.splitType === 'amount' ? formatCents(body.splitAmount) : `${body.splitPercentage}%`;
+  const receiver = subaccountLabel(services, body.subaccountId);
+  const net = typeof split.liquidAmount === 'number' ? ` (net ${formatCents(split.liquidAmount)})` : '';
+  await io.output.note(`split ${split.id} added: ${shown} to sub-account ${receiver}${net}`);
 }
 
 /** What fixes each refusal of this split, with its ids. */

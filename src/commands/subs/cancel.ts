@@ -1,6 +1,5 @@
 import { getCustomer } from '../../api/customers.js';
-import { cancelSubscription } from '../../api/subscriptions.js';
-import type { Subscription } from '../../api/types.js';
+import { cancelSubscription, type SubscriptionAnswer } from '../../api/subscriptions.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../http/client.js';
 import { formatCentsExact } from '../../output/money.js';
@@ -43,8 +42,8 @@ async function customerLabel(api: ApiClient, customerId: string): Promise<string
 }
 
 /** Each split, its value and receiver by name, so that whoever cancels sees whose income stops too. */
-async function splitLines(ctx: Context, subscription: Subscription): Promise<string[]> {
-  const splits = Array.isArray(subscription.splits) ? subscription.splits : [];
+async function splitLines(ctx: Context, subscription: SubscriptionAnswer): Promise<string[]> {
+  const splits = subscription.splits;
   if (splits.length === 0) return ['  splits:       none'];
   await learnReceiverNames(ctx, splits.map((split) => split.subaccountId));
   const lead = (i: number) => (i === 0 ? '  splits:       ' : '                ');

@@ -1,5 +1,4 @@
-import { getSubscription } from '../../api/subscriptions.js';
-import type { Subscription } from '../../api/types.js';
+import { getSubscription, type SubscriptionAnswer } from '../../api/subscriptions.js';
 import { usageError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import { formatLocalTime } from '../../output/time.js';
@@ -10,7 +9,7 @@ import { SUBSCRIPTION_CANCELLED } from '../shared/hints.js';
  * never change again, so payctl refuses before asking or sending (exit 2,
  * nothing sent) instead of sending what the API would refuse with 409 -7602.
  */
-export async function changeableSubscription(api: ApiClient, id: string, change: string): Promise<Subscription> {
+export async function changeableSubscription(api: ApiClient, id: string, change: string): Promise<SubscriptionAnswer> {
   const subscription = await getSubscription(api, id);
   if (subscription.status === 'DELETED') {
     const when = typeof subscription.canceledAt === 'string' ? ` on ${formatLocalTime(subscription.canceledAt)}` : '';

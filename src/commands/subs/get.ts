@@ -13,7 +13,7 @@ export async function run(invocation: Invocation<typeof subsGet>): Promise<void>
   const subscription = await getSubscription(await services.api(), id);
   await print(subscription);
   // A table shows the splits below, with the ids remove-split needs and their receivers by name.
-  if (io.output.format === 'table' && !io.output.options.fields && Array.isArray(subscription.splits) && subscription.splits.length > 0) {
+  if (io.output.format === 'table' && !io.output.options.fields && subscription.splits.length > 0) {
     await learnReceiverNames(invocation, subscription.splits.map((split) => split.subaccountId));
     await io.output.note('');
     const splits = io.output.list(splitTableView);

@@ -1,5 +1,5 @@
 import { removeSplit } from '../../api/subscriptions.js';
-import type { Subscription } from '../../api/types.js';
+import type { SubscriptionAnswer } from '../../api/subscriptions.js';
 import { usageError } from '../../errors.js';
 import { formatCentsExact } from '../../output/money.js';
 import { resolveRequired } from '../../prompt.js';
@@ -19,7 +19,7 @@ import type { subsRemoveSplit } from './index.js';
 export async function run(invocation: Invocation<typeof subsRemoveSplit>): Promise<void> {
   const { services, args, needArg, print } = invocation;
   const api = await services.api();
-  let read: Promise<Subscription> | undefined;
+  let read: Promise<SubscriptionAnswer> | undefined;
   const subscriptionNamed = (id: string) => (read ??= changeableSubscription(api, id, 'remove a split from'));
   const withSplits = { statuses: CHANGEABLE, withSplits: true, message: 'Subscription to remove a split from' };
   let chosen = args[0];
