@@ -19,10 +19,8 @@ export class Services {
   readonly secrets = new SecretScrubber();
   /** What closes when the command ends, whatever its outcome (the ledger's connection). */
   readonly onEnd: Array<() => Promise<void>> = [];
-  /** The writes --dry-run recorded, in order; printed when the command ends. */
+  /** The writes --dry-run recorded, in order; printed when the command ends (a batch prints its own). */
   readonly recorded: RecordedRequest[] = [];
-  /** Set under --dry-run by a command whose writes are a list (a batch's rows): printed as an array with -o json, even of one or none. */
-  recordedAsList = false;
   private cachedConfig?: ConfigData;
   private cachedSettings?: Settings;
   private cachedApi?: Promise<ApiClient>;

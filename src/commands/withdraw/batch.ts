@@ -13,6 +13,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, PayctlError, usageError } from '../../errors.js';
 import { GLOBAL_FLAGS } from '../options.js';
 import type { ApiClient } from '../../http/client.js';
+import { printDryRun } from '../../output/dry-run.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
 import { describeClockOffset, readApiClockOffset } from '../../withdrawal/api-clock.js';
@@ -135,8 +136,8 @@ async function lockJournal(journalFile: string): Promise<HeldLock> {
 /**
  * Settles rows of unknown outcome (with --reconcile), confirms, then sends the
  * rows to send while holding the journal's `lock`. Without a lock (--dry-run)
- * they are recorded instead, in the file's order, and only a plan goes to stderr:
- * stdout is left to the requests main prints.
+ * they are recorded instead, in the file's order: a plan goes to stderr, the
+ * requests recorded to stdout.
  */
 async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: HeldLock | undefined, wantsReconcile: boolean): Promise<void> {
   const { io, services } = ctx;
@@ -183,8 +184,6 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   const orphans = [...states].filter(([key, state]) => state.state === 'unknown' && !rowKeys.has(key)) as Array<[string, Extract<RowState, { state: 'unknown' }>]>;
   let sending: BatchEnd['sending'] = { unrecorded: [], held: 0 };
   if (!lock) {
-    // What a dry run records is a list, whatever its length: one request per row to send.
-    services.recordedAsList = true;
     await recordAll(toSend, clientFor, outcomes);
   } else if (toSend.length > 0) {
     sending = await sendAll(ctx, toSend, plan, journal, lock, clientFor, outcomes);
@@ -200,6 +199,8 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
     summary.push(`  unknown  ${where} (journal key ${key}): settle it with ${plan.reconcileFlag}`);
   }
   io.stderr.write(`${summary.join('\n')}\n`);
+  // What a dry run recorded is a list, whatever its length: one request per row to send.
+  if (!lock) printDryRun(io, services.recorded, (text) => services.secrets.scrub(text), { asList: true });
   throwForOutcome(report, { orphans: orphans.length, sending, reconcileCommand: plan.reconcileCommand });
 }
 
