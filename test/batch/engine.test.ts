@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { sendRows, throwForOutcome, type BatchClient, type BatchEnd, type SendResult } from '../../src/batch/engine.js';
+import { sendRows, throwForOutcome, type BatchClient, type BatchEnd, type SendInput, type SendResult } from '../../src/batch/engine.js';
 import { JournalWriteError, type JournalRecord } from '../../src/batch/journal.js';
 import { reportRow, type ReportRow, type RowOutcome } from '../../src/batch/report.js';
 import { parseBatch, type BatchRow } from '../../src/batch/rows.js';
@@ -88,17 +88,23 @@ function stallingClient(journal: { records: JournalRecord[] }) {
   };
 }
 
+/** Starts sending `count` rows through a stalling client into a journal in memory. */
+function startBatch(count: number, concurrency: number, options: Partial<Pick<SendInput, 'signal' | 'lockLost'>> & { failOn?: (record: JournalRecord) => boolean } = {}) {
+  const rows = rowsOf(count);
+  const journal = memoryJournal(options.failOn);
+  const fake = stallingClient(journal);
+  const { signal = new AbortController().signal, lockLost = () => false } = options;
+  const run = sendRows({ rows, journal, client: fake.client, signal, concurrency, lockLost });
+  return { rows, journal, fake, run };
+}
+
 const created = (row: BatchRow) => ({ id: `w-${row.line}`, status: 'PENDING' });
 const outcomeOf = (result: SendResult, row: BatchRow) => result.outcomes.get(row.key)!;
 const typesOf = (records: JournalRecord[], row: BatchRow) => records.filter((r) => 'key' in r && r.key === row.key).map((r) => r.type);
-const noLockLost = () => false;
 
 describe('the batch engine', () => {
   it('never has more rows in flight than its concurrency, and takes answers in any order', async () => {
-    const rows = rowsOf(7);
-    const journal = memoryJournal();
-    const fake = stallingClient(journal);
-    const run = sendRows({ rows, journal, client: fake.client, signal: new AbortController().signal, concurrency: 3, lockLost: noLockLost });
+    const { rows, fake, run } = startBatch(7, 3);
     // Answer the newest send first, each time a new one may start: the rows end out of their order.
     for (let answered = 0; answered < rows.length; answered++) {
       await fake.started(Math.min(answered + 3, rows.length));
@@ -114,10 +120,7 @@ describe('the batch engine', () => {
   });
 
   it("writes each row's intent before its send and its outcome after the answer", async () => {
-    const rows = rowsOf(3);
-    const journal = memoryJournal();
-    const fake = stallingClient(journal);
-    const run = sendRows({ rows, journal, client: fake.client, signal: new AbortController().signal, concurrency: 1, lockLost: noLockLost });
+    const { rows, journal, fake, run } = startBatch(3, 1);
     for (let i = 0; i < rows.length; i++) {
       await fake.started(i + 1);
       const send = fake.sends[i]!;
@@ -131,11 +134,8 @@ describe('the batch engine', () => {
   });
 
   it('stops starting rows when its signal is aborted, lets those in flight finish, and names the rows not sent', async () => {
-    const rows = rowsOf(5);
-    const journal = memoryJournal();
-    const fake = stallingClient(journal);
     const stop = new AbortController();
-    const run = sendRows({ rows, journal, client: fake.client, signal: stop.signal, concurrency: 2, lockLost: noLockLost });
+    const { rows, journal, fake, run } = startBatch(5, 2, { signal: stop.signal });
     await fake.started(2);
     stop.abort();
     fake.sends[1]!.answer.resolve(created(fake.sends[1]!.row));
@@ -150,10 +150,7 @@ describe('the batch engine', () => {
   });
 
   it('records a row whose answer never came, or came as a 5xx, as unknown, and a refused row as failed', async () => {
-    const rows = rowsOf(4);
-    const journal = memoryJournal();
-    const fake = stallingClient(journal);
-    const run = sendRows({ rows, journal, client: fake.client, signal: new AbortController().signal, concurrency: 4, lockLost: noLockLost });
+    const { rows, journal, fake, run } = startBatch(4, 4);
     await fake.started(4);
     fake.sends[0]!.answer.reject(new PayctlError('no answer from the API', ExitCode.unknownOutcome));
     fake.sends[1]!.answer.reject(new PayctlError('internal error', ExitCode.apiRefused, { status: 502 }));
@@ -174,10 +171,7 @@ describe('the batch engine', () => {
   });
 
   it('stops after an authentication failure: the rows after it are not sent, exit 3', async () => {
-    const rows = rowsOf(3);
-    const journal = memoryJournal();
-    const fake = stallingClient(journal);
-    const run = sendRows({ rows, journal, client: fake.client, signal: new AbortController().signal, concurrency: 1, lockLost: noLockLost });
+    const { rows, fake, run } = startBatch(3, 1);
     await fake.started(1);
     fake.sends[0]!.answer.reject(new PayctlError('token expired', ExitCode.auth, { status: 401 }));
     const result = await run;
@@ -188,10 +182,7 @@ describe('the batch engine', () => {
   });
 
   it('stops when the journal cannot be written: a row answered but not recorded makes the exit 5', async () => {
-    const rows = rowsOf(3);
-    const journal = memoryJournal((record) => record.type === 'done');
-    const fake = stallingClient(journal);
-    const run = sendRows({ rows, journal, client: fake.client, signal: new AbortController().signal, concurrency: 1, lockLost: noLockLost });
+    const { rows, fake, run } = startBatch(3, 1, { failOn: (record) => record.type === 'done' });
     await fake.started(1);
     fake.sends[0]!.answer.resolve(created(rows[0]!));
     const result = await run;
@@ -203,10 +194,8 @@ describe('the batch engine', () => {
   });
 
   it('sends nothing for a row whose intent cannot be written', async () => {
-    const rows = rowsOf(2);
-    const journal = memoryJournal((record) => record.type === 'intent');
-    const fake = stallingClient(journal);
-    const result = await sendRows({ rows, journal, client: fake.client, signal: new AbortController().signal, concurrency: 2, lockLost: noLockLost });
+    const { rows, fake, run } = startBatch(2, 2, { failOn: (record) => record.type === 'intent' });
+    const result = await run;
     expect(fake.sends).toHaveLength(0);
     expect(result.stopped).toBe('journal');
     expect(rows.map((row) => outcomeOf(result, row).outcome)).toEqual(['not-sent', 'not-sent']);
@@ -214,11 +203,8 @@ describe('the batch engine', () => {
   });
 
   it("stops starting rows once the journal's lock is lost", async () => {
-    const rows = rowsOf(3);
-    const journal = memoryJournal();
-    const fake = stallingClient(journal);
     let lost = false;
-    const run = sendRows({ rows, journal, client: fake.client, signal: new AbortController().signal, concurrency: 1, lockLost: () => lost });
+    const { rows, fake, run } = startBatch(3, 1, { lockLost: () => lost });
     await fake.started(1);
     lost = true;
     fake.sends[0]!.answer.resolve(created(rows[0]!));
@@ -230,10 +216,7 @@ describe('the batch engine', () => {
   });
 
   it('counts rows the ledger held (exit 2 when they are all that is unpaid)', async () => {
-    const rows = rowsOf(2);
-    const journal = memoryJournal();
-    const fake = stallingClient(journal);
-    const run = sendRows({ rows, journal, client: fake.client, signal: new AbortController().signal, concurrency: 2, lockLost: noLockLost });
+    const { rows, fake, run } = startBatch(2, 2);
     await fake.started(2);
     fake.sends[1]!.answer.resolve(created(rows[1]!));
     fake.sends[0]!.answer.reject(new PayctlError('claimed by another operator', ExitCode.usage));
