@@ -4,6 +4,7 @@ import { withdraw } from '../../api/withdrawals.js';
 import { WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
 import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
 import { sendRows, throwForOutcome, type BatchClient, type BatchEnd, type SendResult } from '../../batch/engine.js';
+import { followSentRows, followSummary, throwForFollowed } from '../../batch/follow.js';
 import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type RowState } from '../../batch/journal.js';
 import { reconcile, type UnknownRow } from '../../batch/reconcile.js';
 import type { WithdrawalFinding } from '../../audit/trail.js';
@@ -24,6 +25,7 @@ import { describeHolder, LockBusy, takeLock, type HeldLock } from '../../withdra
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
 import { confirmChange } from '../shared/confirm.js';
+import { DEFAULT_WAIT_SECONDS } from '../shared/wait.js';
 import { flagOf, type Invocation } from '../spec.js';
 import type { withdrawBatch } from './index.js';
 
@@ -43,6 +45,8 @@ interface BatchPlan {
   allowDuplicate: DuplicateOverride;
   /** The command that settles unknown rows, for hints. */
   reconcileCommand: string;
+  /** With --wait: how long to follow the rows sent until they settle, in seconds. */
+  waitSeconds?: number;
 }
 
 /**
@@ -67,6 +71,7 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
     reconcileFlag: flag('reconcile'),
     concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
     allowDuplicate: { given: opts.allowDuplicate, flag: flag('allowDuplicate') },
+    ...(opts.wait ? { waitSeconds: opts.waitTimeout ?? DEFAULT_WAIT_SECONDS } : {}),
     reconcileCommand: `payctl withdraw batch ${csvFile} ${flag('method')} ${method}${opts.journal ? ` ${flag('journal')} ${opts.journal}` : ''} ${flag('reconcile')}`,
   };
   const rows = readRows(invocation, plan, inputSeparator(services.flags.csvSeparator), opts.allowDuplicateRows);
@@ -191,9 +196,15 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   }
   journal.close();
 
-  const report = rows.map((row) => outcomes.get(row.key)!);
+  let report = rows.map((row) => outcomes.get(row.key)!);
+  // Rows are followed only when sending went to its end: after a stop, the run ends as soon as it can.
+  const followed =
+    lock && plan.waitSeconds !== undefined && !sending.stopped && report.some((row) => row.outcome === 'sent')
+      ? await followSentRows(ctx, report, clientFor, plan.waitSeconds, plan.concurrency)
+      : undefined;
+  if (followed) report = followed.report;
   if (lock) await writeReport(ctx, report);
-  const summary = lock ? batchSummary(report) : planSummary(report);
+  const summary = lock ? [...batchSummary(report), ...(followed ? followSummary(followed) : [])] : planSummary(report);
   for (const [key, state] of orphans) {
     const where = state.intent ? `line ${state.intent.line} of an earlier version of the file` : 'a row no longer in the file';
     summary.push(`  unknown  ${where} (journal key ${key}): settle it with ${plan.reconcileFlag}`);
@@ -201,7 +212,9 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   io.stderr.write(`${summary.join('\n')}\n`);
   // What a dry run recorded is a list, whatever its length: one request per row to send.
   if (!lock) printDryRun(io, services.recorded, (text) => services.secrets.scrub(text), { asList: true });
-  throwForOutcome(report, { orphans: orphans.length, sending, reconcileCommand: plan.reconcileCommand });
+  const end: BatchEnd = { orphans: orphans.length, sending, reconcileCommand: plan.reconcileCommand };
+  if (followed) throwForFollowed(report, end, followed, plan.waitSeconds!);
+  else throwForOutcome(report, end);
 }
 
 interface OpenJournal {
