@@ -13,6 +13,7 @@ import { CachedRunConfig } from './config/run.js';
 import { SecretScrubber } from './redact.js';
 import { failure, reportError } from './main/errors.js';
 import { buildProgram, printHelp, respelled, VALUE_FLAGS, type CommandLoader, type CommanderInput } from './main/program.js';
+import { printDryRun } from './commands/shared/dry-run.js';
 
 /** Runs payctl with these arguments and returns the exit code; never ends the process. */
 export function main(argv: readonly string[], io?: IO, env: NodeJS.ProcessEnv = process.env): Promise<number> {
@@ -94,37 +95,9 @@ async function runCommand(load: CommandLoader, ctx: Context, raw: CommanderInput
     await ctx.io.output.prepareJq();
     await module.run(ctx, raw, { commands: loadCommandTree, printHelp: (words) => printHelp(words, ctx.io) });
   } finally {
-    if (!ctx.io.interrupts.stopped) await printRecorded(ctx);
+    if (!ctx.io.interrupts.stopped) printDryRun(ctx.io, ctx.services.recorded, (text) => ctx.services.secrets.scrub(text));
     await Promise.all(ctx.services.onEnd.map((close) => close()));
   }
-}
-
-/**
- * What --dry-run recorded, every write in order. None recorded prints nothing at
- * all, but for a dry run whose writes are a list (a batch with no row to send):
- * that one says so, and is `[]` with -o json.
- */
-async function printRecorded({ io, services }: Context): Promise<void> {
-  const requests = services.recorded;
-  if (requests.length === 0 && !services.recordedAsList) return;
-  const json = io.output.isJson;
-  const asJson = (request: object) => JSON.stringify({ dryRun: true, ...request }, null, io.output.format === 'json' ? 2 : undefined);
-  const text = json
-    ? io.output.format === 'json' && (requests.length > 1 || services.recordedAsList)
-      ? `${JSON.stringify(requests.map((request) => ({ dryRun: true, ...request })), null, 2)}\n`
-      : requests.map((request) => `${asJson(request)}\n`).join('')
-    : requests
-        .map((request) =>
-          [
-            `${request.method} ${request.url}`,
-            ...Object.entries(request.headers).map(([name, value]) => `${name}: ${value}`),
-            ...(request.body === undefined ? [] : ['', JSON.stringify(request.body, null, 2)]),
-            '',
-          ].join('\n'),
-        )
-        .join('\n');
-  io.stdout.write(services.secrets.scrub(text));
-  io.stderr.write(`dry run: nothing was sent${requests.length > 1 ? ` (${requests.length} requests recorded)` : ''}\n`);
 }
 
 /** Ctrl-C with writes on the wire: which (the same route once, with how many), and how to check each. */

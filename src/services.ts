@@ -20,10 +20,8 @@ import { subaccountLabel } from './subaccount-names.js';
 export class Services implements RunConfig, Notices {
   /** What closes when the command ends, whatever its outcome (the ledger's connection). */
   readonly onEnd: Array<() => Promise<void>> = [];
-  /** The writes --dry-run recorded, in order; printed when the command ends. */
+  /** The writes --dry-run recorded, in order; printed when the command ends (a batch prints its own). */
   readonly recorded: RecordedRequest[] = [];
-  /** Set under --dry-run by a command whose writes are a list (a batch's rows): printed as an array with -o json, even of one or none. */
-  recordedAsList = false;
   private cachedApi?: Promise<ApiClient>;
   private tokenRead?: Promise<Settings>;
   private cachedPrompter?: Promise<Prompter>;

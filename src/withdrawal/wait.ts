@@ -30,29 +30,34 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * line on stderr at a terminal. A read that fails for the network is tried again
  * until the deadline; any other failure ends the wait. Returns the last state
  * read and whether it is final. A status payctl does not know is not final.
+ * `following.onRead` (a batch following many) is told each state read instead
+ * of a line being drawn; `following.signal` stops the wait (else the run's).
  */
-export async function waitForSettlement(
+export async function waitForSettlement<W extends Followed>(
   ctx: { readonly io: IOStreams },
   api: ApiClient,
-  created: Followed,
+  created: W,
   timeoutMs: number,
-): Promise<{ withdrawal: Followed; final: boolean }> {
+  following: { onRead?: (withdrawal: Followed) => void; signal?: AbortSignal } = {},
+): Promise<{ withdrawal: W | Followed; final: boolean }> {
   const { io } = ctx;
+  const signal = following.signal ?? io.signal;
   const started = Date.now();
   const deadline = started + timeoutMs;
-  const line = statusLine(io);
-  let latest = created;
+  const line = following.onRead ? undefined : statusLine(io);
+  let latest: W | Followed = created;
   let delay = FIRST_DELAY_MS;
   try {
     while (!isFinal(latest)) {
       const wait = Math.min(delay, deadline - Date.now());
       if (wait <= 0) return { withdrawal: latest, final: false };
-      line.show(() => `waiting for withdrawal ${created.id}: ${String(latest.status)} (${Math.round((Date.now() - started) / 1000)} s)`, true);
-      await sleep(wait, io.signal);
-      if (io.signal.aborted) throw new PayctlError('interrupted', ExitCode.interrupted);
+      line?.show(() => `waiting for withdrawal ${created.id}: ${String(latest.status)} (${Math.round((Date.now() - started) / 1000)} s)`, true);
+      await sleep(wait, signal);
+      if (signal.aborted) throw new PayctlError('interrupted', ExitCode.interrupted);
       delay = Math.min(delay * 1.5, LONGEST_DELAY_MS);
       try {
         latest = await getWithdrawal(api, created.id);
+        following.onRead?.(latest);
       } catch (error) {
         // A read that took no effect (the network, a 429, a 5xx) is tried again at the next poll.
         if (!(error instanceof PayctlError) || error.exitCode !== ExitCode.tookNoEffect) throw error;
@@ -60,7 +65,7 @@ export async function waitForSettlement(
     }
     return { withdrawal: latest, final: true };
   } finally {
-    line.done();
+    line?.done();
   }
 }
 

@@ -170,9 +170,9 @@ describe('flags that do not apply are usage errors', () => {
     expect(single.stderr).toContain("unknown option '--journal'");
 
     const file = csvFile('flags.csv', [PIX_HEADER, `1000,${bank},email,flags@example.com`]);
-    const spelling = await s.run(['withdraw', 'pix', '--from-csv', file, '--main-account', '--yes', '--wait']);
+    const spelling = await s.run(['withdraw', 'pix', '--from-csv', file, '--main-account', '--yes', '--postback-url', 'https://hooks.example.com/x']);
     expect(spelling.code).toBe(2);
-    expect(spelling.stderr).toContain("unknown option '--wait'");
+    expect(spelling.stderr).toContain("unknown option '--postback-url'");
     const unknown = await s.run(['withdraw', 'batch', file, '--method', 'pix', '--main-account', '--yes', '--amount', '1000']);
     expect(unknown.code).toBe(2);
     expect(unknown.stderr).toContain("unknown option '--amount'");

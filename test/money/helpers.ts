@@ -2,10 +2,10 @@ import http from 'node:http';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { sendJson, serveOnLoopback, type RecordedRequest } from '../helpers/fake-api.js';
-import { sandboxToken, sandboxWithdrawals, type SandboxSession } from '../helpers/sandbox.js';
+import { sandboxToken, sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
 export { sandboxToken, sandboxWithdrawals, withdrawalCount, type SandboxWithdrawal } from '../helpers/sandbox.js';
 
@@ -145,3 +145,18 @@ export const pixBatchThrough = (session: SandboxSession, proxy: Proxy, file: str
   (env.NODE_OPTIONS ? session.runProcess : session.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '1', ...extra], {
     env: { PAYCTL_BASE_URL: proxy.url, ...env },
   });
+
+/** For a file's tests: a sandbox with a funded main account behind a proxy, started before them and closed after. */
+export function sandboxBehindProxy(): { session: SandboxSession; proxy: Proxy; bank: string } {
+  const world = {} as { session: SandboxSession; proxy: Proxy; bank: string };
+  beforeAll(async () => {
+    world.session = await startSandboxSession('acme');
+    world.bank = await fundedMainAccount(world.session);
+    world.proxy = await startProxy(world.session.sandbox.url);
+  });
+  afterAll(async () => {
+    await world.proxy?.close();
+    await world.session?.close();
+  });
+  return world;
+}

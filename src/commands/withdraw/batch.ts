@@ -2,33 +2,34 @@ import os from 'node:os';
 import { withdraw } from '../../api/withdrawals.js';
 import { WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
 import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
+import { sendRows, throwForOutcome, type BatchClient, type BatchEnd, type SendResult } from '../../batch/engine.js';
+import { followSentRows, followSummary, throwForFollowed } from '../../batch/follow.js';
 import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type JournalHeader, type RowState } from '../../batch/journal.js';
 import { reconcile, type UnknownRow } from '../../batch/reconcile.js';
 import type { SheetChoice } from '../../batch/workbook.js';
 import type { WithdrawalFinding } from '../../withdrawal/identity.js';
-import { batchReportView, batchSummary, batchTotals, PAID, planSummary, reportRow, type ReportRow } from '../../batch/report.js';
+import { batchReportView, batchSummary, batchTotals, planSummary, reportRow, type ReportRow } from '../../batch/report.js';
 import { readBatchFile, type BatchRow } from '../../batch/rows.js';
 import type { Context } from '../../context.js';
-import { answerDetail, ExitCode, PayctlError, usageError } from '../../errors.js';
+import { ExitCode, PayctlError, usageError } from '../../errors.js';
 import { GLOBAL_FLAGS } from '../../flags.js';
 import type { ApiClient } from '../../http/client.js';
+import { printDryRun } from '../shared/dry-run.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
 import { describeClockOffset, readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
-import { LedgerUnavailable, rowClaim, sendClaimed, settleJournalPaidRows, settleLeftOverRows } from '../../ledger/index.js';
+import { rowClaim, sendClaimed, settleJournalPaidRows, settleLeftOverRows } from '../../ledger/index.js';
 import { describeHolder, LockBusy, platformAccount, takeLock, type HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
 import { confirmChange } from '../shared/confirm.js';
+import { DEFAULT_WAIT_SECONDS } from '../shared/wait.js';
 import { flagOf, type Invocation } from '../spec.js';
 import type { withdrawBatch } from './index.js';
 
 const DEFAULT_CONCURRENCY = 4;
-
-/** Why sending stopped before every row was tried. */
-type StopReason = 'interrupted' | 'auth' | 'journal' | 'lock-lost' | 'ledger' | undefined;
 
 /** A batch's inputs, checked before anything else happens. */
 interface BatchPlan {
@@ -44,6 +45,8 @@ interface BatchPlan {
   allowDuplicate: DuplicateOverride;
   /** The command that settles unknown rows, for hints. */
   reconcileCommand: string;
+  /** With --wait: how long to follow the rows sent until they settle, in seconds. */
+  waitSeconds?: number;
 }
 
 /**
@@ -68,6 +71,7 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
     reconcileFlag: flag('reconcile'),
     concurrency: opts.concurrency ?? DEFAULT_CONCURRENCY,
     allowDuplicate: { given: opts.allowDuplicate, flag: flag('allowDuplicate') },
+    ...(opts.wait ? { waitSeconds: opts.waitTimeout ?? DEFAULT_WAIT_SECONDS } : {}),
     reconcileCommand: `payctl withdraw batch ${csvFile} ${flag('method')} ${method}${opts.journal ? ` ${flag('journal')} ${opts.journal}` : ''} ${flag('reconcile')}`,
   };
   const rows = await readRows(invocation, plan, inputSeparator(services.flags.csvSeparator), { name: opts.sheet, flag: flag('sheet') }, opts.allowDuplicateRows);
@@ -137,8 +141,8 @@ async function lockJournal(journalFile: string): Promise<HeldLock> {
 /**
  * Settles rows of unknown outcome (with --reconcile), confirms, then sends the
  * rows to send while holding the journal's `lock`. Without a lock (--dry-run)
- * they are recorded instead, in the file's order, and only a plan goes to stderr:
- * stdout is left to the requests main prints.
+ * they are recorded instead, in the file's order: a plan goes to stderr, the
+ * requests recorded to stdout.
  */
 async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: HeldLock | undefined, wantsReconcile: boolean): Promise<void> {
   const { io, services } = ctx;
@@ -184,10 +188,8 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   }
   const rowKeys = new Set(rows.map((row) => row.key));
   const orphans = [...states].filter(([key, state]) => state.state === 'unknown' && !rowKeys.has(key)) as Array<[string, Extract<RowState, { state: 'unknown' }>]>;
-  let sending: SendResult = { unrecorded: [], held: 0 };
+  let sending: BatchEnd['sending'] = { unrecorded: [], held: 0 };
   if (!lock) {
-    // What a dry run records is a list, whatever its length: one request per row to send.
-    services.recordedAsList = true;
     await recordAll(toSend, clientFor, outcomes);
   } else if (toSend.length > 0) {
     sending = await sendAll(ctx, toSend, plan, journal, lock, clientFor, outcomes);
@@ -195,15 +197,25 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   }
   journal.close();
 
-  const report = rows.map((row) => outcomes.get(row.key)!);
+  let report = rows.map((row) => outcomes.get(row.key)!);
+  // Rows are followed only when sending went to its end: after a stop, the run ends as soon as it can.
+  const followed =
+    lock && plan.waitSeconds !== undefined && !sending.stopped && report.some((row) => row.outcome === 'sent')
+      ? await followSentRows(ctx, report, clientFor, plan.waitSeconds, plan.concurrency)
+      : undefined;
+  if (followed) report = followed.report;
   if (lock) await writeReport(ctx, report);
-  const summary = lock ? batchSummary(report) : planSummary(report);
+  const summary = lock ? [...batchSummary(report), ...(followed ? followSummary(followed) : [])] : planSummary(report);
   for (const [key, state] of orphans) {
     const where = state.intent ? `line ${state.intent.line} of an earlier version of the file` : 'a row no longer in the file';
     summary.push(`  unknown  ${where} (journal key ${key}): settle it with ${plan.reconcileFlag}`);
   }
   io.stderr.write(`${summary.join('\n')}\n`);
-  throwForOutcome(report, orphans.length, sending, plan);
+  // What a dry run recorded is a list, whatever its length: one request per row to send.
+  if (!lock) printDryRun(io, services.recorded, (text) => services.secrets.scrub(text), { asList: true });
+  const end: BatchEnd = { orphans: orphans.length, sending, reconcileCommand: plan.reconcileCommand };
+  if (followed) throwForFollowed(report, end, followed, plan.waitSeconds!);
+  else throwForOutcome(report, end);
 }
 
 interface OpenJournal {
@@ -342,20 +354,15 @@ async function settleUnknown(
   );
 }
 
-interface SendResult {
-  stopped?: StopReason;
-  journalError?: JournalWriteError;
-  /** Rows sent whose answer could not be written to the journal: it shows them as of unknown outcome. */
-  unrecorded: BatchRow[];
-  /** Rows refused before sending (exit 2): claimed by another operator in the team's ledger, or above its daily total. */
-  held: number;
-}
-
 /**
- * Sends rows with bounded concurrency: intent on disk, request, outcome on disk.
- * Ctrl-C stops starting rows and lets those in flight finish (a second Ctrl-C
- * ends the run at once: the journal then shows them unknown). A journal that
- * cannot be written, or a lost lock, stops sending too.
+ * Under --dry-run: each row's request recorded by the API client, never sent,
+ * one after another so that they are recorded in the file's order.
+ */
+/**
+ * Sends the rows through the engine, the journal's `lock` held: Ctrl-C stops
+ * starting rows and lets those in flight finish (a second Ctrl-C ends the run at
+ * once: the journal then shows them unknown). Each row's claim is taken in the
+ * team's ledger just before it is sent.
  */
 async function sendAll(
   ctx: Context,
@@ -366,107 +373,34 @@ async function sendAll(
   clientFor: (account: string | null) => Promise<ApiClient>,
   outcomes: Map<string, ReportRow>,
 ): Promise<SendResult> {
-  let next = 0;
-  const result: SendResult = { unrecorded: [], held: 0 };
-  const stopWith = (reason: StopReason) => (result.stopped ??= reason);
   const { io } = ctx;
   const progress = progressBar(io, rows.length);
+  const stop = new AbortController();
   const releaseCtrlC = io.interrupts.takeOver(() => {
-    if (result.stopped === 'interrupted') return io.interrupts.stop('interrupted');
-    stopWith('interrupted');
+    if (stop.signal.aborted) return io.interrupts.stop('interrupted');
+    stop.abort();
     io.stderr.write('\nstopping: waiting for the requests in flight (Ctrl-C again to quit now)\n');
   });
-  /** Writes a record; false once the journal cannot be written. */
-  const record = async (write: () => void | Promise<void>): Promise<boolean> => {
-    try {
-      await write();
-      return true;
-    } catch (error) {
-      if (!(error instanceof JournalWriteError)) throw error;
-      result.journalError ??= error;
-      stopWith('journal');
-      return false;
-    }
-  };
-  const sendOne = async (row: BatchRow) => {
-    const client = await clientFor(row.account);
-    const { request } = row;
-    const offset = await readApiClockOffset(client);
-    // The intent is on disk before the request leaves.
-    const intentWritten = await record(async () => {
-      journal.append({
-        type: 'intent', key: row.key, line: row.line, account: row.account, amount: request.amount, bankAccountId: request.bankAccountId,
-        ...(request.withdrawalMethod === 'pix' ? { pixKeyType: request.pixKeyType, pixKey: request.pixKey } : {}),
-        ...(request.postbackUrl ? { postbackUrl: request.postbackUrl } : {}),
-        ...(row.reference ? { reference: row.reference } : {}),
-        occurrence: row.occurrence,
-        at: new Date().toISOString(),
-        ...(offset === undefined ? {} : { apiAt: new Date(Date.now() + offset).toISOString() }),
-      });
-      await journal.flush();
-    });
-    if (!intentWritten) return;
-    let outcome: ReportRow;
-    let written: boolean;
-    try {
-      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), () => withdraw(client, request));
+  const client: BatchClient = {
+    clockOffset: async (row) => readApiClockOffset(await clientFor(row.account)),
+    send: async (row) => {
+      const api = await clientFor(row.account);
+      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), () => withdraw(api, row.request));
       // Rows are sent only when not under --dry-run, which records them instead (recordAll).
       if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);
-      outcome = reportRow(row, 'sent', { withdrawalId: created.id, status: created.status });
-      written = await record(() => journal.append({ type: 'done', key: row.key, withdrawalId: created.id, status: created.status, at: new Date().toISOString() }));
-    } catch (error) {
-      const known = error instanceof PayctlError ? error : undefined;
-      const detail = known ? answerDetail(known) : '';
-      const message = known ? `${known.message}${detail ? ` (${detail})` : ''}` : String((error as Error)?.message ?? error);
-      if (mayHaveMoved(known)) {
-        outcome = reportRow(row, 'unknown', { error: message });
-        written = await record(() => journal.append({ type: 'unknown', key: row.key, error: message, at: new Date().toISOString() }));
-      } else {
-        outcome = reportRow(row, 'failed', { error: message });
-        written = await record(() => journal.append({ type: 'failed', key: row.key, error: message, exitCode: known!.exitCode, at: new Date().toISOString() }));
-        if (known!.exitCode === ExitCode.auth) stopWith('auth');
-        if (known instanceof LedgerUnavailable) stopWith('ledger');
-        if (known!.exitCode === ExitCode.usage) result.held++;
-      }
-    }
-    if (!written && outcome.outcome !== 'unknown') {
-      result.unrecorded.push(row);
-      outcome = { ...outcome, error: `${outcome.error ? `${outcome.error}; ` : ''}not recorded: ${result.journalError!.message}` };
-    }
-    outcomes.set(row.key, outcome);
-  };
-  const worker = async () => {
-    while (!result.stopped && next < rows.length) {
-      if (lock.lost()) {
-        stopWith('lock-lost');
-        break;
-      }
-      const row = rows[next++]!;
-      await sendOne(row);
-      progress.update(outcomes);
-    }
+      return created;
+    },
   };
   try {
-    await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+    const result = await sendRows({ rows, journal, client, signal: stop.signal, concurrency, lockLost: () => Boolean(lock.lost()), onRowEnd: progress.update });
+    for (const [key, outcome] of result.outcomes) outcomes.set(key, outcome);
+    return result;
   } finally {
     releaseCtrlC();
     progress.done();
   }
-  const notSent: Record<Exclude<StopReason, undefined>, string> = {
-    interrupted: 'not sent: interrupted',
-    auth: 'not sent after an authentication failure',
-    journal: `not sent: ${result.journalError?.message ?? 'the journal could not be written'}`,
-    'lock-lost': "not sent: the journal's lock was taken over by another process",
-    ledger: 'not sent: the ledger does not answer',
-  };
-  for (const row of rows) if (!outcomes.has(row.key)) outcomes.set(row.key, reportRow(row, 'not-sent', { error: notSent[result.stopped ?? 'interrupted'] }));
-  return result;
 }
 
-/**
- * Under --dry-run: each row's request recorded by the API client, never sent,
- * one after another so that they are recorded in the file's order.
- */
 async function recordAll(rows: BatchRow[], clientFor: (account: string | null) => Promise<ApiClient>, outcomes: Map<string, ReportRow>): Promise<void> {
   for (const row of rows) {
     await withdraw(await clientFor(row.account), row.request);
@@ -474,20 +408,12 @@ async function recordAll(rows: BatchRow[], clientFor: (account: string | null) =
   }
 }
 
-/**
- * Whether a failed request may still have moved money: no answer, an answer that
- * is not the API's, or any 5xx (the server may have failed after acting on it),
- * even one that carries the API's error body.
- */
-const mayHaveMoved = (error: PayctlError | undefined): boolean =>
-  !error || error.exitCode === ExitCode.unknownOutcome || (error.status !== undefined && error.status >= 500);
-
 /** A bar of the rows finished, with what became of them, on stderr at a terminal. */
 function progressBar(io: Context['io'], total: number) {
   const line = statusLine(io);
   const width = 30;
   return {
-    update: (outcomes: Map<string, ReportRow>) => {
+    update: (outcomes: ReadonlyMap<string, ReportRow>) => {
       const finished = [...outcomes.values()].filter((r) => ['sent', 'failed', 'unknown'].includes(r.outcome));
       const count = (outcome: string) => finished.filter((r) => r.outcome === outcome).length;
       const filled = Math.round((finished.length / total) * width);
@@ -504,40 +430,4 @@ async function writeReport({ io }: Context, report: ReportRow[]): Promise<void> 
   const writer = io.output.list(batchReportView);
   await writer.write(report);
   await writer.end();
-}
-
-/**
- * Exit 5 when any row's outcome is unknown (or sent but not recorded), 130 after
- * Ctrl-C, 3 after an authentication failure, 1 when any row failed or was not
- * sent; 0 when every row is paid.
- */
-function throwForOutcome(report: ReportRow[], orphans: number, sending: SendResult, plan: BatchPlan): void {
-  const count = (outcome: string) => report.filter((r) => r.outcome === outcome).length;
-  const unpaid = report.filter((r) => !PAID.includes(r.outcome) && r.outcome !== 'planned').length + orphans;
-  const { stopped, journalError, unrecorded } = sending;
-  if (unpaid === 0 && unrecorded.length === 0) return;
-  const message = `${unpaid} of ${report.length} rows are not paid`;
-  if (journalError && unrecorded.length > 0) {
-    throw new PayctlError(
-      `${journalError.message}: sending stopped; lines ${unrecorded.map((row) => row.line).join(', ')} were in flight and their outcome is not in the journal`,
-      ExitCode.unknownOutcome,
-      { hint: `check before retrying: make room for the journal, then settle them with: ${plan.reconcileCommand}` },
-    );
-  }
-  if (count('unknown') || orphans) {
-    throw new PayctlError(`${message}: ${count('unknown') + orphans} of unknown outcome`, ExitCode.unknownOutcome, {
-      hint: `check before retrying; settle them with: ${plan.reconcileCommand}`,
-    });
-  }
-  if (stopped === 'journal') throw new PayctlError(`${message}: ${journalError!.message}, so sending stopped`, ExitCode.localFailure, { hint: 'make room for the journal, then run the same command again' });
-  if (stopped === 'lock-lost') {
-    throw new PayctlError(`${message}: the journal's lock was taken over by another process, so sending stopped`, ExitCode.unknownOutcome, {
-      hint: `check that no other payctl runs this batch, then: ${plan.reconcileCommand}`,
-    });
-  }
-  if (stopped === 'interrupted') throw new PayctlError(`${message}: interrupted`, ExitCode.interrupted);
-  if (stopped === 'ledger') throw new PayctlError(`${message}: the ledger does not answer, so sending stopped`, ExitCode.network, { hint: `check the database (payctl ledger status), then run the same command again` });
-  if (sending.held === unpaid) throw new PayctlError(`${message}: the team's ledger refused them (listed above): nothing was sent for them`, ExitCode.usage);
-  if (stopped === 'auth') throw new PayctlError(`${message}: authentication failed`, ExitCode.auth, { hint: 'log in again: payctl auth login' });
-  throw new PayctlError(`${message}: ${count('failed')} refused or not reached`, ExitCode.rowsNotPaid);
 }

@@ -55,7 +55,10 @@ const BATCH_DESCRIPTION =
   'process that holds it). A rerun skips rows paid, retries rows refused, and refuses rows whose outcome is unknown until --reconcile finds ' +
   'them in withdrawals list, on the API\'s clock. A report per row goes to stdout (-o json|ndjson|csv|tsv), a summary to stderr. Exit 0 when ' +
   'every row is paid, 5 if any outcome is unknown, 3 after an authentication failure, 130 after Ctrl-C, else 1. A file with a row above the ' +
-  "profile's --max-withdrawal, or whose total is above its --max-batch-total, is refused before anything is sent (exit 2).";
+  "profile's --max-withdrawal, or whose total is above its --max-batch-total, is refused before anything is sent (exit 2).\n\n" +
+  '--wait then reads every withdrawal the run sent until it is COMPLETED or FAILED (one line on stderr at a terminal), and the report ' +
+  'shows each one\'s last status: exit 1 if one FAILED, 5 if one is still PENDING after --wait-timeout seconds (default 300); ' +
+  'Ctrl-C stops the wait, not the withdrawals.';
 
 const balanceName = (name: WithdrawalMethod) => (name === 'boleto' ? 'boleto (billet)' : name.toUpperCase());
 
@@ -74,6 +77,8 @@ export const withdrawBatch = defineCommand({
     allowDuplicateRows: switchOption('pay identical rows once each, instead of refusing the file'),
     allowDuplicate: switchOption("send rows that match withdrawals already on the platform within the profile's --duplicate-window (default 24h)"),
     sheet: textOption('name', 'the sheet of an .xlsx FILE to read (default: its first)'),
+    ...WAIT_OPTIONS,
+    wait: switchOption('after sending, wait until every row sent is COMPLETED or FAILED; exit by the worst outcome'),
   },
   view: batchReportView,
   accountContext: true,
@@ -85,6 +90,7 @@ export const withdrawBatch = defineCommand({
     'payctl withdraw batch payouts.csv --method pix --reconcile --yes     # after a crash: settle unknown rows, send the rest',
     "payctl withdraw batch folha.csv --method boleto --csv-separator ';'",
     'payctl withdraw batch folha.xlsx --sheet Novembro --method pix     # a workbook; amounts in amount (cents) or amount_brl (1.234,56)',
+    'payctl withdraw batch payouts.csv --method pix --yes --wait     # exit 0 once every row is COMPLETED',
   ],
 });
 

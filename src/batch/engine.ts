@@ -1,0 +1,207 @@
+import { answerDetail, ExitCode, PayctlError } from '../errors.js';
+import { LedgerUnavailable } from '../ledger/index.js';
+import { JournalWriteError, type JournalRecord } from './journal.js';
+import { PAID, reportRow, type ReportRow } from './report.js';
+import type { BatchRow } from './rows.js';
+
+/**
+ * The batch engine: sends rows with bounded concurrency, each one's intent on
+ * disk before its request and its outcome on disk after, and says what became of
+ * every row and why sending stopped. It knows nothing of the command line or of
+ * printing: the command plans, confirms and reports around it.
+ */
+
+/** What the engine needs of the API, for one row at a time. */
+export interface BatchClient {
+  /** The API's clock minus this machine's (ms) in the row's account, or undefined when unknown; read before the row's intent is written. */
+  clockOffset(row: BatchRow): Promise<number | undefined>;
+  /** Sends the row's withdrawal (its claim taken first where a ledger is used) and returns it as created. */
+  send(row: BatchRow): Promise<{ id: string; status: string }>;
+}
+
+/**
+ * The journal as the engine writes it: `append` writes a record (or throws JournalWriteError),
+ * `flush` puts every record written so far on disk (rows starting together share one fsync).
+ */
+export interface BatchJournal {
+  append(record: JournalRecord): void;
+  flush(): Promise<void>;
+}
+
+/** Why sending stopped before every row was tried. */
+export type StopReason = 'interrupted' | 'auth' | 'journal' | 'lock-lost' | 'ledger';
+
+export interface SendInput {
+  /** The rows to send, in the file's order. */
+  rows: readonly BatchRow[];
+  journal: BatchJournal;
+  client: BatchClient;
+  /** Aborted: no new row starts; rows in flight finish and are recorded. */
+  signal: AbortSignal;
+  /** Rows in flight at once. */
+  concurrency: number;
+  /** Whether the journal's lock was taken over by another process; asked before each row starts. */
+  lockLost(): boolean;
+  /** Called after each row ends, with the outcomes so far (for a progress line). */
+  onRowEnd?(outcomes: ReadonlyMap<string, ReportRow>): void;
+}
+
+export interface SendResult {
+  /** Every row's outcome by its key: sent, failed, unknown, or not-sent after a stop. */
+  outcomes: Map<string, ReportRow>;
+  stopped?: StopReason;
+  journalError?: JournalWriteError;
+  /** Rows sent whose answer could not be written to the journal: it shows them as of unknown outcome. */
+  unrecorded: BatchRow[];
+  /** Rows refused before sending (exit 2): claimed by another operator in the team's ledger, or above its daily total. */
+  held: number;
+}
+
+/**
+ * Sends `rows`: intent on disk, request, outcome on disk. An abort of `signal`,
+ * a journal that cannot be written, a lost lock, an authentication failure or a
+ * ledger that does not answer stops starting rows; those in flight finish.
+ */
+export async function sendRows({ rows, journal, client, signal, concurrency, lockLost, onRowEnd }: SendInput): Promise<SendResult> {
+  let next = 0;
+  const outcomes = new Map<string, ReportRow>();
+  const result: SendResult = { outcomes, unrecorded: [], held: 0 };
+  const stopWith = (reason: StopReason) => (result.stopped ??= reason);
+  const onAbort = () => stopWith('interrupted');
+  if (signal.aborted) onAbort();
+  signal.addEventListener('abort', onAbort, { once: true });
+  /** Writes a record, on disk before it returns when `flushed`; false once the journal cannot be written. */
+  const record = async (entry: JournalRecord, flushed = false): Promise<boolean> => {
+    try {
+      journal.append(entry);
+      if (flushed) await journal.flush();
+      return true;
+    } catch (error) {
+      if (!(error instanceof JournalWriteError)) throw error;
+      result.journalError ??= error;
+      stopWith('journal');
+      return false;
+    }
+  };
+  const sendOne = async (row: BatchRow) => {
+    const { request } = row;
+    const offset = await client.clockOffset(row);
+    // The intent is on disk before the request leaves; an outcome reaches it with the next flush.
+    const intentWritten = await record({
+      type: 'intent', key: row.key, line: row.line, account: row.account, amount: request.amount, bankAccountId: request.bankAccountId,
+      ...(request.withdrawalMethod === 'pix' ? { pixKeyType: request.pixKeyType, pixKey: request.pixKey } : {}),
+      ...(request.postbackUrl ? { postbackUrl: request.postbackUrl } : {}),
+      ...(row.reference ? { reference: row.reference } : {}),
+      occurrence: row.occurrence,
+      at: new Date().toISOString(),
+      ...(offset === undefined ? {} : { apiAt: new Date(Date.now() + offset).toISOString() }),
+    }, true);
+    if (!intentWritten) return;
+    let outcome: ReportRow;
+    let written: boolean;
+    try {
+      const created = await client.send(row);
+      outcome = reportRow(row, 'sent', { withdrawalId: created.id, status: created.status });
+      written = await record({ type: 'done', key: row.key, withdrawalId: created.id, status: created.status, at: new Date().toISOString() });
+    } catch (error) {
+      const known = error instanceof PayctlError ? error : undefined;
+      const detail = known ? answerDetail(known) : '';
+      const message = known ? `${known.message}${detail ? ` (${detail})` : ''}` : String((error as Error)?.message ?? error);
+      if (!known || mayHaveMoved(known)) {
+        outcome = reportRow(row, 'unknown', { error: message });
+        written = await record({ type: 'unknown', key: row.key, error: message, at: new Date().toISOString() });
+      } else {
+        outcome = reportRow(row, 'failed', { error: message });
+        written = await record({ type: 'failed', key: row.key, error: message, exitCode: known.exitCode, at: new Date().toISOString() });
+        if (known.exitCode === ExitCode.auth) stopWith('auth');
+        if (known instanceof LedgerUnavailable) stopWith('ledger');
+        if (known.exitCode === ExitCode.usage) result.held++;
+      }
+    }
+    if (!written && outcome.outcome !== 'unknown') {
+      result.unrecorded.push(row);
+      outcome = { ...outcome, error: `${outcome.error ? `${outcome.error}; ` : ''}not recorded: ${result.journalError!.message}` };
+    }
+    outcomes.set(row.key, outcome);
+  };
+  const worker = async () => {
+    while (!result.stopped && next < rows.length) {
+      if (lockLost()) {
+        stopWith('lock-lost');
+        break;
+      }
+      const row = rows[next++]!;
+      await sendOne(row);
+      onRowEnd?.(outcomes);
+    }
+  };
+  try {
+    await Promise.all(Array.from({ length: Math.min(concurrency, rows.length) }, worker));
+  } finally {
+    signal.removeEventListener('abort', onAbort);
+  }
+  const notSent: Record<StopReason, string> = {
+    interrupted: 'not sent: interrupted',
+    auth: 'not sent after an authentication failure',
+    journal: `not sent: ${result.journalError?.message ?? 'the journal could not be written'}`,
+    'lock-lost': "not sent: the journal's lock was taken over by another process",
+    ledger: 'not sent: the ledger does not answer',
+  };
+  for (const row of rows) if (!outcomes.has(row.key)) outcomes.set(row.key, reportRow(row, 'not-sent', { error: notSent[result.stopped ?? 'interrupted'] }));
+  return result;
+}
+
+/**
+ * Whether a failed request may still have moved money: an answer that is not
+ * the API's, no answer, or any 5xx (the server may have failed after acting on
+ * it), even one that carries the API's error body.
+ */
+const mayHaveMoved = (error: PayctlError): boolean => error.exitCode === ExitCode.unknownOutcome || (error.status !== undefined && error.status >= 500);
+
+/** What the exit of a batch depends on beyond its report. */
+export interface BatchEnd {
+  /** Rows of unknown outcome in the journal that are no longer in the file. */
+  orphans: number;
+  /** What sending said (nothing stopped, nothing held, when nothing was sent). */
+  sending: Pick<SendResult, 'stopped' | 'journalError' | 'unrecorded' | 'held'>;
+  /** The command that settles unknown rows, for hints. */
+  reconcileCommand: string;
+}
+
+/**
+ * Throws the batch's worst outcome: exit 5 when any row's outcome is unknown
+ * (or sent but not recorded, or the lock was lost), 130 after Ctrl-C, 3 after an
+ * authentication failure, 2 when the team's ledger held every unpaid row, 4 when
+ * the ledger does not answer, 1 when any row failed or was not sent. Returns
+ * when every row is paid (or planned, under --dry-run).
+ */
+export function throwForOutcome(report: readonly ReportRow[], { orphans, sending, reconcileCommand }: BatchEnd): void {
+  const count = (outcome: string) => report.filter((r) => r.outcome === outcome).length;
+  const unpaid = report.filter((r) => !PAID.includes(r.outcome) && r.outcome !== 'planned').length + orphans;
+  const { stopped, journalError, unrecorded } = sending;
+  if (unpaid === 0 && unrecorded.length === 0) return;
+  const message = `${unpaid} of ${report.length} rows are not paid`;
+  if (journalError && unrecorded.length > 0) {
+    throw new PayctlError(
+      `${journalError.message}: sending stopped; lines ${unrecorded.map((row) => row.line).join(', ')} were in flight and their outcome is not in the journal`,
+      ExitCode.unknownOutcome,
+      { hint: `check before retrying: make room for the journal, then settle them with: ${reconcileCommand}` },
+    );
+  }
+  if (count('unknown') || orphans) {
+    throw new PayctlError(`${message}: ${count('unknown') + orphans} of unknown outcome`, ExitCode.unknownOutcome, {
+      hint: `check before retrying; settle them with: ${reconcileCommand}`,
+    });
+  }
+  if (stopped === 'journal') throw new PayctlError(`${message}: ${journalError!.message}, so sending stopped`, ExitCode.localFailure, { hint: 'make room for the journal, then run the same command again' });
+  if (stopped === 'lock-lost') {
+    throw new PayctlError(`${message}: the journal's lock was taken over by another process, so sending stopped`, ExitCode.unknownOutcome, {
+      hint: `check that no other payctl runs this batch, then: ${reconcileCommand}`,
+    });
+  }
+  if (stopped === 'interrupted') throw new PayctlError(`${message}: interrupted`, ExitCode.interrupted);
+  if (stopped === 'ledger') throw new PayctlError(`${message}: the ledger does not answer, so sending stopped`, ExitCode.network, { hint: `check the database (payctl ledger status), then run the same command again` });
+  if (sending.held === unpaid) throw new PayctlError(`${message}: the team's ledger refused them (listed above): nothing was sent for them`, ExitCode.usage);
+  if (stopped === 'auth') throw new PayctlError(`${message}: authentication failed`, ExitCode.auth, { hint: 'log in again: payctl auth login' });
+  throw new PayctlError(`${message}: ${count('failed')} refused or not reached`, ExitCode.rowsNotPaid);
+}

@@ -1,0 +1,121 @@
+import type { IOStreams } from '../iostreams.js';
+import { ExitCode, PayctlError } from '../errors.js';
+import type { ApiClient } from '../http/client.js';
+import { counted } from '../output/footer.js';
+import { statusLine } from '../output/status-line.js';
+import { waitForSettlement } from '../withdrawal/wait.js';
+import { throwForOutcome, type BatchEnd } from './engine.js';
+import type { ReportRow } from './report.js';
+
+/** What following a batch's withdrawals came to: the rows with their last status, and whether Ctrl-C stopped the wait. */
+export interface Followed {
+  report: ReportRow[];
+  interrupted: boolean;
+}
+
+/**
+ * `withdraw batch --wait`: reads every withdrawal this run sent until it is
+ * COMPLETED or FAILED, up to `concurrency` reads at a time, all within `seconds`,
+ * with one line on stderr at a terminal. Ctrl-C stops waiting: the rows keep
+ * the last status read.
+ */
+export async function followSentRows(
+  ctx: { readonly io: IOStreams },
+  report: readonly ReportRow[],
+  clientFor: (account: string | null) => Promise<ApiClient>,
+  seconds: number,
+  concurrency: number,
+): Promise<Followed> {
+  const { io } = ctx;
+  const statusOf = new Map<string, string>();
+  const sent = report.filter((row) => row.outcome === 'sent' && row.withdrawalId);
+  for (const row of sent) statusOf.set(row.key, row.status ?? 'PENDING');
+  const started = Date.now();
+  const line = statusLine(io);
+  const count = (status: string) => [...statusOf.values()].filter((s) => s === status).length;
+  const show = () =>
+    line.show(
+      () => `waiting for ${counted(sent.length, 'withdrawals')}: ${count('COMPLETED')} COMPLETED, ${count('FAILED')} FAILED, ` +
+        `${sent.length - count('COMPLETED') - count('FAILED')} not yet (${Math.round((Date.now() - started) / 1000)} s)`,
+      false,
+    );
+  const stop = new AbortController();
+  const releaseCtrlC = io.interrupts.takeOver(() => {
+    if (stop.signal.aborted) return io.interrupts.stop('interrupted');
+    stop.abort();
+  });
+  await io.output.note(`waiting up to ${seconds} s for ${counted(sent.length, 'withdrawals')} to settle (Ctrl-C stops waiting, not the withdrawals)`);
+  let next = 0;
+  const worker = async () => {
+    while (next < sent.length && !stop.signal.aborted) {
+      const row = sent[next++]!;
+      const api = await clientFor(row.account);
+      const start = { id: row.withdrawalId!, status: statusOf.get(row.key)! };
+      const timeLeft = started + seconds * 1000 - Date.now();
+      try {
+        const { withdrawal } = await waitForSettlement(ctx, api, start, timeLeft, {
+          signal: stop.signal,
+          onRead: (read) => {
+            statusOf.set(row.key, String(read.status));
+            show();
+          },
+        });
+        statusOf.set(row.key, String(withdrawal.status));
+      } catch (error) {
+        if (!(error instanceof PayctlError) || error.exitCode !== ExitCode.interrupted) throw error;
+      }
+    }
+  };
+  try {
+    show();
+    await Promise.all(Array.from({ length: Math.min(concurrency, sent.length) }, worker));
+  } finally {
+    releaseCtrlC();
+    line.done();
+  }
+  const followed = report.map((row) => (statusOf.has(row.key) ? { ...row, status: statusOf.get(row.key)! } : row));
+  return { report: followed, interrupted: stop.signal.aborted };
+}
+
+/** The lines the batch's summary adds after --wait: the counts, then each row not COMPLETED. */
+export function followSummary({ report, interrupted }: Followed): string[] {
+  const followed = report.filter((row) => row.outcome === 'sent' && row.withdrawalId);
+  const count = (status: string) => followed.filter((row) => row.status === status).length;
+  const unsettled = followed.filter((row) => row.status !== 'COMPLETED' && row.status !== 'FAILED');
+  return [
+    `waited: ${count('COMPLETED')} COMPLETED, ${count('FAILED')} FAILED, ${unsettled.length} still ${interrupted ? 'unsettled when the wait was stopped' : 'PENDING'}`,
+    ...followed.filter((row) => row.status === 'FAILED').map((row) => `  FAILED   line ${row.line}: withdrawal ${row.withdrawalId}`),
+    ...unsettled.map((row) => `  ${String(row.status).padEnd(8)} line ${row.line}: withdrawal ${row.withdrawalId}`),
+  ];
+}
+
+/**
+ * The exit of a batch run with --wait, by the worst outcome: sending's exit 5
+ * (an outcome unknown) first; then Ctrl-C while waiting (130) or a withdrawal
+ * still PENDING (5); then sending's own exit; then a withdrawal that FAILED (1).
+ */
+export function throwForFollowed(report: readonly ReportRow[], end: BatchEnd, followed: Followed, seconds: number): void {
+  let sendingError: PayctlError | undefined;
+  try {
+    throwForOutcome(report, end);
+  } catch (error) {
+    if (!(error instanceof PayctlError)) throw error;
+    sendingError = error;
+  }
+  if (sendingError?.exitCode === ExitCode.unknownOutcome) throw sendingError;
+  const sent = report.filter((row) => row.outcome === 'sent' && row.withdrawalId);
+  const lines = (rows: readonly ReportRow[]) => `line${rows.length > 1 ? 's' : ''} ${rows.map((row) => row.line).join(', ')}`;
+  const unsettled = sent.filter((row) => row.status !== 'COMPLETED' && row.status !== 'FAILED');
+  const hint = 'do not send them again; follow each with: payctl withdrawals get ID (ids in the report)';
+  if (followed.interrupted) {
+    throw new PayctlError(`interrupted while waiting: ${counted(unsettled.length, 'withdrawals')} made and not settled yet (${lines(unsettled)})`, ExitCode.interrupted, { hint });
+  }
+  if (unsettled.length) throw new PayctlError(`${counted(unsettled.length, 'withdrawals')} made and still PENDING after ${seconds} s (${lines(unsettled)})`, ExitCode.stillPending, { hint });
+  if (sendingError) throw sendingError;
+  const failed = sent.filter((row) => row.status === 'FAILED');
+  if (failed.length) {
+    throw new PayctlError(`${counted(failed.length, 'withdrawals')} FAILED (${lines(failed)}): the platform did not pay them, and their amounts are back in the balance`, ExitCode.withdrawalFailed, {
+      hint: 'see each with: payctl withdrawals get ID (ids in the report)',
+    });
+  }
+}

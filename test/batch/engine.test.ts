@@ -1,0 +1,264 @@
+import { describe, expect, it } from 'vitest';
+import { sendRows, throwForOutcome, type BatchClient, type BatchEnd, type SendInput, type SendResult } from '../../src/batch/engine.js';
+import { JournalWriteError, type JournalRecord } from '../../src/batch/journal.js';
+import { reportRow, type ReportRow, type RowOutcome } from '../../src/batch/report.js';
+import { parseBatch, type BatchRow } from '../../src/batch/rows.js';
+import { ExitCode, PayctlError } from '../../src/errors.js';
+
+/**
+ * The batch engine in-process, against a fake client whose sends stall until the
+ * test answers them, in any order: no timer anywhere, every step waits for an
+ * observed event (a send started, the engine's promise settled).
+ */
+
+function rowsOf(count: number): BatchRow[] {
+  const lines = Array.from({ length: count }, (_, i) => `${1000 + i},${i + 1}`);
+  const { rows, problems } = parseBatch(['amount,bank_account_id', ...lines].join('\n'), 'card', null, { separator: ',', allowDuplicateRows: false });
+  expect(problems).toEqual([]);
+  return rows;
+}
+
+interface Deferred<T> {
+  promise: Promise<T>;
+  resolve(value: T): void;
+  reject(error: unknown): void;
+}
+
+function deferred<T>(): Deferred<T> {
+  let resolve!: (value: T) => void;
+  let reject!: (error: unknown) => void;
+  const promise = new Promise<T>((yes, no) => {
+    resolve = yes;
+    reject = no;
+  });
+  return { promise, resolve, reject };
+}
+
+interface Send {
+  row: BatchRow;
+  /** The journal as it stood on disk (flushed) when the send started. */
+  journalBefore: JournalRecord[];
+  answer: Deferred<{ id: string; status: string }>;
+  ended: boolean;
+}
+
+/** A journal kept in memory; `failOn` makes one record's write fail as a full disk would. */
+function memoryJournal(failOn?: (record: JournalRecord) => boolean) {
+  const records: JournalRecord[] = [];
+  const journal = {
+    records,
+    /** How many records a flush has put on disk. */
+    flushed: 0,
+    append(record: JournalRecord) {
+      if (failOn?.(record)) throw new JournalWriteError('batch.csv.journal', 'ENOSPC');
+      records.push(record);
+    },
+    flush() {
+      journal.flushed = records.length;
+      return Promise.resolve();
+    },
+  };
+  return journal;
+}
+
+/** A client whose every send stalls until the test answers it; counts the sends in flight. */
+function stallingClient(journal: { records: JournalRecord[]; flushed: number }) {
+  const sends: Send[] = [];
+  const waiters: Array<{ count: number; resolve(): void }> = [];
+  let inFlight = 0;
+  let mostInFlight = 0;
+  const client: BatchClient = {
+    clockOffset: () => Promise.resolve(undefined),
+    send(row) {
+      inFlight++;
+      mostInFlight = Math.max(mostInFlight, inFlight);
+      const send: Send = { row, journalBefore: journal.records.slice(0, journal.flushed), answer: deferred(), ended: false };
+      sends.push(send);
+      for (const waiter of waiters.filter((w) => sends.length >= w.count)) waiter.resolve();
+      return send.answer.promise.finally(() => {
+        inFlight--;
+        send.ended = true;
+      });
+    },
+  };
+  return {
+    client,
+    sends,
+    get mostInFlight() {
+      return mostInFlight;
+    },
+    /** Resolves once `count` sends have started. */
+    started(count: number): Promise<void> {
+      if (sends.length >= count) return Promise.resolve();
+      return new Promise((resolve) => waiters.push({ count, resolve }));
+    },
+  };
+}
+
+/** Starts sending `count` rows through a stalling client into a journal in memory. */
+function startBatch(count: number, concurrency: number, options: Partial<Pick<SendInput, 'signal' | 'lockLost'>> & { failOn?: (record: JournalRecord) => boolean } = {}) {
+  const rows = rowsOf(count);
+  const journal = memoryJournal(options.failOn);
+  const fake = stallingClient(journal);
+  const { signal = new AbortController().signal, lockLost = () => false } = options;
+  const run = sendRows({ rows, journal, client: fake.client, signal, concurrency, lockLost });
+  return { rows, journal, fake, run };
+}
+
+const created = (row: BatchRow) => ({ id: `w-${row.line}`, status: 'PENDING' });
+const outcomeOf = (result: SendResult, row: BatchRow) => result.outcomes.get(row.key)!;
+const typesOf = (records: JournalRecord[], row: BatchRow) => records.filter((r) => 'key' in r && r.key === row.key).map((r) => r.type);
+
+describe('the batch engine', () => {
+  it('never has more rows in flight than its concurrency, and takes answers in any order', async () => {
+    const { rows, fake, run } = startBatch(7, 3);
+    // Answer the newest send first, each time a new one may start: the rows end out of their order.
+    for (let answered = 0; answered < rows.length; answered++) {
+      await fake.started(Math.min(answered + 3, rows.length));
+      const newest = fake.sends.filter((send) => !send.ended).at(-1)!;
+      newest.answer.resolve(created(newest.row));
+    }
+    const result = await run;
+    expect(fake.mostInFlight).toBe(3);
+    expect(fake.sends.map((send) => send.row.line)).toEqual(rows.map((row) => row.line));
+    for (const row of rows) expect(outcomeOf(result, row)).toMatchObject({ outcome: 'sent', withdrawalId: `w-${row.line}`, status: 'PENDING' });
+    expect(result.stopped).toBeUndefined();
+    expect(exitOf(result)).toBe(ExitCode.ok);
+  });
+
+  it("writes each row's intent before its send and its outcome after the answer", async () => {
+    const { rows, journal, fake, run } = startBatch(3, 1);
+    for (let i = 0; i < rows.length; i++) {
+      await fake.started(i + 1);
+      const send = fake.sends[i]!;
+      expect(send.journalBefore.at(-1)).toMatchObject({ type: 'intent', key: send.row.key, line: send.row.line, amount: send.row.request.amount });
+      send.answer.resolve(created(send.row));
+    }
+    await run;
+    expect(journal.records.map((r) => `${r.type} ${'line' in r ? r.line : (r as { withdrawalId?: string }).withdrawalId}`)).toEqual([
+      'intent 2', 'done w-2', 'intent 3', 'done w-3', 'intent 4', 'done w-4',
+    ]);
+  });
+
+  it('stops starting rows when its signal is aborted, lets those in flight finish, and names the rows not sent', async () => {
+    const stop = new AbortController();
+    const { rows, journal, fake, run } = startBatch(5, 2, { signal: stop.signal });
+    await fake.started(2);
+    stop.abort();
+    fake.sends[1]!.answer.resolve(created(fake.sends[1]!.row));
+    fake.sends[0]!.answer.resolve(created(fake.sends[0]!.row));
+    const result = await run;
+    expect(fake.sends).toHaveLength(2);
+    expect(result.stopped).toBe('interrupted');
+    expect(rows.map((row) => outcomeOf(result, row).outcome)).toEqual(['sent', 'sent', 'not-sent', 'not-sent', 'not-sent']);
+    expect(outcomeOf(result, rows[2]!).error).toBe('not sent: interrupted');
+    for (const row of rows.slice(2)) expect(typesOf(journal.records, row)).toEqual([]);
+    expect(exitOf(result)).toBe(ExitCode.interrupted);
+  });
+
+  it('records a row whose answer never came, or came as a 5xx, as unknown, and a refused row as failed', async () => {
+    const { rows, journal, fake, run } = startBatch(4, 4);
+    await fake.started(4);
+    fake.sends[0]!.answer.reject(new PayctlError('no answer from the API', ExitCode.unknownOutcome));
+    fake.sends[1]!.answer.reject(new PayctlError('internal error', ExitCode.apiRefused, { status: 502 }));
+    fake.sends[2]!.answer.reject(new PayctlError('insufficient balance', ExitCode.apiRefused, { status: 422, returnCode: 3 }));
+    fake.sends[3]!.answer.reject(new TypeError('socket hang up'));
+    const result = await run;
+    expect(rows.map((row) => outcomeOf(result, row).outcome)).toEqual(['unknown', 'unknown', 'failed', 'unknown']);
+    expect(rows.map((row) => typesOf(journal.records, row))).toEqual([
+      ['intent', 'unknown'],
+      ['intent', 'unknown'],
+      ['intent', 'failed'],
+      ['intent', 'unknown'],
+    ]);
+    expect(journal.records.find((r) => r.type === 'failed')).toMatchObject({ exitCode: ExitCode.apiRefused, error: 'insufficient balance (returnCode 3, HTTP 422)' });
+    expect(result.stopped).toBeUndefined();
+    // The worst outcome decides: unknown over failed.
+    expect(exitOf(result)).toBe(ExitCode.unknownOutcome);
+  });
+
+  it('stops after an authentication failure: the rows after it are not sent, exit 3', async () => {
+    const { rows, fake, run } = startBatch(3, 1);
+    await fake.started(1);
+    fake.sends[0]!.answer.reject(new PayctlError('token expired', ExitCode.auth, { status: 401 }));
+    const result = await run;
+    expect(fake.sends).toHaveLength(1);
+    expect(result.stopped).toBe('auth');
+    expect(rows.map((row) => outcomeOf(result, row).outcome)).toEqual(['failed', 'not-sent', 'not-sent']);
+    expect(exitOf(result)).toBe(ExitCode.auth);
+  });
+
+  it('stops when the journal cannot be written: a row answered but not recorded makes the exit 5', async () => {
+    const { rows, fake, run } = startBatch(3, 1, { failOn: (record) => record.type === 'done' });
+    await fake.started(1);
+    fake.sends[0]!.answer.resolve(created(rows[0]!));
+    const result = await run;
+    expect(fake.sends).toHaveLength(1);
+    expect(result.stopped).toBe('journal');
+    expect(result.unrecorded).toEqual([rows[0]]);
+    expect(outcomeOf(result, rows[0]!).error).toContain('not recorded: the journal batch.csv.journal could not be written (ENOSPC)');
+    expect(exitOf(result)).toBe(ExitCode.unknownOutcome);
+  });
+
+  it('sends nothing for a row whose intent cannot be written', async () => {
+    const { rows, fake, run } = startBatch(2, 2, { failOn: (record) => record.type === 'intent' });
+    const result = await run;
+    expect(fake.sends).toHaveLength(0);
+    expect(result.stopped).toBe('journal');
+    expect(rows.map((row) => outcomeOf(result, row).outcome)).toEqual(['not-sent', 'not-sent']);
+    expect(exitOf(result)).toBe(ExitCode.localFailure);
+  });
+
+  it("stops starting rows once the journal's lock is lost", async () => {
+    let lost = false;
+    const { rows, fake, run } = startBatch(3, 1, { lockLost: () => lost });
+    await fake.started(1);
+    lost = true;
+    fake.sends[0]!.answer.resolve(created(rows[0]!));
+    const result = await run;
+    expect(fake.sends).toHaveLength(1);
+    expect(result.stopped).toBe('lock-lost');
+    expect(outcomeOf(result, rows[1]!).error).toBe("not sent: the journal's lock was taken over by another process");
+    expect(exitOf(result)).toBe(ExitCode.unknownOutcome);
+  });
+
+  it('counts rows the ledger held (exit 2 when they are all that is unpaid)', async () => {
+    const { rows, fake, run } = startBatch(2, 2);
+    await fake.started(2);
+    fake.sends[1]!.answer.resolve(created(rows[1]!));
+    fake.sends[0]!.answer.reject(new PayctlError('claimed by another operator', ExitCode.usage));
+    const result = await run;
+    expect(result.held).toBe(1);
+    expect(exitOf(result)).toBe(ExitCode.usage);
+  });
+});
+
+describe('the exit of a batch, by its worst outcome', () => {
+  const [row] = rowsOf(1);
+  const report = (...outcomes: RowOutcome[]) => outcomes.map((outcome) => reportRow(row!, outcome));
+
+  it.each([
+    [['sent', 'already-done', 'reconciled'], {}, 0, ExitCode.ok],
+    [['planned', 'already-done'], {}, 0, ExitCode.ok],
+    [['sent', 'failed'], {}, 0, ExitCode.rowsNotPaid],
+    [['failed', 'unknown', 'not-sent'], { stopped: 'interrupted' }, 0, ExitCode.unknownOutcome],
+    [['sent'], {}, 1, ExitCode.unknownOutcome],
+    [['failed', 'not-sent'], { stopped: 'auth' }, 0, ExitCode.auth],
+    [['failed', 'not-sent'], { stopped: 'interrupted' }, 0, ExitCode.interrupted],
+    [['failed', 'not-sent'], { stopped: 'ledger' }, 0, ExitCode.network],
+  ] as const)('%j stopped by %j with %i orphans: exit %i', (outcomes, sending, orphans, code) => {
+    expect(exitFor(report(...outcomes), { unrecorded: [], held: 0, ...sending }, orphans)).toBe(code);
+  });
+});
+
+/** The exit code throwForOutcome gives, 0 when it does not throw. */
+function exitFor(report: ReportRow[], sending: BatchEnd['sending'], orphans = 0): number {
+  try {
+    throwForOutcome(report, { orphans, sending, reconcileCommand: 'payctl withdraw batch f.csv --method card --reconcile' });
+    return ExitCode.ok;
+  } catch (error) {
+    return (error as PayctlError).exitCode;
+  }
+}
+
+const exitOf = (result: SendResult) => exitFor([...result.outcomes.values()], result);
