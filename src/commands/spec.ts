@@ -219,6 +219,8 @@ export interface Invocation<S extends CommandDefinition> extends Context {
    * the argument's parser. Without a terminal a missing one is exit 2 naming it.
    */
   needArg<I extends number>(index: I, ask: (field: FieldPrompt) => Promise<string>): Requirement<NonNullable<ArgValues<ArgsOf<S>>[I]>>;
+  /** `--yes`, when the command confirms and the run has neither it nor `--dry-run`: a run without a terminal needs it too. */
+  readonly unconfirmed: string | undefined;
   /** Writes one resource with the command's view. */
   print(item: unknown): Promise<void>;
 }
@@ -351,6 +353,7 @@ function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, 
     args,
     opts,
     flag,
+    unconfirmed: definition.confirms && !ctx.services.flags.yes && !ctx.services.flags.dryRun ? longFlag('yes' satisfies keyof Flags) : undefined,
     need: (key, ask) => {
       const option = declared[key]!;
       if (option.kind !== 'value') throw new PayctlError(`${key} takes no value to ask for`, ExitCode.internalError);
