@@ -263,6 +263,14 @@ export function command<S extends CommandDefinition>(definition: S, load: () => 
 
 export const group = (name: string, summary: string, subcommands: readonly CommandSpec[]): CommandSpec => ({ name, summary, subcommands });
 
+/** Another name for a command where the API's own word differs (`subscriptions` for `subs`): the same command, saying so in help. */
+export const aliasOf = (spec: CommandSpec, name: string, longForm: string): CommandSpec => ({
+  ...spec,
+  name,
+  summary: `Same as payctl ${longForm}: ${spec.summary.charAt(0).toLowerCase()}${spec.summary.slice(1)}`,
+  description: undefined,
+});
+
 /** The long flag of an option's key: `bankAccount` is `--bank-account`. */
 export const longFlag = (key: string): string => `--${key.replace(/[A-Z]/g, (letter) => `-${letter.toLowerCase()}`)}`;
 

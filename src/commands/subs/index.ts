@@ -13,7 +13,7 @@ import {
   type Parser,
 } from '../../validate.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
-import { command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';
+import { aliasOf, command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';
 
 const idArg = pickedArg('id', 'subscription id (UUID); picked from a list at a terminal when missing', parseUuid);
 const SUB = '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9';
@@ -151,3 +151,6 @@ export const subsCommands = group('subs', 'List, show, update and cancel subscri
   command(subsAddSplit, () => import('./add-split.js')),
   command(subsRemoveSplit, () => import('./remove-split.js')),
 ]);
+
+/** The API's own word for them. */
+export const subscriptionsAlias = aliasOf(subsCommands, 'subscriptions', 'subs');
