@@ -261,7 +261,13 @@ export function command<S extends CommandDefinition>(definition: S, load: () => 
   };
 }
 
-export const group = (name: string, summary: string, subcommands: readonly CommandSpec[]): CommandSpec => ({ name, summary, subcommands });
+/** A group of commands; its help shows `examples`, a few common runs of its commands. */
+export const group = (name: string, summary: string, subcommands: readonly CommandSpec[], examples: readonly string[] = []): CommandSpec => ({
+  name,
+  summary,
+  subcommands,
+  examples,
+});
 
 /** Another name for a command where the API's own word differs (`subscriptions` for `subs`): the same command, saying so in help. */
 export const aliasOf = (spec: CommandSpec, name: string, longForm: string): CommandSpec => ({

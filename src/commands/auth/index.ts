@@ -52,6 +52,10 @@ export const authCommands = group('auth', 'Log in, store a token, show or forget
   command(authToken, () => import('./token.js')),
   command(authStatus, () => import('./status.js')),
   logoutCommand,
+], [
+  'payctl auth login --client-id acme',
+  'payctl auth status',
+  'payctl auth logout --profile prod',
 ]);
 
 /** `payctl login` and `payctl logout`, as other CLIs spell them. */

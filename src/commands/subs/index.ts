@@ -150,6 +150,11 @@ export const subsCommands = group('subs', 'List, show, update and cancel subscri
   command(subsCancel, () => import('./cancel.js')),
   command(subsAddSplit, () => import('./add-split.js')),
   command(subsRemoveSplit, () => import('./remove-split.js')),
+], [
+  'payctl subs list --status ACTIVE',
+  'payctl subs get      # picks a subscription from a list',
+  'payctl subs cancel 9b1f4c2d-7e3a-4d5b-8c6f-0a1b2c3d4e5f --dry-run',
+  'payctl subs add-split      # asks subscription, receiver and value',
 ]);
 
 /** The API's own word for them. */
