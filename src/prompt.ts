@@ -151,18 +151,19 @@ export function refuseMissingUnlessAsking(io: IOStreams, flags: readonly string[
   throw usageError(reason ? `${reason}: ${missing}` : missing, io.promptRefusalHint(what, args.length > 0 ? 'to pick from a list' : 'to be asked'));
 }
 
-/** Fills in missing required values, in order (so an answer can shape the next question). */
+/**
+ * Fills in missing required values, in order (so an answer can shape the next question).
+ * When they are refused for want of a terminal, `unconfirmed` (the `--yes` of a command
+ * that confirms, not given) is named with them, so the next run has everything it needs.
+ */
 export async function resolveRequired<R extends Record<string, Requirement<unknown>>>(
-  { io, services }: { readonly io: IOStreams; readonly services: { prompter(): Promise<Prompter> } },
+  { io, services, unconfirmed }: { readonly io: IOStreams; readonly services: { prompter(): Promise<Prompter> }; readonly unconfirmed?: string },
   requirements: R,
 ): Promise<Resolved<R>> {
   const missing = Object.values(requirements).filter((r) => r.value === undefined);
-  refuseMissingUnlessAsking(
-    io,
-    missing.filter((r) => !r.argument).map((r) => r.flag),
-    undefined,
-    missing.filter((r) => r.argument).map((r) => r.flag),
-  );
+  const args = missing.filter((r) => r.argument).map((r) => r.flag);
+  const flags = missing.filter((r) => !r.argument).map((r) => r.flag);
+  refuseMissingUnlessAsking(io, missing.length > 0 && unconfirmed ? [...flags, unconfirmed] : flags, undefined, args);
   const result: Record<string, unknown> = {};
   for (const [key, requirement] of Object.entries(requirements)) {
     result[key] = requirement.value !== undefined ? requirement.value : await requirement.ask(await services.prompter());

@@ -178,6 +178,8 @@ export interface Invocation<S extends CommandDefinition> extends Context {
    * the argument's parser. Without a terminal a missing one is exit 2 naming it.
    */
   needArg<I extends number>(index: I, ask: (field: FieldPrompt) => Promise<string>): Requirement<NonNullable<ArgValues<ArgsOf<S>>[I]>>;
+  /** `--yes`, when the command confirms and the run has neither it nor `--dry-run`: a run without a terminal needs it too. */
+  readonly unconfirmed: string | undefined;
   /** Writes one resource with the command's view. */
   print(item: unknown): Promise<void>;
 }
@@ -230,7 +232,21 @@ export function command<S extends CommandDefinition>(definition: S, load: () => 
   };
 }
 
-export const group = (name: string, summary: string, subcommands: readonly CommandSpec[]): CommandSpec => ({ name, summary, subcommands });
+/** A group of commands; its help shows `examples`, a few common runs of its commands. */
+export const group = (name: string, summary: string, subcommands: readonly CommandSpec[], examples: readonly string[] = []): CommandSpec => ({
+  name,
+  summary,
+  subcommands,
+  examples,
+});
+
+/** Another name for a command where the API's own word differs (`subscriptions` for `subs`): the same command, saying so in help. */
+export const aliasOf = (spec: CommandSpec, name: string, longForm: string): CommandSpec => ({
+  ...spec,
+  name,
+  summary: `Same as payctl ${longForm}: ${spec.summary.charAt(0).toLowerCase()}${spec.summary.slice(1)}`,
+  description: undefined,
+});
 
 /** An argument as messages name it: `split-id` is `SPLIT_ID`. */
 export const argLabel = (arg: ArgDef): string => arg.name.toUpperCase().replace(/-/g, '_');
@@ -311,6 +327,7 @@ function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, 
     args,
     opts,
     flag,
+    unconfirmed: definition.confirms && !ctx.services.flags.yes && !ctx.services.flags.dryRun ? longFlag('yes' satisfies keyof Flags) : undefined,
     need: (key, ask) => {
       const option = declared[key]!;
       if (option.kind !== 'value') throw new PayctlError(`${key} takes no value to ask for`, ExitCode.internalError);

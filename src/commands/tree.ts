@@ -1,11 +1,11 @@
 import type { CommandSpec } from './spec.js';
-import { authCommands } from './auth/index.js';
+import { authCommands, loginAlias, logoutAlias } from './auth/index.js';
 import { profilesCommands } from './profiles/index.js';
 import { subaccountsCommands } from './subaccounts/index.js';
 import { balanceCommand } from './balance/index.js';
 import { cardsCommands } from './cards/index.js';
 import { customersCommands } from './customers/index.js';
-import { subsCommands } from './subs/index.js';
+import { subsCommands, subscriptionsAlias } from './subs/index.js';
 import { bankAccountsCommands } from './bank-accounts/index.js';
 import { withdrawCommands } from './withdraw/index.js';
 import { withdrawalsCommands } from './withdrawals/index.js';
@@ -21,11 +21,14 @@ import { helpCommand, versionCommand } from './help/index.js';
 export const COMMAND_TREE: readonly CommandSpec[] = [
   statusCommand,
   authCommands,
+  loginAlias,
+  logoutAlias,
   profilesCommands,
   subaccountsCommands,
   cardsCommands,
   customersCommands,
   subsCommands,
+  subscriptionsAlias,
   bankAccountsCommands,
   withdrawCommands,
   withdrawalsCommands,

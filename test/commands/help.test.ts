@@ -18,6 +18,14 @@ describe.concurrent('help', () => {
     expect(examples.split('\n').filter((line) => line.startsWith(`  $ payctl ${command.split(' ')[0]}`)).length).toBeGreaterThan(0);
   });
 
+  const GROUPS = ['auth', 'profiles', 'subaccounts', 'subaccounts create', 'cards', 'customers', 'subs', 'bank-accounts', 'withdraw', 'withdrawals', 'sandbox', 'ledger'];
+  it.each(GROUPS)('payctl %s --help has examples of its commands', async (group) => {
+    const result = await runInProcess([...group.split(' '), '--help']);
+    expect(result.code).toBe(0);
+    const examples = (result.stdout.split('\nExamples:\n')[1] ?? '').split('\n').filter((line) => line.startsWith(`  $ payctl ${group} `));
+    expect(examples.length, result.stdout).toBeGreaterThanOrEqual(2);
+  });
+
   it('says which confirmations cannot be undone and how sub-account receivers are offered', async () => {
     for (const command of ['subs cancel', 'subs remove-split', 'bank-accounts delete']) {
       expect((await runInProcess([...command.split(' '), '--help'])).stdout).toContain('cannot be undone');

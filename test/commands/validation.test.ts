@@ -60,6 +60,10 @@ const CASES: Array<[string, string[], string, RegExp]> = [
   ['postback not http', [...PIX, '--amount', '1000', '--postback-url', 'ftp://x.example'], '--postback-url', /http/],
   ['missing withdraw flags', ['withdraw', 'pix'], '--bank-account, --amount, --pix-key-type, --pix-key', /missing required flags/],
   ['card withdrawal missing amount', ['withdraw', 'card', '--bank-account', '12'], '--amount', /missing required flag/],
+  // Money commands confirm: without a terminal the next run needs --yes too, so it is named with the rest.
+  ['PIX withdrawal missing its key and --yes', ['withdraw', 'pix', '--amount', '1000', '--bank-account', '1001'], 'flags: --pix-key-type, --pix-key, --yes', /missing required flags/],
+  ['dry run needs no --yes', ['withdraw', 'card', '--bank-account', '12', '--dry-run'], 'missing required flag: --amount\n', /give the flags/],
+  ['subscription cancel missing its id and --yes', ['subs', 'cancel'], 'missing required argument ID; missing required flag: --yes', /pick from a list/],
   [
     'card number too short',
     ['cards', 'tokenize', '--customer', UUID, '--holder-name', 'ANA', '--exp-month', '08', '--exp-year', '2030', '--card-stdin'],

@@ -10,8 +10,11 @@ import { bold } from './terminal.js';
  * terminal too, so the screen holds what a person sees; answers are typed as keys.
  */
 let s: SandboxSession;
+/** The profile's largest withdrawal; every amount the other tests here pay is below it. */
+const LIMIT = 100000;
 beforeAll(async () => {
   s = await startSandboxSession('acme');
+  expect((await s.run(['profiles', 'set', 'default', '--max-withdrawal', String(LIMIT)])).code).toBe(0);
 });
 afterAll(() => s?.close());
 
@@ -60,6 +63,32 @@ describe.concurrent('interactive', () => {
     const all = await sandboxWithdrawals(s);
     expect(all.length).toBeGreaterThan(0);
     expect(all.filter((w) => w.amount === 777)).toEqual([]);
+  });
+
+  needsTools('script')("an amount above the profile's --max-withdrawal is refused at its prompt, naming the limit, and asked again", async () => {
+    const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
+    const refused = 'is above the largest withdrawal profile';
+    const screen = await runCliInTerminal(['withdraw', 'pix', '--bank-account', String(firstAccount!.id)], {
+      env: s.env,
+      stderrOnTerminal: true,
+      steps: [
+        { after: 'Amount in cents', send: `${LIMIT * 2}\r` },
+        // The typed value stays after a refusal: erased, then a smaller one.
+        { after: refused, send: `${'\x7f'.repeat(String(LIMIT * 2).length)}2600\r` },
+        { after: bold('PIX key type'), send: '\r' },
+        { after: bold('PIX key'), send: `${cpf('390533447')}\r` },
+        { after: 'Withdraw R$ 26,00 now?', send: '\r' }, // default No
+      ],
+    });
+    const text = plain(screen.stdout);
+    expect(screen.code, text).toBe(2);
+    // Refused before any other question was asked.
+    expect(text.indexOf(refused)).toBeGreaterThan(-1);
+    expect(text.indexOf(refused)).toBeLessThan(text.indexOf('PIX key type'));
+    // The error may wrap at the terminal's width.
+    expect(text.replace(/\s+/g, ' ')).toContain('R$ 2.000,00 (200000 cents) is above the largest withdrawal profile "default" allows (--max-withdrawal R$ 1.000,00 (100000 cents))');
+    expect(text).toContain('not confirmed: nothing was sent');
+    expect((await sandboxWithdrawals(s)).filter((w) => w.amount === LIMIT * 2 || w.amount === 2600)).toEqual([]);
   });
 
   needsTools('script')('cards tokenize with masked input: the typed digits never reach the screen', async () => {

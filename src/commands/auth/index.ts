@@ -1,6 +1,6 @@
 import type { View } from '../../output/views.js';
 import { parseNonEmpty } from '../../validate.js';
-import { command, defineCommand, group, switchOption, valueOption } from '../spec.js';
+import { aliasOf, command, defineCommand, group, switchOption, valueOption } from '../spec.js';
 
 export const authLogin = defineCommand({
   name: 'login',
@@ -44,9 +44,20 @@ export const authLogout = defineCommand({
   examples: ['payctl auth logout', 'payctl auth logout --profile prod'],
 });
 
+const loginCommand = command(authLogin, () => import('./login.js'));
+const logoutCommand = command(authLogout, () => import('./logout.js'));
+
 export const authCommands = group('auth', 'Log in, store a token, show or forget it', [
-  command(authLogin, () => import('./login.js')),
+  loginCommand,
   command(authToken, () => import('./token.js')),
   command(authStatus, () => import('./status.js')),
-  command(authLogout, () => import('./logout.js')),
+  logoutCommand,
+], [
+  'payctl auth login --client-id acme',
+  'payctl auth status',
+  'payctl auth logout --profile prod',
 ]);
+
+/** `payctl login` and `payctl logout`, as other CLIs spell them. */
+export const loginAlias = aliasOf(loginCommand, 'login', 'auth login');
+export const logoutAlias = aliasOf(logoutCommand, 'logout', 'auth logout');

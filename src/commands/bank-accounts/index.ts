@@ -48,4 +48,8 @@ export const bankAccountsCommands = group('bank-accounts', 'List, show and delet
   command(bankAccountsList, () => import('./list.js')),
   command(bankAccountsGet, () => import('./get.js')),
   command(bankAccountsDelete, () => import('./delete.js')),
+], [
+  'payctl bank-accounts list',
+  'payctl bank-accounts get 12',
+  'payctl bank-accounts delete 12 --dry-run',
 ]);

@@ -48,4 +48,7 @@ export const cardsGet = defineCommand({
 export const cardsCommands = group('cards', 'Tokenize a credit card for a customer, or read a card token', [
   command(cardsTokenize, () => import('./tokenize.js')),
   command(cardsGet, () => import('./get.js')),
+], [
+  'payctl cards tokenize      # asks customer, holder, number (masked), expiry and security code (masked)',
+  'payctl cards get 0b7f8e2a-3c4d-4e5f-8a9b-0c1d2e3f4a5b',
 ]);

@@ -84,4 +84,9 @@ export const customersCommands = group('customers', 'List, show and update custo
   command(customersGet, () => import('./get.js')),
   command(customersFind, () => import('./find.js')),
   command(customersUpdate, () => import('./update.js')),
+], [
+  'payctl customers list --all -o csv > customers.csv',
+  'payctl customers find --email ana.souza@example.com',
+  'payctl customers get      # searches and picks a customer',
+  'payctl customers update 8d0c2f7a-5b1e-4c3d-9f6a-1e2b3c4d5e6f --email ana.souza@example.com --dry-run',
 ]);

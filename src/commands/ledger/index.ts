@@ -35,4 +35,7 @@ export const ledgerStatusCommand = defineCommand({
 export const ledgerCommands = group('ledger', "The team's shared ledger of withdrawals: claims, daily totals and audit trail", [
   command(ledgerInit, () => import('./init.js')),
   command(ledgerStatusCommand, () => import('./status.js')),
+], [
+  'payctl ledger init',
+  'payctl ledger status',
 ]);

@@ -112,4 +112,9 @@ export const profilesCommands = group('profiles', 'Manage profiles: base URL, en
   command(profilesUse, () => import('./use.js')),
   command(profilesSet, () => import('./set.js')),
   command(profilesRemove, () => import('./remove.js')),
+], [
+  'payctl profiles add prod --base-url https://api.example.com --env production',
+  'payctl profiles use prod',
+  'payctl profiles set prod --max-withdrawal 500000',
+  'payctl profiles list',
 ]);

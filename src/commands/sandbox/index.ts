@@ -86,4 +86,8 @@ export const sandboxCommands = group('sandbox', 'Run the local sandbox of the pl
   command(sandboxApprove, () => import('./approve.js')),
   command(sandboxSettle, () => import('./settle.js')),
   command(sandboxCredit, () => import('./credit.js')),
+], [
+  'payctl sandbox start --port 4010',
+  'payctl sandbox credit --pix 100000',
+  'payctl sandbox settle 7c6d5e4f-3a2b-4c1d-9e8f-7a6b5c4d3e2f --status COMPLETED',
 ]);

@@ -76,5 +76,13 @@ export const subaccountsCommands = group('subaccounts', 'List and create sub-acc
   group('create', 'Create a sub-account: pf (natural person) or pj (legal entity)', [
     command(createPf, () => import('./create.js')),
     command(createPj, () => import('./create.js')),
+  ], [
+    'payctl subaccounts create pf      # wizard: partner, address, bank account',
+    'payctl subaccounts create pj --from-file loja.json --dry-run',
   ]),
+], [
+  'payctl subaccounts list',
+  'payctl subaccounts use "Acme Loja Norte"',
+  'payctl subaccounts clear',
+  'payctl subaccounts create pf      # wizard: partner, address, bank account',
 ]);

@@ -13,7 +13,7 @@ import {
 } from '../../validate.js';
 import { parseId } from '../../config/shown-ids.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
-import { command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';
+import { aliasOf, command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';
 
 const idArg = pickedArg('id', 'subscription id (UUID, or its first 8 characters); picked from a list at a terminal when missing', parseId);
 const SUB = '5e6f7a8b-9c0d-4e1f-a2b3-c4d5e6f7a8b9';
@@ -150,4 +150,12 @@ export const subsCommands = group('subs', 'List, show, update and cancel subscri
   command(subsCancel, () => import('./cancel.js')),
   command(subsAddSplit, () => import('./add-split.js')),
   command(subsRemoveSplit, () => import('./remove-split.js')),
+], [
+  'payctl subs list --status ACTIVE',
+  'payctl subs get      # picks a subscription from a list',
+  'payctl subs cancel 9b1f4c2d-7e3a-4d5b-8c6f-0a1b2c3d4e5f --dry-run',
+  'payctl subs add-split      # asks subscription, receiver and value',
 ]);
+
+/** The API's own word for them. */
+export const subscriptionsAlias = aliasOf(subsCommands, 'subscriptions', 'subs');

@@ -142,4 +142,9 @@ export const withdrawCommands = group('withdraw', 'Withdraw money to a bank acco
   command(withdrawCard, () => import('./single.js')),
   command(withdrawBoleto, () => import('./single.js')),
   command(withdrawBatch, () => import('./batch.js')),
+], [
+  'payctl withdraw pix      # asks bank account, amount and key, then confirms',
+  'payctl withdraw card --amount 250000 --bank-account 12',
+  'payctl withdraw boleto --amount 99900 --bank-account 12 --dry-run',
+  'payctl withdraw batch payouts.csv --method pix',
 ]);

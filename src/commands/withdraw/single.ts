@@ -27,7 +27,15 @@ const BALANCE_OF: Record<WithdrawalMethod, keyof Balances> = {
 
 const PIX_KEY_TYPE_CHOICES = PIX_KEY_TYPES.map((value) => ({ name: value, value }));
 
-const askAmount = (field: FieldPrompt) => field.text('Amount in cents (R$ 12,34 is 1234)');
+/** The amount, held at the prompt to the profile's --max-withdrawal too, so an amount above it is asked again at once. */
+const askAmount =
+  ({ services }: SingleWithdrawal) =>
+  (field: FieldPrompt) =>
+    field.text('Amount in cents (R$ 12,34 is 1234)', (flag, raw) => {
+      const amount = WITHDRAW_PARSERS.amount(flag, raw);
+      refuseAboveWithdrawalLimit(services.settings(), amount);
+      return amount;
+    });
 
 /**
  * One withdrawal: given flags are parsed first, missing values are asked (bank
@@ -74,7 +82,7 @@ async function bankValues(invocation: Exclude<SingleWithdrawal, PixWithdrawal>):
   const { name, opts, need } = invocation;
   const values = await resolveRequired(invocation, {
     bankAccount: need('bankAccount', (field) => pickBankAccount(invocation, field)),
-    amount: need('amount', askAmount),
+    amount: need('amount', askAmount(invocation)),
   });
   return { method: name, ...values, postbackUrl: opts.postbackUrl };
 }
@@ -91,7 +99,7 @@ async function pixValues(invocation: PixWithdrawal): Promise<WithdrawValues> {
   let keyType = opts.pixKeyType;
   const values = await resolveRequired(invocation, {
     bankAccount: need('bankAccount', (field) => pickBankAccount(invocation, field)),
-    amount: need('amount', askAmount),
+    amount: need('amount', askAmount(invocation)),
     pixKeyType: need('pixKeyType', async (field) => (keyType = await field.select<PixKeyType>('PIX key type', PIX_KEY_TYPE_CHOICES))),
     pixKey: need('pixKey', (field) => field.text('PIX key', (label, raw) => WITHDRAW_PARSERS.pixKey(label, raw)(keyType!))),
   });

@@ -40,4 +40,8 @@ export const withdrawalsGet = defineCommand({
 export const withdrawalsCommands = group('withdrawals', 'List and show withdrawals and their status', [
   command(withdrawalsList, () => import('./list.js')),
   command(withdrawalsGet, () => import('./get.js')),
+], [
+  'payctl withdrawals list',
+  'payctl withdrawals list --all -o csv > withdrawals.csv',
+  'payctl withdrawals get      # picks a withdrawal from a list',
 ]);
