@@ -1,59 +1,46 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { describe, expect, it } from 'vitest';
 import type { RecordedRequest } from '../helpers/fake-api.js';
-import { colleagueWithdraws, csvFile, fundedMainAccount, paidByKey, PIX_HEADER, pixBatchThrough, sandboxWithdrawals, startProxy, type Proxy } from './helpers.js';
+import { colleagueWithdraws, csvFile, paidByKey, PIX_HEADER, pixBatchThrough, sandboxBehindProxy, sandboxWithdrawals } from './helpers.js';
 
 /**
  * The twin check reads the account's withdrawals list as --reconcile does: a
  * colleague creating a withdrawal while the pages are read cannot push a twin out
  * of view. Payments are counted in the sandbox.
  */
-let s: SandboxSession;
-let bank: string;
-let proxy: Proxy;
-
-beforeAll(async () => {
-  s = await startSandboxSession('acme');
-  bank = await fundedMainAccount(s);
-  proxy = await startProxy(s.sandbox.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await s?.close();
-});
+const world = sandboxBehindProxy();
 
 const listPage = (request: RecordedRequest) => {
-  const url = new URL(request.url, proxy.url);
+  const url = new URL(request.url, world.proxy.url);
   return url.pathname === '/withdrawals' ? url.searchParams.get('page') : null;
 };
 
 describe('the twin check reads a list that shifts while it is read', () => {
   it("a withdrawal created after page 3 answered and before page 2 does pushes the row's twin (position 200) off both pages read: still refused, nothing sent", async () => {
-    await colleagueWithdraws(s, bank, 7777, 'shift-twin@example.com');
+    await colleagueWithdraws(world.session, world.bank, 7777, 'shift-twin@example.com');
     // 199 newer withdrawals: the twin is the last item of page 2 (100 a page).
-    for (let i = 0; i < 199; i++) await colleagueWithdraws(s, bank, 100 + i, `shift-filler-${i}@example.com`);
+    for (let i = 0; i < 199; i++) await colleagueWithdraws(world.session, world.bank, 100 + i, `shift-filler-${i}@example.com`);
 
     // Page 2 is passed on only once page 3 has answered and a colleague has made one more withdrawal:
     // page 3 then no longer holds the twin, and page 2 no longer does either.
     let page3Answered!: () => void;
     const answered = new Promise<void>((resolve) => (page3Answered = resolve));
-    proxy.rewriteGets((request, body) => {
+    world.proxy.rewriteGets((request, body) => {
       if (listPage(request) === '3') page3Answered();
       return body;
     });
-    proxy.holdGets((request) => {
+    world.proxy.holdGets((request) => {
       if (listPage(request) !== '2') return undefined;
-      proxy.holdGets(() => undefined);
-      return answered.then(() => colleagueWithdraws(s, bank, 150, 'shift-colleague@example.com'));
+      world.proxy.holdGets(() => undefined);
+      return answered.then(() => colleagueWithdraws(world.session, world.bank, 150, 'shift-colleague@example.com'));
     });
-    const before = (await sandboxWithdrawals(s)).length;
-    const file = csvFile('shift-twin.csv', [PIX_HEADER, `7777,${bank},email,shift-twin@example.com`]);
-    const run = await pixBatchThrough(s, proxy, file);
+    const before = (await sandboxWithdrawals(world.session)).length;
+    const file = csvFile('shift-twin.csv', [PIX_HEADER, `7777,${world.bank},email,shift-twin@example.com`]);
+    const run = await pixBatchThrough(world.session, world.proxy, file);
 
     expect(run.code, run.stderr).toBe(2);
     expect(run.stderr).toMatch(/line 2: R\$ 77,77 .*\n {4}twin: .*shift-twin@example\.com/);
     // The colleague's withdrawal, and nothing else.
-    expect((await sandboxWithdrawals(s)).length).toBe(before + 1);
-    expect((await paidByKey(s, 'shift-twin')).get('shift-twin@example.com')).toBe(1);
+    expect((await sandboxWithdrawals(world.session)).length).toBe(before + 1);
+    expect((await paidByKey(world.session, 'shift-twin')).get('shift-twin@example.com')).toBe(1);
   });
 });
