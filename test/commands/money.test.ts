@@ -183,7 +183,8 @@ describe.concurrent('balance and withdrawals', () => {
   needsTools('script')('withdrawals list: table, JSON, csv with --fields', async () => {
     const table = await runCliInTerminal(['withdrawals', 'list', '--limit', '5'], { env: s.env });
     expect(table.code).toBe(0);
-    expect(plain(table.stdout)).toMatch(/^ID\s+AMOUNT\s+STATUS\s+CREATED AT$/m);
+    // Finance's columns (how much, where it went, its status and when); net and method where there is room.
+    expect(plain(table.stdout)).toMatch(/^ID\s+AMOUNT\s+(NET\s+)?(METHOD\s+)?DESTINATION\s+STATUS\s+CREATED AT$/m);
     expect(table.stderr).toContain('withdrawals of the main account');
     const list = await json<unknown[]>(s, ['withdrawals', 'list', '--limit', '5']);
     expect(list.length).toBeGreaterThan(0);
