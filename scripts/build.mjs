@@ -62,18 +62,20 @@ const requireApart = {
 /**
  * jq-wasm stays in node_modules: in dist/cli.cjs, `import('jq-wasm')` (src/output/jq.ts,
  * only runs with --jq) becomes a require of it, made when the import runs (the bundle
- * runs in a vm.Script, which has no dynamic import), and `import('jq-wasm/jq.wasm')`
- * the path of its jq.wasm in node_modules, which the package's types say it is.
+ * runs in a vm.Script, which has no dynamic import), and src/output/jq-wasm-file.ts
+ * asks the bundle's require where its jq.wasm is.
  */
 const requireJq = {
   name: 'require-jq',
   setup(builder) {
     builder.onResolve({ filter: /^jq-wasm$/ }, (args) => (args.namespace === 'jq' ? { path: 'jq-wasm', external: true } : { path: 'jq-wasm', namespace: 'jq' }));
     builder.onLoad({ filter: /.*/, namespace: 'jq' }, () => ({ contents: "export * from 'jq-wasm';", loader: 'js' }));
-    builder.onResolve({ filter: /^jq-wasm\/jq\.wasm$/ }, (args) =>
-      args.namespace === 'jq-wasm-file' ? { path: 'jq-wasm/jq.wasm', external: true } : { path: 'jq.wasm', namespace: 'jq-wasm-file' },
-    );
-    builder.onLoad({ filter: /.*/, namespace: 'jq-wasm-file' }, () => ({ contents: "module.exports = require.resolve('jq-wasm/jq.wasm');", loader: 'js' }));
+    builder.onResolve({ filter: /^jq-wasm\/jq\.wasm$/ }, () => ({ path: 'jq-wasm/jq.wasm', external: true }));
+    builder.onResolve({ filter: /\/jq-wasm-file\.js$/ }, () => ({ path: 'jq-wasm-file', namespace: 'jq-wasm-file' }));
+    builder.onLoad({ filter: /.*/, namespace: 'jq-wasm-file' }, () => ({
+      contents: "export const jqWasmFile = () => require.resolve('jq-wasm/jq.wasm');",
+      loader: 'js',
+    }));
   },
 };
 

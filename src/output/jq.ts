@@ -28,8 +28,8 @@ export interface JqFilter {
  * columns are the user's), which fails to compile in the same way.
  */
 export async function compileJq(flag: string, expression: string, terminal: boolean): Promise<JqFilter> {
-  const [{ loadJq, JqError }, { default: wasmFile }] = await Promise.all([import('jq-wasm'), import('jq-wasm/jq.wasm')]);
-  const jq = await loadJq({ wasmBinary: withMemory(readFileSync(wasmFile), JQ_MEMORY_PAGES) });
+  const [{ loadJq, JqError }, { jqWasmFile }] = await Promise.all([import('jq-wasm'), import('./jq-wasm-file.js')]);
+  const jq = await loadJq({ wasmBinary: withMemory(readFileSync(jqWasmFile()), JQ_MEMORY_PAGES) });
   if (keepingExitCode(() => jq.raw(null, `empty | (\n${expression}\n)`, ['-n'])).exitCode !== 0) {
     const message = jqMessage(keepingExitCode(() => jq.raw(null, expression, ['-n'])).stderr) || 'jq cannot compile it';
     throw usageError(`${flag} ${JSON.stringify(expression)} is not a valid jq expression: ${message}`, 'see the jq manual for its syntax');
