@@ -24,13 +24,15 @@ export class WindowTooLong extends Error {}
  * `Date` can place it), for the twin check and --reconcile alike. An item without a
  * readable date counts as in the window.
  *
- * After the first page, pages are read PAGES_AT_ONCE at a time, until one has
- * nothing in the window or comes back short. A withdrawal created meanwhile moves
- * every item a place down, so a page answered after the next one can lose its
- * last item to it: a read is trusted only when every page it read answered the
- * same count (nothing was created from its first answer to its last) and it lost
- * nothing an earlier read saw, or, for an API that gives no count, when two reads
- * agree. Otherwise the window is read again, up to MAX_PASSES times.
+ * The first read asks for the pages after the first PAGES_AT_ONCE at a time, until
+ * one has nothing in the window or comes back short. A withdrawal created meanwhile
+ * moves every item a place down, so a page answered after the next one can lose its
+ * last item to it: that read is trusted only when every page answered the same count.
+ * Otherwise the window is read again one page after another, in order: an item a
+ * creation moves down then lands on a page not read yet, so a colleague's batch
+ * running meanwhile cannot hide one. A read is trusted only when it lost nothing an
+ * earlier read saw in the window (an item can also go: a list that keeps losing
+ * items is read at most MAX_PASSES times, then said to be unstable).
  */
 export async function readWindow(client: ApiClient, since: () => number, maxPages = Infinity): Promise<WindowRead> {
   const byId = new Map<string, unknown>();
@@ -38,6 +40,7 @@ export async function readWindow(client: ApiClient, since: () => number, maxPage
   let earlier: Set<string> | undefined;
   for (let pass = 0; pass < MAX_PASSES; pass++) {
     const seen = new Set<string>();
+    const present = new Set<string>();
     const totals = new Set<number>();
     let edge = -Infinity;
     const inWindow = (item: unknown) => (createdAtOf(item) ?? Infinity) >= edge;
@@ -51,6 +54,7 @@ export async function readWindow(client: ApiClient, since: () => number, maxPage
           continue;
         }
         byId.set(id, item);
+        present.add(id);
         if (inWindow(item)) seen.add(id);
       }
       return items.length >= PAGE_SIZE && items.some(inWindow);
@@ -58,16 +62,18 @@ export async function readWindow(client: ApiClient, since: () => number, maxPage
     const first = await listWithdrawals(client, { page: 1, limit: PAGE_SIZE });
     edge = since();
     let more = take(first);
-    for (let next = 2; more; next += PAGES_AT_ONCE) {
+    const atOnce = pass === 0 ? PAGES_AT_ONCE : 1;
+    for (let next = 2; more; next += atOnce) {
       if (next > maxPages) throw new WindowTooLong();
-      const numbers = Array.from({ length: Math.min(PAGES_AT_ONCE, maxPages - next + 1) }, (_, i) => next + i);
+      const numbers = Array.from({ length: Math.min(atOnce, maxPages - next + 1) }, (_, i) => next + i);
       const pages = await Promise.all(numbers.map((page) => listWithdrawals(client, { page, limit: PAGE_SIZE })));
       // Every page is taken in, even past the first that ends the window: all count for the check of the counts.
       more = pages.map(take).every(Boolean);
     }
-    const keptAll = earlier === undefined || [...earlier].every((id) => seen.has(id));
-    const agrees = earlier !== undefined && keptAll && seen.size === earlier.size;
-    if ((totals.size === 1 && keptAll) || agrees) return { items: [...byId.values(), ...withoutId], stable: true };
+    // What an earlier read saw is still there, unless it has since left the window.
+    const keptAll = earlier === undefined || [...earlier].every((id) => present.has(id) || !inWindow(byId.get(id)));
+    const trusted = keptAll && (pass === 0 ? totals.size === 1 : true);
+    if (trusted) return { items: [...byId.values(), ...withoutId], stable: true };
     earlier = new Set([...(earlier ?? []), ...seen]);
   }
   return { items: [...byId.values(), ...withoutId], stable: false };

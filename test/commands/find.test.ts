@@ -165,7 +165,8 @@ describe('customers find', () => {
 
   it('against a rate-limited sandbox: 429s waited out, the customer found', async () => {
     const lines: string[] = [];
-    const session = await startSandboxSession('acme', { customers: 1500, rateLimit: 5, log: (line) => lines.push(line) });
+    // One request a second: the scan's pages asked at once meet the limit however slowly a busy machine sends them.
+    const session = await startSandboxSession('acme', { customers: 1500, rateLimit: 1, log: (line) => lines.push(line) });
     try {
       const wanted = parsed<Customer[]>(await session.run(['customers', 'list', '--page', '15', '--limit', '100', '--json'])).at(-1)!;
       const before = lines.length;

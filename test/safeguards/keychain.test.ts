@@ -128,7 +128,8 @@ describe('a keychain that cannot be used means the config file, with a warning',
     const login = ok(await cli.login());
     const warnings = login.stderr.split('\n').filter((line) => line.startsWith('warning:'));
     expect(warnings).toHaveLength(1);
-    expect(warnings[0]).toMatch(/^warning: the system keychain \(Secret Service\) cannot be used: .*; the token is kept in the config file$/);
+    // It says why; on a machine too busy to start the keychain's helper within 3 s, that it did not answer.
+    expect(warnings[0]).toMatch(/^warning: the system keychain \(Secret Service\) (cannot be used: .*|did not answer within 3 s); the token is kept in the config file$/);
     expect(profileOf(dir)).toMatchObject({ tokenStore: 'keychain' });
     expect(typeof profileOf(dir).token).toBe('string');
     expect(JSON.parse(ok(await cli.run(['auth', 'status', '--json'])).stdout)).toMatchObject({ loggedIn: true, tokenStore: 'file', tokenStoreSetting: 'keychain' });

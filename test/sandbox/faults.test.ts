@@ -6,7 +6,7 @@ import type {
   AuthResponse, Balances, BalancesResponse, BankAccount, PostbackPayload, Withdrawal, WithdrawalListResponse, WithdrawalResponse,
 } from '../../src/api/types.js';
 import { Client, expectError, receiver, startSandboxProcess, VALID } from './helpers.js';
-import { freshFetch } from '../helpers/fresh-fetch.js';
+import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
 
 /** A sandbox for one test, closed after the file's tests. */
 const started: RunningSandbox[] = [];
@@ -80,24 +80,24 @@ describe('sandbox: rate limit', () => {
   });
 
   it('payctl honours it: a GET answered 429 is retried after Retry-After and succeeds', async () => {
-    const sandbox = await startSandboxProcess(['--rate-limit', '1', '--customers', '20']);
+    // The sandbox's 429 as it answers it, given to payctl's first GET whatever the time: how fast
+    // a busy machine sends its requests does not decide whether the limit is met.
+    const balance: Balances = { disponiblePixBalance: 10, disponibleCardBalance: 20, disponibleBilletBalance: 30, withdrawalsInProcessingBalance: 0 };
+    const fake = await startFakeApi((_, response) => {
+      if (fake.requests.length === 1) {
+        return sendJson(response, 429, { data: { message: 'rate limit of 1 requests a second exceeded', returnCode: -7010 } }, { 'retry-after': '1' });
+      }
+      sendJson(response, 200, { data: balance, message: 'ok' });
+    });
     try {
-      const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: sandbox.url };
-      const login = await runInProcess(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env, input: 'acme-sandbox-secret\n' });
-      expect(login.code, login.stderr).toBe(0);
-      // The one request a second is spent just before payctl runs (in this process, so no start-up
-      // delay lets the bucket refill): its first GET must be answered 429. A first run loads the
-      // command's code, which on a slow machine takes longer than the bucket takes to refill.
-      const warm = await runInProcess(['balance', '--json', '--main-account'], { env });
-      expect(warm.code, warm.stderr).toBe(0);
-      for (let i = 0; i < 2; i++) await freshFetch(`${sandbox.url}/withdrawals/balance`);
-      const balance = await runInProcess(['balance', '--json', '--main-account', '--debug'], { env });
-      expect(balance.code, balance.stderr).toBe(0);
-      expect(balance.stderr).toMatch(/\b429\b/);
-      expect(JSON.parse(balance.stdout)).toHaveProperty('disponiblePixBalance');
+      const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: fake.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) };
+      const result = await runInProcess(['balance', '--json', '--main-account', '--debug'], { env });
+      expect(result.code, result.stderr).toBe(0);
+      expect(result.stderr).toMatch(/\b429\b/);
+      expect(JSON.parse(result.stdout)).toEqual(balance);
+      expect(fake.requests.map((request) => `${request.method} ${request.url}`)).toEqual(['GET /withdrawals/balance', 'GET /withdrawals/balance']);
     } finally {
-      sandbox.kill();
-      await sandbox.exited;
+      await fake.close();
     }
   });
 });
