@@ -73,6 +73,12 @@ describe('SecretScrubber', () => {
     );
   });
 
+  it('masks a secret of exactly 8 characters, the shortest that is no short one, inside a word and inside a Basic header', () => {
+    const secret = 'hunter22';
+    expect(scrubberOf(secret).scrub(`a${secret}b Basic ${b64(`user:${secret}`)}`)).not.toMatch(new RegExp(`${secret}|${b64(`user:${secret}`)}`));
+    expect(scrubberOf(secret).scrub(`a${secret}b`)).toBe(`a${MASK}b`);
+  });
+
   it('masks secret-keyed values in text even when they are no secret of this run', () => {
     expect(scrubberOf().scrub('rejected {"securityCode":"123","cardNumber":"4111111111111111"}')).toBe(
       `rejected {"securityCode":"${MASK}","cardNumber":"${MASK}"}`,

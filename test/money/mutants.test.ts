@@ -81,6 +81,31 @@ describe('the duplicate check counts a listed withdrawal it cannot fully read as
   });
 });
 
+describe('the duplicate check tells PIX key types apart', () => {
+  it('a listed withdrawal with the same key text under another key type is no twin: the withdrawal is paid', async () => {
+    const key = 'keytype-twin@example.com';
+    // The list, as the proxy answers it, holds the same amount, bank account and key text, as a RANDOM key.
+    proxy.rewriteGets((request, body) => {
+      if (new URL(request.url, proxy.url).pathname !== '/withdrawals') return body;
+      const list = JSON.parse(body) as { data: unknown[]; meta: { total: number } };
+      const other = {
+        id: '0d5b5c1e-5b1f-4c52-9d7e-5d0f7d1a0b02', amount: 1235, status: 'PENDING', withdrawalPaymentType: 'PIX', bankAccountId: Number(bank), pixKeyType: 'RANDOM', pixKey: key,
+      };
+      return JSON.stringify({ ...list, data: [{ ...other, createdAt: new Date().toISOString() }, ...list.data], meta: { total: list.meta.total + 1 } });
+    });
+    try {
+      const result = await s.run(
+        ['withdraw', 'pix', '--amount', '1235', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'],
+        { env: { PAYCTL_BASE_URL: proxy.url } },
+      );
+      expect(result.code, result.stderr).toBe(0);
+      expect((await sandboxWithdrawals(s)).filter((w) => w.pixKey === key)).toHaveLength(1);
+    } finally {
+      proxy.rewriteGets((_, body) => body);
+    }
+  });
+});
+
 describe('batch limits', () => {
   it('a row exactly at --max-withdrawal, in a file exactly at --max-batch-total, is paid', async () => {
     const file = csvFile('at-limits.csv', [PIX_HEADER, `${MAX_WITHDRAWAL},${bank},email,at-limit-0@example.com`, `1000,${bank},email,at-limit-1@example.com`]);

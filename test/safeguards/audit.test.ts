@@ -117,6 +117,17 @@ describe('every write is recorded once before it is sent and once with its outco
     expect(() => readdirSync(auditFolder(state))).toThrow();
   });
 
+  it('a secret in the path of a write is masked in the trail, as everywhere payctl writes', async () => {
+    const state = stateDir();
+    const card = '4111111111111111';
+    const result = await inState(state, ['api', 'DELETE', `/cards/${card}`]);
+    expect(result.code).not.toBe(0);
+    const [intent] = recordsIn(state);
+    expect(intent).toMatchObject({ type: 'intent', method: 'DELETE' });
+    expect(intent!.path).toMatch(/^\/cards\/\*+$/);
+    expect(readdirSync(auditFolder(state)).map((name) => readFileSync(path.join(auditFolder(state), name), 'utf8')).join('')).not.toContain(card);
+  });
+
   it('a refused write has its outcome: the HTTP status and exit 1', async () => {
     const bank = (await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']))[0]!.id;
     const state = stateDir();
