@@ -60,26 +60,6 @@ const requireApart = {
 };
 
 /**
- * jq-wasm stays in node_modules: in dist/cli.cjs, `import('jq-wasm')` (src/output/jq.ts,
- * only runs with --jq) becomes a require of it, made when the import runs (the bundle
- * runs in a vm.Script, which has no dynamic import), and src/output/jq-wasm-file.ts
- * asks the bundle's require where its jq.wasm is.
- */
-const requireJq = {
-  name: 'require-jq',
-  setup(builder) {
-    builder.onResolve({ filter: /^jq-wasm$/ }, (args) => (args.namespace === 'jq' ? { path: 'jq-wasm', external: true } : { path: 'jq-wasm', namespace: 'jq' }));
-    builder.onLoad({ filter: /.*/, namespace: 'jq' }, () => ({ contents: "export * from 'jq-wasm';", loader: 'js' }));
-    builder.onResolve({ filter: /^jq-wasm\/jq\.wasm$/ }, () => ({ path: 'jq-wasm/jq.wasm', external: true }));
-    builder.onResolve({ filter: /\/jq-wasm-file\.js$/ }, () => ({ path: 'jq-wasm-file', namespace: 'jq-wasm-file' }));
-    builder.onLoad({ filter: /.*/, namespace: 'jq-wasm-file' }, () => ({
-      contents: "export const jqWasmFile = () => require.resolve('jq-wasm/jq.wasm');",
-      loader: 'js',
-    }));
-  },
-};
-
-/**
  * commander requires node:child_process at load time for executable subcommands,
  * which payctl does not use; loading it costs about 15 ms of every run. Inside
  * commander it is replaced by a module that loads it on first use.
@@ -116,7 +96,7 @@ await Promise.all([
     ...cliBundle,
     entryPoints: { cli: 'src/cli.ts' },
     outdir: staging,
-    plugins: [requireApart, lazyChildProcess, requireJq],
+    plugins: [requireApart, lazyChildProcess, ...cliBundle.plugins],
     banner: { js: buildLine },
   }),
   build({

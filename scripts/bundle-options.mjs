@@ -35,7 +35,27 @@ const kyWithoutUndici = {
   },
 };
 
-/** dist/cli.cjs's options but for its entry, output folder, build line and plugins. */
+/**
+ * jq-wasm stays in node_modules: in dist/cli.cjs, `import('jq-wasm')` (src/output/jq.ts,
+ * only runs with --jq) becomes a require of it, made when the import runs (the bundle
+ * runs in a vm.Script, which has no dynamic import), and src/output/jq-wasm-file.ts
+ * asks the bundle's require where its jq.wasm is.
+ */
+const requireJq = {
+  name: 'require-jq',
+  setup(builder) {
+    builder.onResolve({ filter: /^jq-wasm$/ }, (args) => (args.namespace === 'jq' ? { path: 'jq-wasm', external: true } : { path: 'jq-wasm', namespace: 'jq' }));
+    builder.onLoad({ filter: /.*/, namespace: 'jq' }, () => ({ contents: "export * from 'jq-wasm';", loader: 'js' }));
+    builder.onResolve({ filter: /^jq-wasm\/jq\.wasm$/ }, () => ({ path: 'jq-wasm/jq.wasm', external: true }));
+    builder.onResolve({ filter: /\/jq-wasm-file\.js$/ }, () => ({ path: 'jq-wasm-file', namespace: 'jq-wasm-file' }));
+    builder.onLoad({ filter: /.*/, namespace: 'jq-wasm-file' }, () => ({
+      contents: "export const jqWasmFile = () => require.resolve('jq-wasm/jq.wasm');",
+      loader: 'js',
+    }));
+  },
+};
+
+/** dist/cli.cjs's options but for its entry, output folder and build line; its other plugins are scripts/build.mjs's. */
 export const cliBundle = {
   ...common,
   outExtension: { '.js': '.cjs' },
@@ -43,4 +63,5 @@ export const cliBundle = {
   external: ['@napi-rs/keyring'],
   inject: kyWithoutUndici.inject,
   define: { ...common.define, ...kyWithoutUndici.define },
+  plugins: [requireJq],
 };
