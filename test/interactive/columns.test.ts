@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import stringWidth from 'string-width';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -100,16 +101,20 @@ describe.concurrent('what each list shows at 80 columns, and at 60 and 200', () 
 
 describe('payctl audit at 80 columns', () => {
   screenIt('time (local), what was sent to which resource, the amount and the outcome', async () => {
+    // An audit trail of this test's own: the worker's holds other files' writes, whose longer paths would set the widths.
+    const env = { XDG_STATE_HOME: mkdtempSync(path.join(tmpdir(), 'payctl-state-')) };
     const [account] = await json<Array<{ id: number }>>(['bank-accounts', 'list', '--main-account']);
     const [sub] = await json<Subscription[]>(['subs', 'list', '--status', 'ACTIVE', '--limit', '1']);
-    const paid = await s.run(['withdraw', 'pix', '--amount', '1234', '--bank-account', String(account!.id), '--pix-key-type', 'email', '--pix-key', 'a@acme.com.br', '--main-account', '--yes', '--json']);
+    const paid = await s.run(['withdraw', 'pix', '--amount', '1234', '--bank-account', String(account!.id), '--pix-key-type', 'email', '--pix-key', 'a@acme.com.br', '--main-account', '--yes', '--json'], { env });
     expect(paid.code, paid.stderr).toBe(0);
     const withdrawal = JSON.parse(paid.stdout) as { id: string };
-    expect((await s.run(['subs', 'cancel', sub!.id, '--yes'])).code).toBe(0);
-    const entries = await json<Array<{ at: string; path: string }>>(['audit']);
+    expect((await s.run(['subs', 'cancel', sub!.id, '--yes'], { env })).code).toBe(0);
+    const audit = await s.run(['audit', '--json'], { env });
+    expect(audit.code, audit.stderr).toBe(0);
+    const entries = JSON.parse(audit.stdout) as Array<{ at: string; path: string }>;
     const at = (pathOf: string) => saoPaulo(entries.find((entry) => entry.path === pathOf)!.at);
 
-    const lines = screenLines(await onScreen(['audit'], 80), 80);
+    const lines = screenLines(await onScreen(['audit'], 80, env), 80);
     expect(lines[0]).toMatch(/^TIME +SENT +AMOUNT {2}OUTCOME/);
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${at('/withdrawals/withdraw')}  POST /withdrawals/withdraw +R\\$ 12,34  done {2,}${withdrawal.id.slice(0, 8)}$`)));
     expect(lines).toContainEqual(expect.stringMatching(new RegExp(`^${at(`/subscriptions/${sub!.id}`)}  DELETE /subscriptions/${sub!.id.slice(0, 8)} +- {2}done`)));
