@@ -17,6 +17,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCounted } from './child.mjs';
 import { nodeVersions } from './node-versions.mjs';
 import { sandboxUrl } from './sandbox-url.mjs';
 
@@ -29,22 +30,6 @@ const latencyMs = Number(process.env.BENCH_LATENCY_MS ?? 10);
 const wanted = process.env.BENCH_NODES?.split(',');
 const versions = nodeVersions().filter(({ major }) => !wanted || wanted.includes(major));
 
-/** Runs a command to completion; stdout is counted in lines, not kept. */
-function run(command, args, env, input) {
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let lines = 0;
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
-    });
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) => (code === 0 ? resolve({ lines, stderr }) : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`))));
-    child.stdin.end(input ?? '');
-  });
-}
-
 async function startSandbox(customers, latency = 0) {
   // Its request log is not wanted; only the "listening on" line is read.
   const args = [bin, 'sandbox', 'start', '--port', '0', '--customers', String(customers), '--latency', String(latency)];
@@ -52,14 +37,14 @@ async function startSandbox(customers, latency = 0) {
   const url = await sandboxUrl(child);
   // Each benchmark has its own cache folder, so every version's code cache is made once, here.
   const env = { PATH: process.env.PATH, HOME: tmpdir(), XDG_CACHE_HOME: mkdtempSync(path.join(tmpdir(), 'payctl-bench-cache-')), PAYCTL_CONFIG_DIR: mkdtempSync(path.join(tmpdir(), 'payctl-bench-')), PAYCTL_BASE_URL: url };
-  for (const { node } of versions) await run(node, [bin, 'auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], env, 'acme-sandbox-secret\n');
+  for (const { node } of versions) await runCounted(node, [bin, 'auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], env, 'acme-sandbox-secret\n');
   return { env, stop: () => child.kill('SIGTERM') };
 }
 
 /** A command under /usr/bin/time: wall time, lines written and peak resident memory (kB) of the process. */
 async function timed(node, args, env) {
   const started = performance.now();
-  const { lines, stderr } = await run('/usr/bin/time', ['-f', 'peak-kb %M', node, ...args], env);
+  const { lines, stderr } = await runCounted('/usr/bin/time', ['-f', 'peak-kb %M', node, ...args], env);
   return { items: lines, seconds: (performance.now() - started) / 1000, peakKb: Number(/peak-kb (\d+)/.exec(stderr)[1]) };
 }
 

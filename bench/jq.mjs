@@ -11,6 +11,7 @@ import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { runCounted } from './child.mjs';
 import { nodeVersions } from './node-versions.mjs';
 import { sandboxUrl } from './sandbox-url.mjs';
 
@@ -22,25 +23,6 @@ const wanted = process.env.BENCH_NODES?.split(',');
 const versions = nodeVersions().filter(({ major }) => !wanted || wanted.includes(major));
 const expression = '.[].id';
 
-/** Runs a command to completion and times it; stdout is counted in lines, not kept. */
-function timed(command, args, env, input) {
-  return new Promise((resolve, reject) => {
-    const started = performance.now();
-    const child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
-    let lines = 0;
-    let stderr = '';
-    child.stdout.on('data', (chunk) => {
-      for (let i = 0; i < chunk.length; i++) if (chunk[i] === 10) lines++;
-    });
-    child.stderr.on('data', (chunk) => (stderr += chunk));
-    child.on('error', reject);
-    child.on('close', (code) =>
-      code === 0 ? resolve({ lines, seconds: (performance.now() - started) / 1000 }) : reject(new Error(`${args.join(' ')} exited ${code}: ${stderr}`)),
-    );
-    child.stdin.end(input ?? '');
-  });
-}
-
 const sandbox = spawn(process.execPath, [bin, 'sandbox', 'start', '--port', '0', '--customers', String(customers)], { stdio: ['ignore', 'pipe', 'ignore'] });
 const env = {
   PATH: process.env.PATH,
@@ -51,12 +33,12 @@ const env = {
 };
 const shellWord = (word) => `'${word.replaceAll("'", `'\\''`)}'`;
 try {
-  for (const { node } of versions) await timed(node, [bin, 'auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], env, 'acme-sandbox-secret\n');
+  for (const { node } of versions) await runCounted(node, [bin, 'auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], env, 'acme-sandbox-secret\n');
   const cases = {
-    [`payctl customers list --all --jq '${expression}'`]: (node) => timed(node, [bin, 'customers', 'list', '--all', '--jq', expression], env),
-    [`payctl customers list --all -o ndjson --jq '.id'`]: (node) => timed(node, [bin, 'customers', 'list', '--all', '-o', 'ndjson', '--jq', '.id'], env),
+    [`payctl customers list --all --jq '${expression}'`]: (node) => runCounted(node, [bin, 'customers', 'list', '--all', '--jq', expression], env),
+    [`payctl customers list --all -o ndjson --jq '.id'`]: (node) => runCounted(node, [bin, 'customers', 'list', '--all', '-o', 'ndjson', '--jq', '.id'], env),
     [`payctl customers list --all --json | jq '${expression}'`]: (node) =>
-      timed('sh', ['-c', `${shellWord(node)} ${shellWord(bin)} customers list --all --json | jq ${shellWord(expression)}`], env),
+      runCounted('sh', ['-c', `${shellWord(node)} ${shellWord(bin)} customers list --all --json | jq ${shellWord(expression)}`], env),
   };
   const samples = new Map(versions.flatMap(({ major }) => Object.keys(cases).map((name) => [`${major} ${name}`, []])));
   const failed = new Map();

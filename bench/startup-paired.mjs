@@ -3,20 +3,16 @@
 // machine; medians of CPU time (user + system) and wall time, from /usr/bin/time (10 ms steps).
 // The answer comes from a local server in another process, as in bench/startup.mjs.
 //   node bench/startup-paired.mjs /path/to/other/bin/payctl.js   (RUNS=20)
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startBalanceServer } from './balance-server.mjs';
 
 const other = process.argv[2];
 if (!other) throw new Error('usage: node bench/startup-paired.mjs OTHER_BIN');
-const server = spawn(process.execPath, ['-e', `
-  const body = JSON.stringify({ data: { disponiblePixBalance: 1234.56, disponibleCardBalance: 10, disponibleBilletBalance: 0, withdrawalsInProcessingBalance: 0 }, message: 'ok' });
-  require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); })
-    .listen(0, '127.0.0.1', function () { console.log(this.address().port); });
-`], { stdio: ['ignore', 'pipe', 'inherit'] });
-const port = await new Promise((resolve) => server.stdout.once('data', (d) => resolve(String(d).trim())));
+const { port, stop: stopServer } = await startBalanceServer();
 const exp = Math.floor(Date.now() / 1000) + 3600;
 const part = (v) => Buffer.from(JSON.stringify(v)).toString('base64url');
 const token = `${part({ alg: 'HS256' })}.${part({ sub: 't', exp })}.sig`;
@@ -33,7 +29,7 @@ for (let i = 0; i < runs; i++) {
     samples[name].push({ wall: wall * 1000, cpu: (user + sys) * 1000 });
   }
 }
-server.kill();
+stopServer();
 const median = (v) => [...v].sort((a, b) => a - b)[Math.floor(v.length / 2)];
 for (const key of ['cpu', 'wall']) {
   const [b, n] = [median(samples.base.map((s) => s[key])), median(samples.branch.map((s) => s[key]))];

@@ -13,11 +13,12 @@
 // leaves that version's code cache in the user's cache folder, as it does for users.
 //   npm run build && npm run bench:startup     (BENCH_RUNS=60 for more runs, BENCH_NODES=22,24)
 import { build } from 'esbuild';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startBalanceServer } from './balance-server.mjs';
 import { nodeVersions } from './node-versions.mjs';
 import { cliBundle } from '../scripts/bundle-options.mjs';
 
@@ -49,12 +50,7 @@ const launcherOf = (name) => {
 };
 
 // The API answer comes from a separate process, so the server's work is not timed against payctl.
-const server = spawn(process.execPath, ['-e', `
-  const body = JSON.stringify({ data: { disponiblePixBalance: 1234.56, disponibleCardBalance: 10, disponibleBilletBalance: 0, withdrawalsInProcessingBalance: 0 }, message: 'ok' });
-  require('node:http').createServer((req, res) => { res.writeHead(200, { 'content-type': 'application/json' }); res.end(body); })
-    .listen(0, '127.0.0.1', function () { console.log(this.address().port); });
-`], { stdio: ['ignore', 'pipe', 'inherit'] });
-const port = await new Promise((resolve) => server.stdout.once('data', (d) => resolve(String(d).trim())));
+const { port, stop: stopServer } = await startBalanceServer();
 
 const env = {
   PATH: process.env.PATH,
@@ -105,7 +101,7 @@ try {
     }
   }
 } finally {
-  server.kill();
+  stopServer();
   rmSync(requestPathDir, { recursive: true, force: true });
 }
 

@@ -56,16 +56,19 @@ describe('--reconcile matches a row only to a withdrawal made after its intent (
   });
 });
 
+/** Until the proxy's rewrite is reset: the withdrawals list, as the proxy answers it, starts with `item`, made now. */
+const listedFirst = (item: object) =>
+  proxy.rewriteGets((request, body) => {
+    if (new URL(request.url, proxy.url).pathname !== '/withdrawals') return body;
+    const list = JSON.parse(body) as { data: unknown[]; meta: { total: number } };
+    return JSON.stringify({ ...list, data: [{ ...item, createdAt: new Date().toISOString() }, ...list.data], meta: { total: list.meta.total + 1 } });
+  });
+
 describe('the duplicate check counts a listed withdrawal it cannot fully read as a possible twin', () => {
   it('a same-looking withdrawal listed without withdrawalPaymentType stops a withdrawal: exit 2, nothing sent', async () => {
     const key = 'unreadable-twin@example.com';
     // The list, as the proxy answers it, holds the same withdrawal without its method.
-    proxy.rewriteGets((request, body) => {
-      if (new URL(request.url, proxy.url).pathname !== '/withdrawals') return body;
-      const list = JSON.parse(body) as { data: unknown[]; meta: { total: number } };
-      const twin = { id: '0d5b5c1e-5b1f-4c52-9d7e-5d0f7d1a0b01', amount: 1234, status: 'PENDING', bankAccountId: Number(bank), pixKeyType: 'EMAIL', pixKey: key };
-      return JSON.stringify({ ...list, data: [{ ...twin, createdAt: new Date().toISOString() }, ...list.data], meta: { total: list.meta.total + 1 } });
-    });
+    listedFirst({ id: '0d5b5c1e-5b1f-4c52-9d7e-5d0f7d1a0b01', amount: 1234, status: 'PENDING', bankAccountId: Number(bank), pixKeyType: 'EMAIL', pixKey: key });
     try {
       const before = (await sandboxWithdrawals(s)).length;
       const result = await s.run(
@@ -85,13 +88,8 @@ describe('the duplicate check tells PIX key types apart', () => {
   it('a listed withdrawal with the same key text under another key type is no twin: the withdrawal is paid', async () => {
     const key = 'keytype-twin@example.com';
     // The list, as the proxy answers it, holds the same amount, bank account and key text, as a RANDOM key.
-    proxy.rewriteGets((request, body) => {
-      if (new URL(request.url, proxy.url).pathname !== '/withdrawals') return body;
-      const list = JSON.parse(body) as { data: unknown[]; meta: { total: number } };
-      const other = {
-        id: '0d5b5c1e-5b1f-4c52-9d7e-5d0f7d1a0b02', amount: 1235, status: 'PENDING', withdrawalPaymentType: 'PIX', bankAccountId: Number(bank), pixKeyType: 'RANDOM', pixKey: key,
-      };
-      return JSON.stringify({ ...list, data: [{ ...other, createdAt: new Date().toISOString() }, ...list.data], meta: { total: list.meta.total + 1 } });
+    listedFirst({
+      id: '0d5b5c1e-5b1f-4c52-9d7e-5d0f7d1a0b02', amount: 1235, status: 'PENDING', withdrawalPaymentType: 'PIX', bankAccountId: Number(bank), pixKeyType: 'RANDOM', pixKey: key,
     });
     try {
       const result = await s.run(

@@ -1,56 +1,29 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import {
-  colleagueWithdraws as colleagueWithdrawsIn,
-  csvFile,
-  expectPaidOnce,
-  fundedMainAccount,
-  paidByKey,
-  PIX_HEADER,
-  pixKeys,
-  pixBatchThrough,
-  pixRows,
-  sandboxWithdrawals,
-  shim,
-  startProxy,
-  type Proxy,
-} from './helpers.js';
+import { describe, expect, it } from 'vitest';
+import { colleagueWithdraws as colleagueWithdrawsIn, csvFile, expectPaidOnce, paidByKey, PIX_HEADER, pixBatchThrough, pixKeys, pixRows, sandboxBehindProxy, sandboxWithdrawals, shim } from './helpers.js';
 
 /**
  * --reconcile against a world that moves: a colleague creating withdrawals while
  * the list is read, rows alike but for their bank account, a clock corrected
  * between the run and the reconcile. Payments are counted in the sandbox.
  */
-let s: SandboxSession;
-let bank: string;
-let proxy: Proxy;
+const world = sandboxBehindProxy();
 
-beforeAll(async () => {
-  s = await startSandboxSession('acme');
-  bank = await fundedMainAccount(s);
-  proxy = await startProxy(s.sandbox.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await s?.close();
-});
+const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) => pixBatchThrough(world.session, world.proxy, file, extra, env);
 
-const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) => pixBatchThrough(s, proxy, file, extra, env);
-
-const colleagueWithdraws = (amount: number, key: string) => colleagueWithdrawsIn(s, bank, amount, key);
+const colleagueWithdraws = (amount: number, key: string) => colleagueWithdrawsIn(world.session, world.bank, amount, key);
 
 /** Loses the answers to the POSTs at the given places (counted from now); passes the rest on. */
 function loseAnswersAt(...places: number[]): void {
-  const first = proxy.posts.length;
-  proxy.setRule((_, index) => (places.includes(index - first) ? 'lose-answer' : 'forward'));
+  const first = world.proxy.posts.length;
+  world.proxy.setRule((_, index) => (places.includes(index - first) ? 'lose-answer' : 'forward'));
 }
 
 describe('--reconcile reads a list that shifts while it is read', () => {
   it("a withdrawal created while page 2 is held pushes the row's withdrawal (at position 200) to page 3: it is still found, paid once", async () => {
-    const file = csvFile('shift.csv', [PIX_HEADER, ...pixRows('shift', 1, bank, 7777)]);
+    const file = csvFile('shift.csv', [PIX_HEADER, ...pixRows('shift', 1, world.bank, 7777)]);
     loseAnswersAt(0);
     expect((await batch(file)).code).toBe(5);
-    proxy.setRule(() => 'forward');
+    world.proxy.setRule(() => 'forward');
     // 199 newer withdrawals: the row's is the last item of page 2 (100 a page).
     for (let i = 0; i < 199; i++) await colleagueWithdraws(100 + i, `filler-${i}@example.com`);
 
@@ -58,10 +31,10 @@ describe('--reconcile reads a list that shifts while it is read', () => {
     const heldSeen = new Promise<void>((resolve) => (held = resolve));
     let release!: () => void;
     const released = new Promise<void>((resolve) => (release = resolve));
-    proxy.holdGets((request) => {
-      const url = new URL(request.url, proxy.url);
+    world.proxy.holdGets((request) => {
+      const url = new URL(request.url, world.proxy.url);
       if (url.pathname !== '/withdrawals' || url.searchParams.get('page') !== '2') return undefined;
-      proxy.holdGets(() => undefined);
+      world.proxy.holdGets(() => undefined);
       held();
       return released;
     });
@@ -70,7 +43,7 @@ describe('--reconcile reads a list that shifts while it is read', () => {
     await colleagueWithdraws(150, 'colleague@example.com');
     release();
     const settled = await settling;
-    expect((await paidByKey(s, 'shift-')).get('shift-0@example.com')).toBe(1);
+    expect((await paidByKey(world.session, 'shift-')).get('shift-0@example.com')).toBe(1);
     expect(settled.code, settled.stderr).toBe(0);
     expect(settled.stderr).toContain('1 of 1 unknown rows were paid');
   });
@@ -79,8 +52,8 @@ describe('--reconcile reads a list that shifts while it is read', () => {
 describe('--reconcile reads the list again until it holds still', () => {
   /** Rewrites the list's answers while `--reconcile` runs, then lets them be. */
   async function reconcileWith(file: string, rewrite: (page: number, list: { data: unknown[]; meta: { total: number } }) => void) {
-    proxy.rewriteGets((request, body) => {
-      const url = new URL(request.url, proxy.url);
+    world.proxy.rewriteGets((request, body) => {
+      const url = new URL(request.url, world.proxy.url);
       if (url.pathname !== '/withdrawals') return body;
       const list = JSON.parse(body) as { data: unknown[]; meta: { total: number } };
       rewrite(Number(url.searchParams.get('page')), list);
@@ -89,15 +62,15 @@ describe('--reconcile reads the list again until it holds still', () => {
     try {
       return await batch(file, ['--reconcile']);
     } finally {
-      proxy.rewriteGets((_, body) => body);
+      world.proxy.rewriteGets((_, body) => body);
     }
   }
 
   it("an item leaving page 1 while it is read pulls the row's withdrawal (first of page 2) onto page 1: read again, it is found, paid once", async () => {
-    const file = csvFile('pulled.csv', [PIX_HEADER, ...pixRows('pulled', 1, bank, 7878)]);
+    const file = csvFile('pulled.csv', [PIX_HEADER, ...pixRows('pulled', 1, world.bank, 7878)]);
     loseAnswersAt(0);
     expect((await batch(file)).code).toBe(5);
-    proxy.setRule(() => 'forward');
+    world.proxy.setRule(() => 'forward');
     for (let i = 0; i < 100; i++) await colleagueWithdraws(100 + i, `pull-filler-${i}@example.com`);
 
     let pulled = false;
@@ -109,16 +82,16 @@ describe('--reconcile reads the list again until it holds still', () => {
       list.meta.total--;
     });
     expect(pulled).toBe(true);
-    expect((await paidByKey(s, 'pulled-')).get('pulled-0@example.com')).toBe(1);
+    expect((await paidByKey(world.session, 'pulled-')).get('pulled-0@example.com')).toBe(1);
     expect(settled.code, settled.stderr).toBe(0);
     expect(settled.stderr).toContain('1 of 1 unknown rows were paid');
   });
 
   it('a list that changes at every reading: after 5 readings the row stays unknown, says why, and is not sent', async () => {
-    const file = csvFile('restless.csv', [PIX_HEADER, ...pixRows('restless', 1, bank, 7979)]);
+    const file = csvFile('restless.csv', [PIX_HEADER, ...pixRows('restless', 1, world.bank, 7979)]);
     loseAnswersAt(0);
     expect((await batch(file)).code).toBe(5);
-    proxy.setRule(() => 'forward');
+    world.proxy.setRule(() => 'forward');
 
     let created = 0;
     const settled = await reconcileWith(file, (page, list) => {
@@ -127,31 +100,31 @@ describe('--reconcile reads the list again until it holds still', () => {
       created++;
       const at = new Date().toISOString();
       const id = `00000000-0000-4000-8000-${String(created).padStart(12, '0')}`;
-      list.data.unshift({ id, amount: 101, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: `ghost-${created}@example.com`, bankAccountId: Number(bank), createdAt: at, updatedAt: at });
+      list.data.unshift({ id, amount: 101, status: 'PENDING', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: `ghost-${created}@example.com`, bankAccountId: Number(world.bank), createdAt: at, updatedAt: at });
       list.meta.total++;
     });
     expect(settled.code, settled.stderr).toBe(5);
     expect(settled.stderr).toContain('the withdrawals list changed each of the 5 times it was read');
     expect(created).toBe(5);
-    expect((await paidByKey(s, 'restless-')).get('restless-0@example.com')).toBe(1);
+    expect((await paidByKey(world.session, 'restless-')).get('restless-0@example.com')).toBe(1);
   });
 });
 
 describe('--reconcile compares every field of a row', () => {
   it('PIX rows alike but for their bank account, both unknown, only the second reached the API: each bank account is paid once', async () => {
-    const banks = (await s.run(['bank-accounts', 'list', '--main-account', '--fields', 'id', '-o', 'tsv'])).stdout.trim().split('\n');
+    const banks = (await world.session.run(['bank-accounts', 'list', '--main-account', '--fields', 'id', '-o', 'tsv'])).stdout.trim().split('\n');
     expect(banks.length).toBeGreaterThanOrEqual(2);
     const [x, y] = banks as [string, string];
     const file = csvFile('banks.csv', [PIX_HEADER, `8888,${x},email,two-banks@example.com`, `8888,${y},email,two-banks@example.com`]);
-    const first = proxy.posts.length;
+    const first = world.proxy.posts.length;
     // The first row's request never reaches the API; the second's does, and its answer is lost.
-    proxy.setRule((_, index) => (index - first === 0 ? 'drop' : index - first === 1 ? 'lose-answer' : 'forward'));
+    world.proxy.setRule((_, index) => (index - first === 0 ? 'drop' : index - first === 1 ? 'lose-answer' : 'forward'));
     expect((await batch(file)).code).toBe(5);
-    proxy.setRule(() => 'forward');
+    world.proxy.setRule(() => 'forward');
 
     const settled = await batch(file, ['--reconcile']);
     expect(settled.code, settled.stderr).toBe(0);
-    const paid = (await sandboxWithdrawals(s)).filter((w) => w.pixKey === 'two-banks@example.com').map((w) => String(w.bankAccountId));
+    const paid = (await sandboxWithdrawals(world.session)).filter((w) => w.pixKey === 'two-banks@example.com').map((w) => String(w.bankAccountId));
     expect(paid.sort()).toEqual([x, y].sort());
   });
 });
@@ -160,15 +133,15 @@ describe("--reconcile places rows on the API's clock as it was at the run", () =
   for (const fastSeconds of [45, 300]) {
     it(`a clock ${fastSeconds} s fast during the run and corrected before --reconcile: each row paid once`, async () => {
       const prefix = `fast${fastSeconds}`;
-      const file = csvFile('fast.csv', [PIX_HEADER, ...pixRows(prefix, 3, bank, 20_000 + fastSeconds)]);
+      const file = csvFile('fast.csv', [PIX_HEADER, ...pixRows(prefix, 3, world.bank, 20_000 + fastSeconds)]);
       // The first row is sent before any answer of the run; the third after some.
       loseAnswersAt(0, 2);
       const fast = { NODE_OPTIONS: shim('clock-shift'), PAYCTL_TEST_CLOCK_SHIFT_MS: String(fastSeconds * 1000) };
       expect((await batch(file, [], fast)).code).toBe(5);
-      proxy.setRule(() => 'forward');
+      world.proxy.setRule(() => 'forward');
 
       const settled = await batch(file, ['--reconcile']);
-      await expectPaidOnce(s, `${prefix}-`, pixKeys(prefix, 3));
+      await expectPaidOnce(world.session, `${prefix}-`, pixKeys(prefix, 3));
       expect(settled.code, settled.stderr).toBe(0);
       expect(settled.stderr).toContain('2 of 2 unknown rows were paid');
     });

@@ -1,46 +1,33 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
-import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixBatchThrough, pixKeys, pixRows, shim, startProxy, type Proxy } from './helpers.js';
+import { csvFile, expectPaidOnce, paidByKey, PIX_HEADER, pixBatchThrough, pixKeys, pixRows, sandboxBehindProxy, shim } from './helpers.js';
 
 /**
  * Rows of unknown outcome: the sandbox behind a proxy that loses answers or
  * answers 500 after the sandbox acted, so the withdrawals really exist.
  */
-let s: SandboxSession;
-let bank: string;
-let proxy: Proxy;
+const world = sandboxBehindProxy();
 
-beforeAll(async () => {
-  s = await startSandboxSession('acme');
-  bank = await fundedMainAccount(s);
-  proxy = await startProxy(s.sandbox.url);
-});
-afterAll(async () => {
-  await proxy?.close();
-  await s?.close();
-});
-
-const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) => pixBatchThrough(s, proxy, file, extra, env);
-const postsTo = (prefix: string) => proxy.posts.filter((p) => p.body.includes(`"${prefix}-`)).length;
+const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) => pixBatchThrough(world.session, world.proxy, file, extra, env);
+const postsTo = (prefix: string) => world.proxy.posts.filter((p) => p.body.includes(`"${prefix}-`)).length;
 
 describe("--reconcile reads the time window on the API's clock", () => {
   for (const shiftSeconds of [120, -120]) {
     it(`with this machine's clock ${shiftSeconds > 0 ? 'ahead of' : 'behind'} the API's by 120 s: the skew is reported and nothing is paid twice`, async () => {
       const prefix = `skew${shiftSeconds > 0 ? 'ahead' : 'behind'}`;
       const env = { NODE_OPTIONS: shim('clock-shift'), PAYCTL_TEST_CLOCK_SHIFT_MS: String(shiftSeconds * 1000) };
-      const file = csvFile('skew.csv', [PIX_HEADER, ...pixRows(prefix, 6, bank)]);
-      const first = proxy.posts.length;
+      const file = csvFile('skew.csv', [PIX_HEADER, ...pixRows(prefix, 6, world.bank)]);
+      const first = world.proxy.posts.length;
       // The first row's intent is made before any answer (so only reconcile's own reading of the API's clock
       // places it); the fifth's after some (the run recorded the API's time with it).
-      proxy.setRule((_, index) => ([0, 4].includes(index - first) ? 'lose-answer' : 'forward'));
+      world.proxy.setRule((_, index) => ([0, 4].includes(index - first) ? 'lose-answer' : 'forward'));
       const lost = await batch(file, [], env);
       expect(lost.code, lost.stderr).toBe(5);
-      proxy.setRule(() => 'forward');
+      world.proxy.setRule(() => 'forward');
 
       const settled = await batch(file, ['--reconcile', '-o', 'json'], env);
       expect(settled.code, settled.stderr).toBe(0);
@@ -49,22 +36,22 @@ describe("--reconcile reads the time window on the API's clock", () => {
       expect(settled.stderr).toContain('2 of 2 unknown rows were paid');
       expect((JSON.parse(settled.stdout) as Array<{ outcome: string }>).filter((r) => r.outcome === 'reconciled')).toHaveLength(2);
       expect(postsTo(prefix)).toBe(6);
-      await expectPaidOnce(s, `${prefix}-`, pixKeys(prefix, 6));
+      await expectPaidOnce(world.session, `${prefix}-`, pixKeys(prefix, 6));
     });
   }
 });
 
 describe('a 5xx answer to a batch POST', () => {
   it('makes the row unknown (exit 5), a rerun does not send it again, and --reconcile settles it', async () => {
-    const file = csvFile('five.csv', [PIX_HEADER, ...pixRows('five', 4, bank)]);
-    const first = proxy.posts.length;
-    proxy.setRule((_, index) => (index - first === 2 ? 'answer-500' : 'forward'));
+    const file = csvFile('five.csv', [PIX_HEADER, ...pixRows('five', 4, world.bank)]);
+    const first = world.proxy.posts.length;
+    world.proxy.setRule((_, index) => (index - first === 2 ? 'answer-500' : 'forward'));
     const failed = await batch(file, ['-o', 'json']);
     expect(failed.code, failed.stderr).toBe(5);
     const report = JSON.parse(failed.stdout) as Array<{ line: number; outcome: string; error: string }>;
     expect(report.map((r) => r.outcome)).toEqual(['sent', 'sent', 'unknown', 'sent']);
     expect(report[2]!.error).toContain('returnCode -7000');
-    proxy.setRule(() => 'forward');
+    world.proxy.setRule(() => 'forward');
 
     const rerun = await batch(file);
     expect(rerun.code).toBe(5);
@@ -75,44 +62,44 @@ describe('a 5xx answer to a batch POST', () => {
     expect(settled.code, settled.stderr).toBe(0);
     expect(settled.stderr).toContain('1 of 1 unknown rows were paid');
     expect(postsTo('five')).toBe(4);
-    await expectPaidOnce(s, 'five-', pixKeys('five', 4));
+    await expectPaidOnce(world.session, 'five-', pixKeys('five', 4));
   });
 });
 
 describe('one withdrawal settles at most one row', () => {
   it('two identical rows both of unknown outcome, one of which reached the API: one is reconciled, the other sent again', async () => {
-    const twin = `6100,${bank},email,twin-unknown@example.com`;
+    const twin = `6100,${world.bank},email,twin-unknown@example.com`;
     const file = csvFile('twins.csv', [PIX_HEADER, twin, twin]);
-    const first = proxy.posts.length;
+    const first = world.proxy.posts.length;
     // The first reaches the sandbox and its answer is lost; the second never reaches it.
-    proxy.setRule((_, index) => (index - first === 0 ? 'lose-answer' : 'drop'));
+    world.proxy.setRule((_, index) => (index - first === 0 ? 'lose-answer' : 'drop'));
     // An audit log of this test's own, to see that the dry run below leaves it as it is.
     const state = { XDG_STATE_HOME: tempConfigDir() };
     const lost = await batch(file, ['--allow-duplicate-rows'], state);
     expect(lost.code, lost.stderr).toBe(5);
     expect(lost.stderr).toContain('2 of unknown outcome');
-    proxy.setRule(() => 'forward');
-    expect((await paidByKey(s, 'twin-unknown')).get('twin-unknown@example.com')).toBe(1);
+    world.proxy.setRule(() => 'forward');
+    expect((await paidByKey(world.session, 'twin-unknown')).get('twin-unknown@example.com')).toBe(1);
 
     // A dry run of the reconcile looks, and records only the row it would send again; it writes nothing.
     const journal = readFileSync(`${file}.journal`);
     const audit = readFileSync(path.join(state.XDG_STATE_HOME, 'payctl', 'audit.ndjson'));
-    const posts = proxy.posts.length;
+    const posts = world.proxy.posts.length;
     const plan = await batch(file, ['--allow-duplicate-rows', '--reconcile', '--dry-run', '-o', 'json'], state);
     expect(plan.code, plan.stderr).toBe(0);
     expect((JSON.parse(plan.stdout) as Array<{ body: { pixKey: string } }>).map((r) => r.body.pixKey)).toEqual(['twin-unknown@example.com']);
     expect(plan.stderr).toContain('batch: 2 rows: 1 to send, 1 already done\n');
     expect(readFileSync(`${file}.journal`)).toEqual(journal);
     expect(readFileSync(path.join(state.XDG_STATE_HOME, 'payctl', 'audit.ndjson'))).toEqual(audit);
-    expect(proxy.posts.length).toBe(posts);
-    expect((await paidByKey(s, 'twin-unknown')).get('twin-unknown@example.com')).toBe(1);
+    expect(world.proxy.posts.length).toBe(posts);
+    expect((await paidByKey(world.session, 'twin-unknown')).get('twin-unknown@example.com')).toBe(1);
 
     const settled = await batch(file, ['--allow-duplicate-rows', '--reconcile', '-o', 'json'], state);
     expect(settled.code, settled.stderr).toBe(0);
     const report = JSON.parse(settled.stdout) as Array<{ outcome: string; withdrawalId: string }>;
     expect(report.map((r) => r.outcome).sort()).toEqual(['reconciled', 'sent']);
     expect(new Set(report.map((r) => r.withdrawalId)).size).toBe(2);
-    expect((await paidByKey(s, 'twin-unknown')).get('twin-unknown@example.com')).toBe(2);
+    expect((await paidByKey(world.session, 'twin-unknown')).get('twin-unknown@example.com')).toBe(2);
   });
 });
 
