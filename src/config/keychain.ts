@@ -5,16 +5,22 @@ import { loadBuiltin } from '../builtin.js';
  * The operating system's keychain (macOS Keychain, Windows Credential Manager,
  * the Secret Service on Linux) through @napi-rs/keyring.
  *
- * Each call runs in a child process that is killed when it has not answered
- * within KEYCHAIN_TIMEOUT_MS: the library's calls block, and a Secret Service
- * that accepts the connection but never replies blocks them for good; neither
- * the event loop nor a worker thread (which holds the process at exit) can
- * abandon such a call. The child is given the secret on stdin, never in argv.
+ * Each call runs in a child process that is killed when the keychain has not
+ * answered within KEYCHAIN_TIMEOUT_MS: the library's calls block, and a Secret
+ * Service that accepts the connection but never replies blocks them for good;
+ * neither the event loop nor a worker thread (which holds the process at exit)
+ * can abandon such a call. That time counts from the child saying it is ready
+ * to ask, so a busy machine that is slow to start Node is not taken for a silent
+ * keychain; starting is bounded on its own (HELPER_START_TIMEOUT_MS). The child
+ * is given the secret on stdin, never in argv.
  * The library is loaded only there, so only profiles that keep their token in
  * the keychain pay for it (about 90 ms a run on Linux, with the D-Bus round trip).
  */
 
 export const KEYCHAIN_TIMEOUT_MS = 3000;
+const HELPER_START_TIMEOUT_MS = 30_000;
+/** What the child writes, on a line of its own, once it has loaded the library and read the request. */
+const READY = 'ready';
 const SERVICE = 'payctl';
 
 /** The keychain could not be used: absent (no Secret Service), locked, refusing, or silent for too long. */
@@ -53,6 +59,7 @@ process.stdin.setEncoding('utf8').on('data', (chunk) => (input += chunk)).on('en
   let answer;
   try {
     const request = JSON.parse(input);
+    process.stdout.write(${JSON.stringify(`${READY}\n`)});
     const entry = new Entry(${JSON.stringify(SERVICE)}, request.account, { linux: { store: 'secret-service' } });
     if (request.op === 'get') answer = { value: entry.getPassword() };
     else if (request.op === 'set') answer = { value: entry.setPassword(request.secret) };
@@ -93,11 +100,20 @@ async function call(env: NodeJS.ProcessEnv, request: Request): Promise<unknown> 
 function answerOf(child: ChildProcess, input: string): Promise<{ value: unknown } | { error: string }> {
   return new Promise((resolve, reject) => {
     let output = '';
-    const timer = setTimeout(() => {
+    const giveUp = (reason: string) => () => {
       child.kill('SIGKILL');
-      reject(new KeychainUnavailable(`did not answer within ${KEYCHAIN_TIMEOUT_MS / 1000} s`));
-    }, KEYCHAIN_TIMEOUT_MS);
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+      reject(new KeychainUnavailable(reason));
+    };
+    let timer = setTimeout(giveUp(`could not be asked: its helper did not start within ${HELPER_START_TIMEOUT_MS / 1000} s`), HELPER_START_TIMEOUT_MS);
+    let ready = false;
+    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+      output += chunk;
+      if (ready || !output.startsWith(`${READY}\n`)) return;
+      ready = true;
+      output = output.slice(READY.length + 1);
+      clearTimeout(timer);
+      timer = setTimeout(giveUp(`did not answer within ${KEYCHAIN_TIMEOUT_MS / 1000} s`), KEYCHAIN_TIMEOUT_MS);
+    });
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(new KeychainUnavailable(`cannot be reached: ${error.message}`));
