@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
 import { PayctlError, usageError } from '../errors.js';
 import { formatCentsExact } from '../output/money.js';
-import { centsIfReais, MINIMUM_WITHDRAWAL, parseBrl, parseUuid } from '../validate.js';
+import { centsIfReais, MINIMUM_WITHDRAWAL, parseBrl, parseUuid } from '../validation/flags.js';
 import { parseWithdrawRequest, requiredWithdrawFields, withdrawFieldsOf, type WithdrawField } from '../withdrawal/request.js';
 import { parseCsv, type CsvSeparator, type CsvTable } from './csv.js';
 import type { SheetChoice } from './workbook.js';

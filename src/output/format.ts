@@ -10,7 +10,7 @@ import { getPath, leafPaths, pickPaths } from './paths.js';
 import { jsonText, visible } from './sanitize.js';
 import type { Cell, TableColumn } from './table.js';
 import { kindOf, type Column, type ColumnKind, type View } from './views.js';
-import { isUuid } from '../rules.js';
+import { isUuid } from '../validation/rules.js';
 
 /** An id a table showed, remembered so its first characters can name it (config/shown-ids.ts). */
 export interface ShownId {

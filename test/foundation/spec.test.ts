@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { everyCommand, flagOf, optionsOf, switchOption, valueOption } from '../../src/commands/spec.js';
 import { GLOBAL_OPTIONS, parseOptions } from '../../src/flags.js';
 import { commandTreeFor, loadCommandTree } from '../../src/commands/top-level.js';
-import { parseWithdrawalAmount } from '../../src/validate.js';
+import { parseWithdrawalAmount } from '../../src/validation/flags.js';
 
 /**
  * The typed command shape: a command's options are parsed by their declared

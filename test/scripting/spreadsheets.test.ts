@@ -3,7 +3,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { cellText } from '../../src/batch/workbook.js';
-import { brlCents, centsIfReais } from '../../src/validate.js';
+import { brlCents, centsIfReais } from '../../src/validation/flags.js';
 import { runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
 import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
