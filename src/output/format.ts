@@ -48,11 +48,11 @@ export interface OutputOptions {
 }
 
 /** The separators `--csv-separator` takes: one character, or a tab also as `tab` or `\\t` (easier to type in a shell). */
-const CSV_SEPARATORS: Readonly<Record<string, string>> = { ',': ',', ';': ';', '|': '|', '\t': '\t', tab: '\t', '\\t': '\t' };
+const OUTPUT_CSV_SEPARATORS: Readonly<Record<string, string>> = { ',': ',', ';': ';', '|': '|', '\t': '\t', tab: '\t', '\\t': '\t' };
 
 /** Checks a csv separator from `origin` (a flag or a profile setting); anything else is a usage error naming it. */
 export function parseCsvSeparator(origin: string, raw: unknown, hint?: string): string {
-  const separator = typeof raw === 'string' ? CSV_SEPARATORS[raw] : undefined;
+  const separator = typeof raw === 'string' ? OUTPUT_CSV_SEPARATORS[raw] : undefined;
   if (separator === undefined) {
     throw usageError(`${origin} is ${JSON.stringify(raw)}, not a csv separator: use one of , ; | or tab`, hint);
   }

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import { withdraw } from '../../api/withdrawals.js';
 import { WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
-import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
+import { BATCH_FILE_SEPARATORS, type BatchFileSeparator } from '../../batch/csv.js';
 import { sendRows, throwForOutcome, type BatchClient, type BatchEnd, type SendResult } from '../../batch/engine.js';
 import { followSentRows, followSummary, throwForFollowed } from '../../batch/follow.js';
 import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type JournalHeader, type RowState } from '../../batch/journal.js';
@@ -95,22 +95,22 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
  * The global --csv-separator also says how the input file is split (else it is
  * read off the header row); a batch file takes only `,` or `;`, whatever -o csv takes.
  */
-function inputSeparator(given: string | undefined): CsvSeparator | undefined {
+function inputSeparator(given: string | undefined): BatchFileSeparator | undefined {
   if (given === undefined) return undefined;
-  const separator = CSV_SEPARATORS.find((choice) => choice === given);
+  const separator = BATCH_FILE_SEPARATORS.find((choice) => choice === given);
   if (separator) return separator;
   const name = flagOf('csvSeparator', GLOBAL_FLAGS.csvSeparator);
-  const choices = CSV_SEPARATORS.map((choice) => `"${choice}"`).join(' or ');
+  const choices = BATCH_FILE_SEPARATORS.map((choice) => `"${choice}"`).join(' or ');
   throw usageError(
     `${name} ${JSON.stringify(given)} cannot split a batch file: a batch file is split by ${choices}; nothing was sent`,
-    `give ${name} ${CSV_SEPARATORS.map((choice) => `'${choice}'`).join(' or ')}, or leave it out: the separator is then read from the header row`,
+    `give ${name} ${BATCH_FILE_SEPARATORS.map((choice) => `'${choice}'`).join(' or ')}, or leave it out: the separator is then read from the header row`,
   );
 }
 
 async function readRows(
   { io, services }: Context,
   plan: BatchPlan,
-  separator: CsvSeparator | undefined,
+  separator: BatchFileSeparator | undefined,
   sheet: SheetChoice,
   allowDuplicateRows: boolean,
 ): Promise<BatchRow[]> {
