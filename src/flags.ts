@@ -1,10 +1,10 @@
 import { ExitCode, PayctlError } from './errors.js';
 import { OUTPUT_FORMATS, parseCsvSeparator } from './output/format.js';
-import { parseBaseUrl, parseChoice, parseNonEmpty, parseTimeout, parseUuid, type Parser } from './validate.js';
+import { parseBaseUrl, parseChoice, parseNonEmpty, parseTimeout, parseUuid, type Parser } from './validation/flags.js';
 
 /**
  * The command line's vocabulary: the kinds of option a command declares (with the
- * parsers of src/validate.ts), how users spell them, how commander's values are
+ * parsers of src/validation/flags.ts), how users spell them, how commander's values are
  * parsed, and the options every command takes (`Flags`). Below the commands, so
  * that the streams, the settings and the messages of any layer can name a flag.
  */

@@ -11,7 +11,7 @@ import type { SecretScrubber } from './redact.js';
 import { tableHeight, tableWidth, type IO, type Notices } from './process-io.js';
 
 /** What cut a run short: Ctrl-C, or the reader of stdout went away (`payctl … | head`). */
-export type StopReason = 'interrupted' | 'output-closed';
+export type RunStopReason = 'interrupted' | 'output-closed';
 
 /** Listens to a process signal; returns what stops listening. */
 export type SignalListener = (signal: 'SIGINT' | 'SIGTERM', listener: () => void) => () => void;
@@ -34,8 +34,8 @@ export class Interrupts {
     return this.controller.signal;
   }
 
-  get stopped(): StopReason | undefined {
-    return this.signal.aborted ? (this.signal.reason as StopReason) : undefined;
+  get stopped(): RunStopReason | undefined {
+    return this.signal.aborted ? (this.signal.reason as RunStopReason) : undefined;
   }
 
   /** Ctrl-C: the command's own handling, or the end of the run. */
@@ -44,7 +44,7 @@ export class Interrupts {
     else this.stop('interrupted');
   }
 
-  stop(reason: StopReason): void {
+  stop(reason: RunStopReason): void {
     if (!this.signal.aborted) this.controller.abort(reason);
   }
 

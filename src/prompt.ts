@@ -2,8 +2,8 @@ import { styleText } from 'node:util';
 import { ExitCode, PayctlError, usageError } from './errors.js';
 import type { IOStreams } from './iostreams.js';
 import { visible } from './output/sanitize.js';
-import { asPromptCheck, type Parser } from './validate.js';
-import { foldForSearch } from './rules.js';
+import { asPromptCheck, type Parser } from './validation/flags.js';
+import { foldForSearch } from './validation/rules.js';
 
 export interface Choice<T> {
   name: string;

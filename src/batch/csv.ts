@@ -19,8 +19,8 @@ export interface CsvTable {
   problems: string[];
 }
 
-export const CSV_SEPARATORS = [',', ';'] as const;
-export type CsvSeparator = (typeof CSV_SEPARATORS)[number];
+export const BATCH_FILE_SEPARATORS = [',', ';'] as const;
+export type BatchFileSeparator = (typeof BATCH_FILE_SEPARATORS)[number];
 
 /**
  * A CSV as spreadsheets save it (csv-parse): comma or semicolon separated (pt-BR
@@ -30,7 +30,7 @@ export type CsvSeparator = (typeof CSV_SEPARATORS)[number];
  * error throws with its line; a row whose cell count differs from the header's is
  * a problem naming its line.
  */
-export function parseCsv(text: string, knownColumns: readonly string[], separator?: CsvSeparator): CsvTable {
+export function parseCsv(text: string, knownColumns: readonly string[], separator?: BatchFileSeparator): CsvTable {
   const content = text.replace(/^\uFEFF/, '');
   const chosen = separator ?? detectSeparator(content.split(/\r?\n/, 1)[0] ?? '', knownColumns);
   let records: RecordWithLine[];
@@ -73,7 +73,7 @@ function recordWithLine(value: unknown): RecordWithLine {
   return { record, info: { lines } };
 }
 
-function detectSeparator(headerLine: string, knownColumns: readonly string[]): CsvSeparator {
+function detectSeparator(headerLine: string, knownColumns: readonly string[]): BatchFileSeparator {
   const known = (separator: string) => headerLine.split(separator).filter((name) => knownColumns.includes(name.trim().replace(/^"|"$/g, '').toLowerCase())).length;
   return known(';') > known(',') ? ';' : ',';
 }

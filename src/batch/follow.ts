@@ -8,7 +8,7 @@ import { throwForOutcome, type BatchEnd } from './engine.js';
 import type { ReportRow } from './report.js';
 
 /** What following a batch's withdrawals came to: the rows with their last status, and whether Ctrl-C stopped the wait. */
-export interface Followed {
+export interface FollowedBatch {
   report: ReportRow[];
   interrupted: boolean;
 }
@@ -25,7 +25,7 @@ export async function followSentRows(
   clientFor: (account: string | null) => Promise<ApiClient>,
   seconds: number,
   concurrency: number,
-): Promise<Followed> {
+): Promise<FollowedBatch> {
   const { io } = ctx;
   const statusOf = new Map<string, string>();
   const sent = report.filter((row) => row.outcome === 'sent' && row.withdrawalId);
@@ -78,7 +78,7 @@ export async function followSentRows(
 }
 
 /** The lines the batch's summary adds after --wait: the counts, then each row not COMPLETED. */
-export function followSummary({ report, interrupted }: Followed): string[] {
+export function followSummary({ report, interrupted }: FollowedBatch): string[] {
   const followed = report.filter((row) => row.outcome === 'sent' && row.withdrawalId);
   const count = (status: string) => followed.filter((row) => row.status === status).length;
   const unsettled = followed.filter((row) => row.status !== 'COMPLETED' && row.status !== 'FAILED');
@@ -94,7 +94,7 @@ export function followSummary({ report, interrupted }: Followed): string[] {
  * (an outcome unknown) first; then Ctrl-C while waiting (130) or a withdrawal
  * still PENDING (5); then sending's own exit; then a withdrawal that FAILED (1).
  */
-export function throwForFollowed(report: readonly ReportRow[], end: BatchEnd, followed: Followed, seconds: number): void {
+export function throwForFollowed(report: readonly ReportRow[], end: BatchEnd, followed: FollowedBatch, seconds: number): void {
   let sendingError: PayctlError | undefined;
   try {
     throwForOutcome(report, end);

@@ -3,9 +3,9 @@ import { readFileSync } from 'node:fs';
 import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
 import { PayctlError, usageError } from '../errors.js';
 import { formatCentsExact } from '../output/money.js';
-import { centsIfReais, MINIMUM_WITHDRAWAL, parseBrl, parseUuid } from '../validate.js';
+import { centsIfReais, MINIMUM_WITHDRAWAL, parseBrl, parseUuid } from '../validation/flags.js';
 import { parseWithdrawRequest, requiredWithdrawFields, withdrawFieldsOf, type WithdrawField } from '../withdrawal/request.js';
-import { parseCsv, type CsvSeparator, type CsvTable } from './csv.js';
+import { parseCsv, type BatchFileSeparator, type CsvTable } from './csv.js';
 import type { SheetChoice } from './workbook.js';
 
 /** The CSV column of each field of a withdrawal's request. */
@@ -41,7 +41,7 @@ export interface BatchRow {
 }
 
 export interface BatchOptions {
-  separator?: CsvSeparator;
+  separator?: BatchFileSeparator;
   allowDuplicateRows: boolean;
 }
 

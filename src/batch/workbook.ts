@@ -10,7 +10,7 @@ export interface SheetChoice {
 
 /**
  * A batch's table from a workbook's sheet (the first one shown, or the one named),
- * its cells read as a person sees them (`cellText`): the first non-empty row is
+ * its cells read as a person sees them (`workbookCellText`): the first non-empty row is
  * the header, blank rows are skipped, and a row's place is its row number. A value
  * under no header is a problem naming its cell. A sheet the workbook lacks is a
  * usage error naming the flag and the sheets there are; a file that is no
@@ -38,7 +38,7 @@ export async function readSheet(bytes: Buffer, choice: SheetChoice): Promise<Csv
   sheet.eachRow({ includeEmpty: false }, (row, line) => {
     const texts: Array<{ column: number; address: string; text: string }> = [];
     row.eachCell({ includeEmpty: false }, (cell, column) => {
-      const text = cellText(cell.value, cell.numFmt).trim();
+      const text = workbookCellText(cell.value, cell.numFmt).trim();
       if (text !== '') texts.push({ column, address: cell.address, text });
     });
     if (texts.length === 0) return;
@@ -67,15 +67,15 @@ export async function readSheet(bytes: Buffer, choice: SheetChoice): Promise<Csv
  * or `000"."000"."000"-"00`, its leading zeros shown), a date as `2026-11-26`
  * (and its time when it has one), a formula by its result, a link by its text.
  */
-export function cellText(value: ExcelJS.CellValue, numFmt: string | undefined): string {
+export function workbookCellText(value: ExcelJS.CellValue, numFmt: string | undefined): string {
   if (value === null || value === undefined) return '';
   if (typeof value === 'string') return value;
   if (typeof value === 'number') return numberText(value, numFmt);
   if (typeof value === 'boolean') return value ? 'TRUE' : 'FALSE';
   if (value instanceof Date) return dateText(value);
   if ('richText' in value) return value.richText.map((part) => part.text).join('');
-  if ('hyperlink' in value) return cellText(value.text as ExcelJS.CellValue, undefined);
-  if ('formula' in value || 'sharedFormula' in value) return cellText(value.result, numFmt);
+  if ('hyperlink' in value) return workbookCellText(value.text as ExcelJS.CellValue, undefined);
+  if ('formula' in value || 'sharedFormula' in value) return workbookCellText(value.result, numFmt);
   if ('error' in value) return value.error;
   return '';
 }

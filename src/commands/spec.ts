@@ -17,12 +17,12 @@ import {
   type ValueOption,
 } from '../flags.js';
 import { fieldPrompt, type FieldPrompt, type Requirement } from '../prompt.js';
-import type { Parser } from '../validate.js';
+import type { Parser } from '../validation/flags.js';
 import { isIdPrefix, parseId, rememberShownIds, resolveShownId } from '../config/shown-ids.js';
 
 /**
  * A command as data, typed end to end: its arguments and options carry the
- * parsers of src/validate.ts, so the parser (src/main/program.ts), `--help`, the
+ * parsers of src/validation/flags.ts, so the parser (src/main/program.ts), `--help`, the
  * completion scripts and the command's code all read one declaration, and the
  * code receives values already parsed, typed from the declaration
  * (`Invocation<typeof spec>`). The code behind a command is loaded only when it runs.

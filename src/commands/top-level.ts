@@ -1,10 +1,10 @@
 import type { CommandSpec } from './spec.js';
 
 /**
- * Each top-level command's spec, loaded on demand, in `--help`'s order (a test
- * checks it against COMMAND_TREE). A run evaluates only the spec of the command
- * it runs: evaluating every group's (their options, fields and examples) was a
- * few milliseconds of every run.
+ * payctl's command list: each top-level command's spec, loaded on demand, in
+ * `--help`'s order. A run evaluates only the spec of the command it runs:
+ * evaluating every group's (their options, fields and examples) was a few
+ * milliseconds of every run.
  */
 const TOP_LEVEL: Readonly<Record<string, () => Promise<CommandSpec>>> = {
   status: async () => (await import('./status/index.js')).statusCommand,
@@ -30,10 +30,8 @@ const TOP_LEVEL: Readonly<Record<string, () => Promise<CommandSpec>>> = {
   version: async () => (await import('./help/index.js')).versionCommand,
 };
 
-export const TOP_LEVEL_NAMES: readonly string[] = Object.keys(TOP_LEVEL);
-
-/** Every command of payctl (src/commands/tree.ts). */
-export const loadCommandTree = async (): Promise<readonly CommandSpec[]> => (await import('./tree.js')).COMMAND_TREE;
+/** Every command of payctl, in `--help`'s order. */
+export const loadCommandTree = (): Promise<readonly CommandSpec[]> => Promise.all(Object.values(TOP_LEVEL).map((load) => load()));
 
 /**
  * The commands a command line needs: the one its first word names, or all of

@@ -2,7 +2,7 @@ import { formatLocalTime } from '../output/time.js';
 import { globalFlag, type Flags } from '../flags.js';
 import { authError, ExitCode, PayctlError, usageError } from '../errors.js';
 import { jwtExpiry, MalformedToken } from '../jwt.js';
-import { parseBaseUrl, parseTimeout, parseUuid, type Parser } from '../validate.js';
+import { parseBaseUrl, parseTimeout, parseUuid, type Parser } from '../validation/flags.js';
 import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, type ConfigData, type Environment, type Profile, type TokenStore } from './store.js';
 
 /** The command that logs this profile in, for hints. */

@@ -3,8 +3,8 @@ import path from 'node:path';
 import { usageError } from '../errors.js';
 import type { ShownId } from '../output/format.js';
 import type { Notices } from '../process-io.js';
-import { isUuid } from '../rules.js';
-import type { Parser } from '../validate.js';
+import { isUuid } from '../validation/rules.js';
+import type { Parser } from '../validation/flags.js';
 import type { RunConfig } from './run.js';
 
 /**

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ExitCode, PayctlError } from '../errors.js';
 import { jsonErrorMessage } from '../redact.js';
-import { parseDuplicateWindow } from '../validate.js';
+import { parseDuplicateWindow } from '../validation/flags.js';
 import { withLock } from './lock.js';
 
 export const ENVIRONMENTS = ['sandbox', 'production', 'local'] as const;

@@ -5,7 +5,7 @@ import { isAnswer, type AnswerEnvelope, type OperationId, type ReadOperationId }
 import { OPERATION_CALLS, OPERATION_ROUTES, type PathParameters, type QueryParameters, type RequestBodies } from '../api/validators.js';
 import { VERSION } from '../version.js';
 import type { LiteResponse } from './fetch-classes.js';
-import { parseJson } from './json.js';
+import { parseAnswerJson } from './json.js';
 import { INTERRUPTED, nodeFetch, RESPONSE_TOO_LARGE, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
 import { checkBeforeRetrying, mayHaveEffect, type Write } from './writes.js';
 
@@ -346,7 +346,7 @@ function errorFromTransport(error: unknown, sent: Write): PayctlError {
 async function readBody(response: FetchAnswer, sent: Write): Promise<unknown> {
   const text = await response.text();
   try {
-    return text === '' ? undefined : await parseJson(text);
+    return text === '' ? undefined : await parseAnswerJson(text);
   } catch {
     throw notAnApiAnswer(response.status, sent, describeText(text, response));
   }

@@ -13,7 +13,7 @@ const LONG_INTEGER = /[:,[]\s*-?\d{16,}\s*[,\]}]/;
 
 const isIdKey = (key: string) => key === 'id' || key.endsWith('Id');
 
-export async function parseJson(text: string): Promise<unknown> {
+export async function parseAnswerJson(text: string): Promise<unknown> {
   if (!LONG_INTEGER.test(text)) return JSON.parse(text);
   const { parse, isLosslessNumber, isInteger, isSafeNumber } = await import('lossless-json');
   return parse(

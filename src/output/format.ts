@@ -10,7 +10,7 @@ import { getPath, leafPaths, pickPaths } from './paths.js';
 import { jsonText, visible } from './sanitize.js';
 import type { Cell, TableColumn } from './table.js';
 import { kindOf, type Column, type ColumnKind, type View } from './views.js';
-import { isUuid } from '../rules.js';
+import { isUuid } from '../validation/rules.js';
 
 /** An id a table showed, remembered so its first characters can name it (config/shown-ids.ts). */
 export interface ShownId {
@@ -48,11 +48,11 @@ export interface OutputOptions {
 }
 
 /** The separators `--csv-separator` takes: one character, or a tab also as `tab` or `\\t` (easier to type in a shell). */
-const CSV_SEPARATORS: Readonly<Record<string, string>> = { ',': ',', ';': ';', '|': '|', '\t': '\t', tab: '\t', '\\t': '\t' };
+const OUTPUT_CSV_SEPARATORS: Readonly<Record<string, string>> = { ',': ',', ';': ';', '|': '|', '\t': '\t', tab: '\t', '\\t': '\t' };
 
 /** Checks a csv separator from `origin` (a flag or a profile setting); anything else is a usage error naming it. */
 export function parseCsvSeparator(origin: string, raw: unknown, hint?: string): string {
-  const separator = typeof raw === 'string' ? CSV_SEPARATORS[raw] : undefined;
+  const separator = typeof raw === 'string' ? OUTPUT_CSV_SEPARATORS[raw] : undefined;
   if (separator === undefined) {
     throw usageError(`${origin} is ${JSON.stringify(raw)}, not a csv separator: use one of , ; | or tab`, hint);
   }

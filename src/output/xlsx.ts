@@ -2,7 +2,7 @@ import { rename, rm, writeFile } from 'node:fs/promises';
 import ExcelJS from 'exceljs';
 import { parseApiTime } from '../api/time.js';
 import { ExitCode, PayctlError } from '../errors.js';
-import { isCalendarDate } from '../rules.js';
+import { isCalendarDate } from '../validation/rules.js';
 import { rawText } from './cells.js';
 import type { ColumnKind } from './views.js';
 

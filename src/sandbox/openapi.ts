@@ -5,7 +5,7 @@
 import { Ajv2020, type ErrorObject, type ValidateFunction } from 'ajv/dist/2020.js';
 import document from '../../openapi/payctl-api.json' with { type: 'json' };
 import { ApiError, errorKindOfReturnCode, type ErrorKind } from './errors.js';
-import { isCalendarDate, isEmail, isUuid } from '../rules.js';
+import { isCalendarDate, isEmail, isUuid } from '../validation/rules.js';
 
 type SchemaObject = Record<string, unknown>;
 

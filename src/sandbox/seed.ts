@@ -10,7 +10,7 @@ import type {
 } from '../api/types.js';
 import { splitAllowanceCents, splitGrossCents, splitLiquidCents, withdrawalLiquidCents } from './fees.js';
 import { hashString, permute48, Prng, unpermute48 } from './random.js';
-import { BRAZILIAN_AREA_CODES, cardBrand, completeCnpj, completeCpf, isoDay, passesLuhn } from '../rules.js';
+import { BRAZILIAN_AREA_CODES, cardBrand, completeCnpj, completeCpf, isoDay, passesLuhn } from '../validation/rules.js';
 import {
   companyFromSnapshot, CustomerDirectory, emptyAccount, IndexedList, MAIN_ACCOUNT_KEY,
   type Account, type Company, type CompanySnapshot, type CustomerDirectorySnapshot,

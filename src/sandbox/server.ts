@@ -20,7 +20,7 @@ import { DataFile } from './persistence.js';
 import { DEFAULT_RETRY_DELAYS_MS, PostbackDispatcher } from './postbacks.js';
 import { Router } from './router.js';
 import { AutoSettlement } from './settlement.js';
-import { isUuid } from '../rules.js';
+import { isUuid } from '../validation/rules.js';
 import { reseedCompany, restoreCompany, SEEDED_COMPANIES, seedCompanies, type SeedConfig } from './seed.js';
 import { SandboxStore, type Account, type Company } from './store.js';
 import { makeCertificate, type SandboxCertificate } from './tls.js';

@@ -1,7 +1,7 @@
 import type { Settings } from '../config/settings.js';
 import { usageError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
-import { parseDuplicateWindow } from '../validate.js';
+import { parseDuplicateWindow } from '../validation/flags.js';
 import { apiClockOffset } from './api-clock.js';
 import { compareWithdrawal, createdAtOf, idOf, type WithdrawalIdentity } from './identity.js';
 import { MAX_PASSES, PAGE_SIZE, readWindow, WindowTooLong, type WindowRead } from './window.js';

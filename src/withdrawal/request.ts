@@ -1,6 +1,6 @@
 import type { PixKeyType, WithdrawalMethod, WithdrawRequest } from '../api/types.js';
 import { usageError } from '../errors.js';
-import { parseBankAccountId, parsePixKeyFor, parsePixKeyType, parsePostbackUrl, parseWithdrawalAmount, type PixKeyFor } from '../validate.js';
+import { parseBankAccountId, parsePixKeyFor, parsePixKeyType, parsePostbackUrl, parseWithdrawalAmount, type PixKeyFor } from '../validation/flags.js';
 
 /**
  * The parser of each field of a withdrawal, whoever gives it: a flag of `withdraw

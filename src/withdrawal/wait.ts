@@ -8,7 +8,7 @@ const FIRST_DELAY_MS = 500;
 const LONGEST_DELAY_MS = 5000;
 
 /** What following a withdrawal reads: its id, and its status (a final one ends the wait, any other does not). */
-export interface Followed {
+export interface FollowedWithdrawal {
   id: string;
   status?: unknown;
 }
@@ -33,19 +33,19 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * `following.onRead` (a batch following many) is told each state read instead
  * of a line being drawn; `following.signal` stops the wait (else the run's).
  */
-export async function waitForSettlement<W extends Followed>(
+export async function waitForSettlement<W extends FollowedWithdrawal>(
   ctx: { readonly io: IOStreams },
   api: ApiClient,
   created: W,
   timeoutMs: number,
-  following: { onRead?: (withdrawal: Followed) => void; signal?: AbortSignal } = {},
-): Promise<{ withdrawal: W | Followed; final: boolean }> {
+  following: { onRead?: (withdrawal: FollowedWithdrawal) => void; signal?: AbortSignal } = {},
+): Promise<{ withdrawal: W | FollowedWithdrawal; final: boolean }> {
   const { io } = ctx;
   const signal = following.signal ?? io.signal;
   const started = Date.now();
   const deadline = started + timeoutMs;
   const line = following.onRead ? undefined : statusLine(io);
-  let latest: W | Followed = created;
+  let latest: W | FollowedWithdrawal = created;
   let delay = FIRST_DELAY_MS;
   try {
     while (!isFinal(latest)) {
@@ -69,7 +69,7 @@ export async function waitForSettlement<W extends Followed>(
   }
 }
 
-const isFinal = (withdrawal: Followed) => withdrawal.status === 'COMPLETED' || withdrawal.status === 'FAILED';
+const isFinal = (withdrawal: FollowedWithdrawal) => withdrawal.status === 'COMPLETED' || withdrawal.status === 'FAILED';
 
 /**
  * `--wait` as a command ends it: notes that it waits, waits, prints the withdrawal as it ended
@@ -79,9 +79,9 @@ const isFinal = (withdrawal: Followed) => withdrawal.status === 'COMPLETED' || w
 export async function followToTheEnd(
   ctx: { readonly io: IOStreams },
   api: ApiClient,
-  start: Followed,
+  start: FollowedWithdrawal,
   seconds: number,
-  where: { account: string; follow: string; print: (withdrawal: Followed) => Promise<void> },
+  where: { account: string; follow: string; print: (withdrawal: FollowedWithdrawal) => Promise<void> },
 ): Promise<void> {
   const { io } = ctx;
   await io.output.note(`withdrawal ${start.id} is ${String(start.status)} in the ${where.account}; waiting up to ${seconds} s for it to settle (Ctrl-C stops waiting, not the withdrawal)`);

@@ -8,7 +8,7 @@ import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { startWorkers } from '../helpers/workers.js';
-import { COMMAND_TREE } from '../../src/commands/tree.js';
+import { loadCommandTree } from '../../src/commands/top-level.js';
 import { everyCommand } from '../../src/commands/spec.js';
 
 /**
@@ -71,7 +71,7 @@ describe('help', () => {
     // What the launcher answers `payctl WORDS... --help` with, read by the launcher's own code (bin/dist.js).
     const { readHelp } = createRequire(BIN)('./dist.js') as { readHelp: (words: string[]) => string | undefined };
     try {
-      const paths = [[], ...everyCommand(COMMAND_TREE).map((command) => command.path)];
+      const paths = [[], ...everyCommand(await loadCommandTree()).map((command) => command.path)];
       for (const words of paths) {
         const rendered = await bundle!.run([...words, '--help']);
         expect({ words, code: rendered.code, stderr: rendered.stderr }).toEqual({ words, code: 0, stderr: '' });

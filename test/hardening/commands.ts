@@ -4,7 +4,7 @@ import path from 'node:path';
 import type { RecordedRequest } from '../helpers/fake-api.js';
 import { fakeJwt } from '../helpers/fake-api.js';
 import type { Answer } from '../helpers/fault-server.js';
-import { COMMAND_TREE } from '../../src/commands/tree.js';
+import { loadCommandTree } from '../../src/commands/top-level.js';
 import { optionsOf, type CommandSpec } from '../../src/commands/spec.js';
 
 /**
@@ -180,9 +180,11 @@ function writeCsv(dir: string): string {
   return file;
 }
 
+const COMMANDS = await loadCommandTree();
+
 /** The spec of a command path, or undefined when the tree has no such command. */
 export function findCommand(pathInTree: readonly string[]): CommandSpec | undefined {
-  let level: readonly CommandSpec[] = COMMAND_TREE;
+  let level: readonly CommandSpec[] = COMMANDS;
   let found: CommandSpec | undefined;
   for (const name of pathInTree) {
     found = level.find((spec) => spec.name === name);

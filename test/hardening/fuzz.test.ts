@@ -5,7 +5,7 @@ import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
-import { COMMAND_TREE } from '../../src/commands/tree.js';
+import { loadCommandTree } from '../../src/commands/top-level.js';
 import { main } from '../../src/main.js';
 import { optionsOf } from '../../src/commands/spec.js';
 import { GLOBAL_OPTIONS } from '../../src/flags.js';
@@ -154,8 +154,10 @@ function judge(argv: string[], code: number, stdout: string, stderr: string, sen
   return problems.length ? `${show(argv)}: ${problems.join('; ')}\n  stderr: ${stderr.slice(0, 400)}` : undefined;
 }
 
+const COMMANDS = await loadCommandTree();
+
 describe('argv fuzzing', () => {
-  const all = everyCommand(COMMAND_TREE).filter((command) => command.spec.load);
+  const all = everyCommand(COMMANDS).filter((command) => command.spec.load);
 
   it(`${IN_PROCESS_CASES} random argv through main() in-process (seed ${SEED}): exit 0 or 2, nothing sent, no stack trace`, async () => {
     const r = random(SEED);

@@ -2,8 +2,8 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { cellText } from '../../src/batch/workbook.js';
-import { brlCents, centsIfReais } from '../../src/validate.js';
+import { workbookCellText } from '../../src/batch/workbook.js';
+import { brlCents, centsIfReais } from '../../src/validation/flags.js';
 import { runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
 import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
@@ -229,15 +229,15 @@ describe('reading reais and cells', () => {
   });
 
   it('reads a number cell as a person sees it: through a format of zeros, with a decimal comma, a date without its zone', () => {
-    expect(cellText(1234567890, '00000000000')).toBe('01234567890');
-    expect(cellText(1234567890, '000"."000"."000"-"00')).toBe('012.345.678-90');
-    expect(cellText(1234567890, '000\\.000\\.000\\-00')).toBe('012.345.678-90');
-    expect(cellText(123456789012, '00000000000')).toBe('123456789012');
-    expect(cellText(1234.56, '#,##0.00')).toBe('1234,56');
-    expect(cellText(1234, undefined)).toBe('1234');
-    expect(cellText(new Date(Date.UTC(2026, 10, 26)), 'dd/mm/yyyy')).toBe('2026-11-26');
-    expect(cellText(new Date(Date.UTC(2026, 10, 26, 9, 30)), undefined)).toBe('2026-11-26 09:30');
-    expect(cellText({ formula: 'A1*100', result: 435 }, undefined)).toBe('435');
-    expect(cellText({ richText: [{ text: 'R$ ' }, { text: '4,35' }] }, undefined)).toBe('R$ 4,35');
+    expect(workbookCellText(1234567890, '00000000000')).toBe('01234567890');
+    expect(workbookCellText(1234567890, '000"."000"."000"-"00')).toBe('012.345.678-90');
+    expect(workbookCellText(1234567890, '000\\.000\\.000\\-00')).toBe('012.345.678-90');
+    expect(workbookCellText(123456789012, '00000000000')).toBe('123456789012');
+    expect(workbookCellText(1234.56, '#,##0.00')).toBe('1234,56');
+    expect(workbookCellText(1234, undefined)).toBe('1234');
+    expect(workbookCellText(new Date(Date.UTC(2026, 10, 26)), 'dd/mm/yyyy')).toBe('2026-11-26');
+    expect(workbookCellText(new Date(Date.UTC(2026, 10, 26, 9, 30)), undefined)).toBe('2026-11-26 09:30');
+    expect(workbookCellText({ formula: 'A1*100', result: 435 }, undefined)).toBe('435');
+    expect(workbookCellText({ richText: [{ text: 'R$ ' }, { text: '4,35' }] }, undefined)).toBe('R$ 4,35');
   });
 });

@@ -1,7 +1,7 @@
 import type { Context } from '../../context.js';
 import { ExitCode, PayctlError, usageError } from '../../errors.js';
 import { pageOf } from '../../api/pages.js';
-import { parseLimit } from '../../validate.js';
+import { parseLimit } from '../../validation/flags.js';
 import { ALL_PAGES_PACE, progressLine, SCAN_PAGE_SIZE, type PageFetcher } from '../shared/list.js';
 import { scanPages } from '../shared/scan.js';
 import { pickPaths } from '../../output/paths.js';

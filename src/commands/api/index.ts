@@ -1,5 +1,5 @@
 import { usageError } from '../../errors.js';
-import { parseChoice, type Parser } from '../../validate.js';
+import { parseChoice, type Parser } from '../../validation/flags.js';
 import { arg, command, defineCommand, repeatedOption, switchOption, textOption } from '../spec.js';
 
 export const API_METHODS = ['GET', 'POST', 'PUT', 'DELETE', 'PATCH'] as const;

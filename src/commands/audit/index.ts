@@ -1,7 +1,7 @@
 import { usageError } from '../../errors.js';
 import { getPath } from '../../output/paths.js';
 import type { View } from '../../output/views.js';
-import { SPAN_UNIT_MS, type Parser } from '../../validate.js';
+import { SPAN_UNIT_MS, type Parser } from '../../validation/flags.js';
 import { command, defineCommand, switchOption, valueOption } from '../spec.js';
 
 /**

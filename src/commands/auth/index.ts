@@ -1,5 +1,5 @@
 import type { View } from '../../output/views.js';
-import { parseNonEmpty } from '../../validate.js';
+import { parseNonEmpty } from '../../validation/flags.js';
 import { aliasOf, command, defineCommand, group, switchOption, valueOption } from '../spec.js';
 
 export const authLogin = defineCommand({

@@ -5,7 +5,7 @@ import { ExitCode, PayctlError } from '../../errors.js';
 import { MalformedToken } from '../../jwt.js';
 import { askParsed, resolveRequired } from '../../prompt.js';
 import { readLines } from '../../stdin.js';
-import { parseNonEmpty, parseSecret } from '../../validate.js';
+import { parseNonEmpty, parseSecret } from '../../validation/flags.js';
 import type { Invocation } from '../spec.js';
 import type { authLogin } from './index.js';
 

@@ -5,7 +5,7 @@ import { jwtExpiry, MalformedToken } from '../../jwt.js';
 import { formatLocalTime } from '../../output/time.js';
 import { askParsed, resolveRequired } from '../../prompt.js';
 import { readLines } from '../../stdin.js';
-import { parseSecret } from '../../validate.js';
+import { parseSecret } from '../../validation/flags.js';
 import type { Invocation } from '../spec.js';
 import type { authToken } from './index.js';
 

@@ -1,5 +1,5 @@
 import { bankAccountView, messageView } from '../../output/views.js';
-import { parseBankAccountRef } from '../../validate.js';
+import { parseBankAccountRef } from '../../validation/flags.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
 import { command, defineCommand, group, pickedArg } from '../spec.js';
 

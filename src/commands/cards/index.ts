@@ -1,5 +1,5 @@
 import { cardView } from '../../output/views.js';
-import { parseExpirationMonth, parseExpirationYear, parseNonEmpty, type Parser } from '../../validate.js';
+import { parseExpirationMonth, parseExpirationYear, parseNonEmpty, type Parser } from '../../validation/flags.js';
 import { parseId } from '../../config/shown-ids.js';
 import { command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';
 

@@ -2,7 +2,7 @@ import { tokenizeCard } from '../../api/cards.js';
 import { usageError } from '../../errors.js';
 import { askParsed, resolveRequired } from '../../prompt.js';
 import { readLines } from '../../stdin.js';
-import { parseCardNumber, parseSecurityCode } from '../../validate.js';
+import { parseCardNumber, parseSecurityCode } from '../../validation/flags.js';
 import { pickCustomer } from '../shared/pickers.js';
 import type { Invocation } from '../spec.js';
 import type { cardsTokenize } from './index.js';

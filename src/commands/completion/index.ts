@@ -1,5 +1,5 @@
 import { SHELLS } from '../../completion/scripts.js';
-import { parseChoice } from '../../validate.js';
+import { parseChoice } from '../../validation/flags.js';
 import { arg, command, defineCommand } from '../spec.js';
 
 export const completion = defineCommand({

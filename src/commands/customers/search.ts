@@ -1,7 +1,7 @@
 import type { ListedCustomer } from '../../api/customers.js';
 import { usageError } from '../../errors.js';
-import { foldForSearch } from '../../rules.js';
-import { parseDocument, type Parser } from '../../validate.js';
+import { foldForSearch, withoutCountryCode } from '../../validation/rules.js';
+import { parseDocument, type Parser } from '../../validation/flags.js';
 
 /**
  * What `customers find` compares: each flag's value is parsed into the form it is
@@ -12,7 +12,7 @@ import { parseDocument, type Parser } from '../../validate.js';
 const fold = (text: string) => foldForSearch(text).trim();
 const digitsOnly = (text: string) => text.replace(/\D/g, '');
 /** Brazilian phone digits without the +55 country code. */
-const nationalPhone = (text: string) => digitsOnly(text).replace(/^55(?=\d{10,11}$)/, '');
+const nationalPhone = (text: string) => withoutCountryCode(digitsOnly(text));
 
 const notEmpty = (flag: string, folded: string) => {
   if (folded === '') throw usageError(`${flag} must not be empty`);

@@ -1,6 +1,6 @@
 import { ENVIRONMENTS, TOKEN_STORES } from '../../config/store.js';
 import { usageError } from '../../errors.js';
-import { parseCents, parseChoice, parseDuplicateWindow, type Parser } from '../../validate.js';
+import { parseCents, parseChoice, parseDuplicateWindow, type Parser } from '../../validation/flags.js';
 import { parseLedgerUrl } from '../../ledger/url.js';
 import { globalFlag } from '../../flags.js';
 import { arg, asText, command, defineCommand, group, optionalArg, switchOption, valueOption } from '../spec.js';

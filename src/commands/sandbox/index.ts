@@ -1,6 +1,6 @@
 import { SETTLEMENT_STATUSES } from '../../api/types.js';
 import { balanceView, subaccountView, withdrawalView } from '../../output/views.js';
-import { parseCents, parseChoice, parseInteger, parseNonEmpty, parseShare, type Parser } from '../../validate.js';
+import { parseCents, parseChoice, parseInteger, parseNonEmpty, parseShare, type Parser } from '../../validation/flags.js';
 import { parseId } from '../../config/shown-ids.js';
 import { arg, command, defineCommand, group, switchOption, valueOption } from '../spec.js';
 

@@ -15,7 +15,7 @@ import {
   parseStreetNumber,
   parseUf,
   type Parser,
-} from '../../validate.js';
+} from '../../validation/flags.js';
 import { longFlag, textOption, valueOption, type ValueOption } from '../spec.js';
 
 /**

@@ -2,7 +2,7 @@ import { getCard, type CardAnswer } from '../../api/cards.js';
 import { listSubscriptions, type ListedSubscription, type SubscriptionFilters } from '../../api/subscriptions.js';
 import type { Context } from '../../context.js';
 import { PayctlError } from '../../errors.js';
-import { isUuid } from '../../rules.js';
+import { isUuid } from '../../validation/rules.js';
 import type { ApiClient } from '../../http/client.js';
 import { SCAN_PAGE_SIZE } from './list.js';
 import { collectPages } from './scan.js';

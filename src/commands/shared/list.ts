@@ -1,6 +1,6 @@
 import type { Context } from '../../context.js';
 import { flagOf, switchOption, valueOption, type OptionDefs, type OptionValues } from '../spec.js';
-import { parseLimit, parsePage } from '../../validate.js';
+import { parseLimit, parsePage } from '../../validation/flags.js';
 import type { View } from '../../output/views.js';
 import { statusLine } from '../../output/status-line.js';
 import { scanPages, type PageFetcher, type ScanProgress, type ScanResult } from './scan.js';

@@ -1,4 +1,4 @@
-import { parseInteger } from '../../validate.js';
+import { parseInteger } from '../../validation/flags.js';
 import { switchOption, valueOption, type OptionDefs } from '../spec.js';
 
 export const DEFAULT_WAIT_SECONDS = 300;

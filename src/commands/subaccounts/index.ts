@@ -1,5 +1,5 @@
 import { knownSubaccountView, subaccountView } from '../../output/views.js';
-import { parseNonEmpty } from '../../validate.js';
+import { parseNonEmpty } from '../../validation/flags.js';
 import { fieldOptions, FROM_FILE_OPTION } from '../shared/body-fields.js';
 import { command, defineCommand, group, pickedArg } from '../spec.js';
 import { PF_FIELDS, PJ_FIELDS } from './create-fields.js';

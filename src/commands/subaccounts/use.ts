@@ -2,7 +2,7 @@ import { changeProfile } from '../../config/profiles.js';
 import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
 import { resolveRequired } from '../../prompt.js';
-import { foldForSearch, isUuid } from '../../rules.js';
+import { foldForSearch, isUuid } from '../../validation/rules.js';
 import { rememberSubaccounts, subaccountLabel } from '../../subaccount-names.js';
 import { pickSubaccount } from '../shared/pickers.js';
 import { subaccountDirectory } from '../shared/subaccounts.js';

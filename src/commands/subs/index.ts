@@ -10,7 +10,7 @@ import {
   parseNonEmpty,
   parsePercentage,
   type Parser,
-} from '../../validate.js';
+} from '../../validation/flags.js';
 import { parseId } from '../../config/shown-ids.js';
 import { ALL_OR_PAGE, PAGING_OPTIONS } from '../shared/list.js';
 import { aliasOf, command, defineCommand, group, pickedArg, switchOption, valueOption } from '../spec.js';

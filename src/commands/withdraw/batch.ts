@@ -1,13 +1,12 @@
-import os from 'node:os';
 import { withdraw } from '../../api/withdrawals.js';
 import { WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
-import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
+import { BATCH_FILE_SEPARATORS, type BatchFileSeparator } from '../../batch/csv.js';
 import { sendRows, throwForOutcome, type BatchClient, type BatchEnd, type SendResult } from '../../batch/engine.js';
 import { followSentRows, followSummary, throwForFollowed } from '../../batch/follow.js';
-import { JournalWriteError, JournalWriter, readJournal, JOURNAL_VERSION, type JournalContents, type JournalHeader, type RowState } from '../../batch/journal.js';
-import { reconcile, type UnknownRow } from '../../batch/reconcile.js';
+import { JournalWriteError, type RowState } from '../../batch/journal.js';
+import { lockJournal, openJournal, type OpenJournal } from '../../batch/open-journal.js';
+import { settleUnknownRows } from '../../batch/settle.js';
 import type { SheetChoice } from '../../batch/workbook.js';
-import type { WithdrawalFinding } from '../../withdrawal/identity.js';
 import { batchReportView, batchSummary, batchTotals, planSummary, reportRow, type ReportRow } from '../../batch/report.js';
 import { readBatchFile, type BatchRow } from '../../batch/rows.js';
 import type { Context } from '../../context.js';
@@ -17,11 +16,10 @@ import type { ApiClient } from '../../http/client.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
-import { describeClockOffset, readApiClockOffset } from '../../withdrawal/api-clock.js';
+import { readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
-import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
-import { rowClaim, sendClaimed, settleJournalPaidRows, settleLeftOverRows } from '../../ledger/index.js';
-import { describeHolder, LockBusy, platformAccount, takeLock, type HeldLock } from '../../withdrawal/lock.js';
+import { rowClaim, sendClaimed, settleJournalPaidRows } from '../../ledger/index.js';
+import type { HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
 import { confirmChange } from '../shared/confirm.js';
@@ -95,22 +93,22 @@ export async function run(invocation: Invocation<typeof withdrawBatch>): Promise
  * The global --csv-separator also says how the input file is split (else it is
  * read off the header row); a batch file takes only `,` or `;`, whatever -o csv takes.
  */
-function inputSeparator(given: string | undefined): CsvSeparator | undefined {
+function inputSeparator(given: string | undefined): BatchFileSeparator | undefined {
   if (given === undefined) return undefined;
-  const separator = CSV_SEPARATORS.find((choice) => choice === given);
+  const separator = BATCH_FILE_SEPARATORS.find((choice) => choice === given);
   if (separator) return separator;
   const name = flagOf('csvSeparator', GLOBAL_FLAGS.csvSeparator);
-  const choices = CSV_SEPARATORS.map((choice) => `"${choice}"`).join(' or ');
+  const choices = BATCH_FILE_SEPARATORS.map((choice) => `"${choice}"`).join(' or ');
   throw usageError(
     `${name} ${JSON.stringify(given)} cannot split a batch file: a batch file is split by ${choices}; nothing was sent`,
-    `give ${name} ${CSV_SEPARATORS.map((choice) => `'${choice}'`).join(' or ')}, or leave it out: the separator is then read from the header row`,
+    `give ${name} ${BATCH_FILE_SEPARATORS.map((choice) => `'${choice}'`).join(' or ')}, or leave it out: the separator is then read from the header row`,
   );
 }
 
 async function readRows(
   { io, services }: Context,
   plan: BatchPlan,
-  separator: CsvSeparator | undefined,
+  separator: BatchFileSeparator | undefined,
   sheet: SheetChoice,
   allowDuplicateRows: boolean,
 ): Promise<BatchRow[]> {
@@ -123,19 +121,6 @@ async function readRows(
     );
   }
   return rows;
-}
-
-/** One run per journal: a second one refuses at once, naming the first. */
-async function lockJournal(journalFile: string): Promise<HeldLock> {
-  try {
-    return await takeLock(`${journalFile}.lock`, 'journal lock', 0);
-  } catch (error) {
-    if (!(error instanceof LockBusy)) throw error;
-    throw usageError(
-      `the journal ${journalFile} is in use by another payctl${error.holder ? `: ${describeHolder(error.holder)}` : ''}; one batch at a time per journal, nothing was sent`,
-      'wait for that run to finish, then run this again: rows it paid are skipped',
-    );
-  }
 }
 
 /**
@@ -154,10 +139,10 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
     return clients.get(account)!;
   };
 
-  const reconciled = new Set<string>();
-  if (wantsReconcile && [...states.values()].some((s) => s.state === 'unknown')) {
-    await settleUnknown(ctx, plan, rows, states, journal, clientFor, reconciled);
-  }
+  const reconciled =
+    wantsReconcile && [...states.values()].some((s) => s.state === 'unknown')
+      ? await settleUnknownRows(services, { method: plan.method, rows, states, journal, clientFor, by: `withdraw batch ${plan.reconcileFlag}`, note: (text) => io.output.note(text) })
+      : new Set<string>();
   if (wantsReconcile) await settleJournalPaidRows(services, rows, states);
 
   const stateOf = (row: BatchRow): RowState => states.get(row.key) ?? { state: 'new' };
@@ -218,146 +203,6 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   else throwForOutcome(report, end);
 }
 
-interface OpenJournal {
-  contents: JournalContents;
-  /** Appends a record; the journal file (its header and this run's record first) is made on the first. */
-  append: JournalWriter['append'];
-  /** Every record appended so far on disk (nothing to do under --dry-run). */
-  flush(): Promise<void>;
-  close(): void;
-}
-
-/**
- * The journal, checked to belong to this kind of batch; the file is written only
- * when something is recorded, and never under --dry-run (its records are dropped).
- */
-function openJournal(services: Context['services'], plan: BatchPlan): OpenJournal {
-  let contents: JournalContents;
-  try {
-    contents = readJournal(plan.journalFile);
-  } catch (error) {
-    throw usageError(
-      `${plan.journalFlag} ${plan.journalFile}: ${(error as Error).message}; nothing was sent`,
-      'the journal records which rows were paid: do not delete it; restore it from a backup, or fix that line by hand',
-    );
-  }
-  const settings = services.settings();
-  const account = settings.subaccount ?? null;
-  const header = contents.header;
-  if (header && (header.method !== plan.method || accountOfHeader(header) !== platformAccount(settings.baseUrl, account ?? undefined))) {
-    throw usageError(
-      `${plan.journalFlag} ${plan.journalFile} belongs to a ${header.method} batch against ${header.baseUrl} in the ${header.account ? `sub-account ${header.account}` : 'main account'}, ` +
-        `not to this ${plan.method} batch against ${settings.baseUrl} in the ${services.accountLabel()}`,
-      `run it with the same profile, account and method, or give another ${plan.journalFlag}`,
-    );
-  }
-  let writer: JournalWriter | undefined;
-  return {
-    contents,
-    append: (record) => {
-      if (services.flags.dryRun) return;
-      if (!writer) {
-        writer = new JournalWriter(plan.journalFile);
-        const at = new Date().toISOString();
-        if (!header) writer.append({ type: 'batch', version: JOURNAL_VERSION, method: plan.method, baseUrl: settings.baseUrl, account, at });
-        writer.append({ type: 'run', pid: process.pid, host: os.hostname(), at });
-      }
-      writer.append(record);
-    },
-    flush: async () => writer?.flush(),
-    close: () => writer?.close(),
-  };
-}
-
-/**
- * The platform account a journal was written against, as the locks name it: a rerun through
- * `localhost` of a batch run through `127.0.0.1` (or with a trailing `/`) is the same batch.
- * A base URL that is not one (an edited journal) matches nothing.
- */
-function accountOfHeader(header: JournalHeader): string {
-  try {
-    return platformAccount(header.baseUrl, header.account ?? undefined);
-  } catch {
-    return `unreadable ${header.baseUrl}`;
-  }
-}
-
-async function settleUnknown(
-  ctx: Context,
-  { method, reconcileFlag }: BatchPlan,
-  rows: BatchRow[],
-  states: Map<string, RowState>,
-  journal: OpenJournal,
-  clientFor: (account: string | null) => Promise<ApiClient>,
-  reconciled: Set<string>,
-): Promise<void> {
-  const rowOf = new Map(rows.map((row) => [row.key, row]));
-  const unknownRows: UnknownRow[] = [];
-  let neverSent = 0;
-  const at = () => new Date().toISOString();
-  for (const [key, state] of states) {
-    if (state.state !== 'unknown') continue;
-    const intent = state.intent;
-    const row = rowOf.get(key);
-    if (intent) {
-      const identity: WithdrawalIdentity = {
-        method,
-        amount: intent.amount,
-        bankAccountId: intent.bankAccountId,
-        ...(intent.pixKey !== undefined ? { pixKey: intent.pixKey } : {}),
-        ...(intent.pixKeyType !== undefined ? { pixKeyType: intent.pixKeyType } : {}),
-      };
-      unknownRows.push({ key, account: intent.account, identity, at: Date.parse(intent.at), apiAt: intent.apiAt ? Date.parse(intent.apiAt) : undefined });
-    } else if (row && state.cutAfter) {
-      const apiAt = state.cutAfterApiAt ? Date.parse(state.cutAfterApiAt) : undefined;
-      unknownRows.push({ key, account: row.account, identity: identityOf(row.request), at: Date.parse(state.cutAfter), apiAt });
-    } else {
-      // A first intent cut before it was flushed, of a row no longer in the file: intents are flushed before sending, so it never left.
-      journal.append({ type: 'absent', key, at: at() });
-      states.set(key, { state: 'new' });
-      neverSent++;
-    }
-  }
-  const claimed = new Set([...states.values()].flatMap((s) => (s.state === 'done' ? [s.withdrawalId] : [])));
-  const { settlements, clockOffsets } = await reconcile(unknownRows, claimed, clientFor);
-  for (const [account, offset] of clockOffsets) {
-    const where = account ? `sub-account ${account}` : 'main account';
-    await ctx.io.output.note(`reconcile: ${where}: ${offset === undefined ? "the API sent no Date header, so its clock is unknown" : `${describeClockOffset(offset)}; rows are matched on the API's clock`}`);
-  }
-  const count = { paid: 0, absent: neverSent, undecided: 0 };
-  const unknownOf = new Map(unknownRows.map((row) => [row.key, row]));
-  const findings: WithdrawalFinding[] = [];
-  for (const [key, settlement] of settlements) {
-    const { identity, account } = unknownOf.get(key)!;
-    if (settlement.kind === 'paid') findings.push({ identity, account, found: { id: settlement.withdrawalId, status: settlement.status } });
-    else if (settlement.kind === 'absent') findings.push({ identity, account });
-    if (settlement.kind === 'paid') {
-      journal.append({ type: 'done', key, withdrawalId: settlement.withdrawalId, status: settlement.status, at: at(), reconciled: true });
-      states.set(key, { state: 'done', withdrawalId: settlement.withdrawalId, status: settlement.status });
-      reconciled.add(key);
-    } else if (settlement.kind === 'absent') {
-      journal.append({ type: 'absent', key, at: at() });
-      states.set(key, { state: 'new' });
-    } else {
-      const state = states.get(key) as Extract<RowState, { state: 'unknown' }>;
-      states.set(key, { ...state, error: `cannot be settled: ${settlement.reason}` });
-    }
-    count[settlement.kind]++;
-  }
-  const decided = [...settlements].map(([key, settlement]) => ({ key, account: unknownOf.get(key)!.account, settlement }));
-  if (!ctx.services.flags.dryRun) await settleLeftOverRows(ctx.services, decided);
-  // The audit log shows these sends as unknown until now; a dry run writes nothing to it.
-  if (!ctx.services.flags.dryRun) await (await import('../../audit/trail.js')).settleWithdrawals(ctx.services, findings, `withdraw batch ${reconcileFlag}`);
-  await ctx.io.output.note(
-    `reconcile: ${count.paid} of ${settlements.size + neverSent} unknown rows were paid (found in withdrawals list); ${count.absent} were not, and those still in the file are sent` +
-      (count.undecided ? `; ${count.undecided} cannot be decided and stay unknown` : ''),
-  );
-}
-
-/**
- * Under --dry-run: each row's request recorded by the API client, never sent,
- * one after another so that they are recorded in the file's order.
- */
 /**
  * Sends the rows through the engine, the journal's `lock` held: Ctrl-C stops
  * starting rows and lets those in flight finish (a second Ctrl-C ends the run at
@@ -401,6 +246,10 @@ async function sendAll(
   }
 }
 
+/**
+ * Under --dry-run: each row's request recorded by the API client, never sent,
+ * one after another so that they are recorded in the file's order.
+ */
 async function recordAll(rows: BatchRow[], clientFor: (account: string | null) => Promise<ApiClient>, outcomes: Map<string, ReportRow>): Promise<void> {
   for (const row of rows) {
     await withdraw(await clientFor(row.account), row.request);

@@ -1,7 +1,7 @@
 import { PIX_KEY_TYPES, WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
 import { batchReportView } from '../../batch/report.js';
 import { withdrawalView } from '../../output/views.js';
-import { parseChoice, parseInteger } from '../../validate.js';
+import { parseChoice, parseInteger } from '../../validation/flags.js';
 import { WITHDRAW_PARSERS } from '../../withdrawal/request.js';
 import { WAIT_OPTIONS } from '../shared/wait.js';
 import { arg, asText, command, defineCommand, flagOf, group, switchOption, textOption, valueOption, type OptionDefs } from '../spec.js';

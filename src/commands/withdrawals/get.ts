@@ -1,6 +1,6 @@
 import { getWithdrawal } from '../../api/withdrawals.js';
 import { resolveRequired } from '../../prompt.js';
-import { followToTheEnd, type Followed } from '../../withdrawal/wait.js';
+import { followToTheEnd, type FollowedWithdrawal } from '../../withdrawal/wait.js';
 import { pickWithdrawal } from '../shared/pickers.js';
 import { DEFAULT_WAIT_SECONDS } from '../shared/wait.js';
 import type { Invocation } from '../spec.js';
@@ -11,7 +11,7 @@ export async function run(invocation: Invocation<typeof withdrawalsGet>): Promis
   const { id } = await resolveRequired(invocation, { id: needArg(0, (field) => pickWithdrawal(invocation, field)) });
   const api = await services.api();
   // A withdrawal sent without an answer is shown in the audit log as unknown until a read like this one finds it.
-  const show = async (withdrawal: Followed) => {
+  const show = async (withdrawal: FollowedWithdrawal) => {
     await print(withdrawal);
     const { findingOf, settleWithdrawals } = await import('../../audit/trail.js');
     const finding = findingOf(withdrawal, api.subaccount ?? null);

@@ -1,7 +1,7 @@
 import type { BankAccount, CreateBankAccountRequest } from '../../api/types.js';
 import { findOrFail, pagedReply, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
-import { isValidCpfOrCnpj } from '../../rules.js';
+import { isValidCpfOrCnpj } from '../../validation/rules.js';
 
 /** A bank account of the context's account (main or sub-account); any other is -7100. */
 export const findBankAccount = ({ account }: CompanyRequest, id: unknown) => findOrFail(account.bankAccounts, id, 'bankAccountNotFound', 'bank account');

@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Card, TokenizeCardRequest, TokenizedCard } from '../../api/types.js';
 import { findOrFail, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
-import { cardBrand, isCardExpired, passesLuhn } from '../../rules.js';
+import { cardBrand, isCardExpired, passesLuhn } from '../../validation/rules.js';
 
 /** The tokenize answer: the card without createdAt. */
 function tokenizedView({ createdAt: _createdAt, ...card }: Card): TokenizedCard {

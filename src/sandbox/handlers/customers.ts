@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { CreateCustomerRequest, Customer, CustomerAddress, CustomerAddressInput, UpdateCustomerRequest } from '../../api/types.js';
 import { findOrFail, pageMeta, pageQuery, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
-import { isPlausibleBirthdate, isValidCpfOrCnpj } from '../../rules.js';
+import { isPlausibleBirthdate, isValidCpfOrCnpj } from '../../validation/rules.js';
 
 const ADDRESS_FIELDS = ['zipcode', 'street', 'streetNumber', 'complement', 'reference', 'neighborhood', 'city', 'state'] as const;
 

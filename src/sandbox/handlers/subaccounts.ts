@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { BankAccount, CreateSubaccountPfRequest, CreateSubaccountPjRequest, Subaccount } from '../../api/types.js';
 import { findOrFail, pagedReply, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
-import { isPlausibleBirthdate, isValidCnpj, isValidCpf, isValidCpfOrCnpj } from '../../rules.js';
+import { isPlausibleBirthdate, isValidCnpj, isValidCpf, isValidCpfOrCnpj } from '../../validation/rules.js';
 import { emptyAccount } from '../store.js';
 
 export const findSubaccount = ({ company }: CompanyRequest, id: unknown) => findOrFail(company.subaccounts, id, 'subaccountNotFound', 'sub-account');

@@ -14,7 +14,7 @@ import type { SubscriptionFilters } from '../../api/subscriptions.js';
 import { findOrFail, pageMeta, pageQuery, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
 import { splitAllowanceCents, splitGrossCents, splitLiquidCents } from '../fees.js';
-import { foldForSearch, isoDay } from '../../rules.js';
+import { foldForSearch, isoDay } from '../../validation/rules.js';
 import { replaceContents } from '../store.js';
 import { findCard } from './cards.js';
 import { findCustomer } from './customers.js';

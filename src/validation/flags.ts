@@ -1,6 +1,6 @@
-import { BRAZILIAN_STATES, PIX_KEY_TYPES, type PixKeyType } from './api/types.js';
-import { usageError } from './errors.js';
-import { isCalendarDate, isEmail, isUuid, isValidCnpj, isValidCpf, isValidCpfOrCnpj, isValidPixPhone, passesLuhn } from './rules.js';
+import { BRAZILIAN_STATES, PIX_KEY_TYPES, type PixKeyType } from '../api/types.js';
+import { usageError } from '../errors.js';
+import { isCalendarDate, isEmail, isoDay, isPlausibleBirthdate, isUuid, isValidCnpj, isValidCpf, isValidCpfOrCnpj, isValidPixPhone, passesLuhn, withoutCountryCode } from './rules.js';
 
 /**
  * Every check a flag or prompted value goes through before anything is sent.
@@ -215,7 +215,7 @@ export const parseCep: Parser<number> = (flag, raw) => {
 
 /** Brazilian phone: 10 or 11 digits with the area code, optionally +55. */
 export const parsePhone: Parser<string> = (flag, raw) => {
-  const digits = raw.replace(/[\s()+\-.]/g, '').replace(/^55(?=\d{10,11}$)/, '');
+  const digits = withoutCountryCode(raw.replace(/[\s()+\-.]/g, ''));
   if (!/^[1-9]{2}9?\d{8}$/.test(digits)) throw fail(flag, raw, 'must be a Brazilian phone with area code, such as +55 11 91234-5678');
   return digits;
 };
@@ -318,14 +318,14 @@ export const parseApiPhone: Parser<string> = (flag, raw) => `+55${parsePhone(fla
 /** A birthdate: a day that exists, not before 1900, not in the future. */
 export const parseBirthdate: Parser<string> = (flag, raw) => {
   const date = parseDate(flag, raw.trim());
-  if (date < '1900-01-01' || date > new Date().toISOString().slice(0, 10)) throw fail(flag, raw, 'must be a birthdate from 1900-01-01 to today');
+  if (!isPlausibleBirthdate(date, new Date())) throw fail(flag, raw, 'must be a birthdate from 1900-01-01 to today');
   return date;
 };
 
 /** A date from today on (expiration dates). */
 export const parseFutureDate: Parser<string> = (flag, raw) => {
   const date = parseDate(flag, raw.trim());
-  if (date < new Date().toISOString().slice(0, 10)) throw fail(flag, raw, 'must be today or later, as YYYY-MM-DD');
+  if (date < isoDay(new Date())) throw fail(flag, raw, 'must be today or later, as YYYY-MM-DD');
   return date;
 };
 

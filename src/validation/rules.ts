@@ -1,5 +1,5 @@
 /** Rules of Brazilian documents, cards, PIX keys and dates: one definition for payctl's validators and the sandbox. */
-import type { PixKeyType } from './api/types.js';
+import type { PixKeyType } from '../api/types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Deliberately simple: one @, no spaces, a dot in the domain.
@@ -46,6 +46,9 @@ const allSameDigit = (digits: string) => /^(\d)\1*$/.test(digits);
 export const isValidCpf = (text: string) => /^\d{11}$/.test(text) && !allSameDigit(text) && completeCpf(text.slice(0, 9)) === text;
 export const isValidCnpj = (text: string) => /^\d{14}$/.test(text) && !allSameDigit(text) && completeCnpj(text.slice(0, 12)) === text;
 export const isValidCpfOrCnpj = (text: string) => isValidCpf(text) || isValidCnpj(text);
+
+/** A Brazilian phone's digits without the 55 country code, when they carry it before 10 or 11 digits. */
+export const withoutCountryCode = (digits: string) => digits.replace(/^55(?=\d{10,11}$)/, '');
 
 /** Mobile number as PIX uses it: +55, a DDD in use, then 9 and eight digits. */
 export function isValidPixPhone(text: string): boolean {
