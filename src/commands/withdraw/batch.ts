@@ -1,5 +1,5 @@
 import os from 'node:os';
-import { withdraw } from '../../api/withdrawals.js';
+import { getBalance, withdraw } from '../../api/withdrawals.js';
 import { WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
 import { CSV_SEPARATORS, type CsvSeparator } from '../../batch/csv.js';
 import { sendRows, throwForOutcome, type BatchClient, type BatchEnd, type SendResult } from '../../batch/engine.js';
@@ -18,6 +18,7 @@ import { printDryRun } from '../shared/dry-run.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
 import { describeClockOffset, readApiClockOffset } from '../../withdrawal/api-clock.js';
+import { batchDrawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
 import { identityOf, type WithdrawalIdentity } from '../../withdrawal/identity.js';
 import { rowClaim, sendClaimed, settleJournalPaidRows, settleLeftOverRows } from '../../ledger/index.js';
@@ -170,6 +171,10 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
     const summary = [
       `About to withdraw by ${plan.method.toUpperCase()} from ${plan.csvFile}:`,
       ...batchTotals(toSend),
+      ...feeLines(services.settings().env, plan.method, toSend.map((row) => row.request.amount)),
+      ...(await batchDrawsOnLines(plan.method, toSend.map((row) => ({ account: row.account, amount: row.request.amount })), async (account) =>
+        getBalance(await clientFor(account)),
+      )),
       ...(done.length ? [`  skipped:      ${done.length} rows already done (journal ${plan.journalFile})`] : []),
       ...(unknown.length ? [`  refused:      ${unknown.length} rows of unknown outcome (settle them with ${plan.reconcileFlag})`] : []),
       ...duplicates,
