@@ -419,11 +419,11 @@ function progressBar(io: Context['io'], total: number) {
   const width = 30;
   return {
     update: (outcomes: ReadonlyMap<string, ReportRow>) => {
-      const finished = [...outcomes.values()].filter((r) => ['sent', 'failed', 'unknown'].includes(r.outcome));
+      const finished = [...outcomes.values()].filter((r) => ['sent', 'failed', 'unknown', 'not-sent'].includes(r.outcome));
       const count = (outcome: string) => finished.filter((r) => r.outcome === outcome).length;
       const filled = Math.round((finished.length / total) * width);
       line.show(
-        () => `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${finished.length}/${total}  sent ${count('sent')}  failed ${count('failed')}  unknown ${count('unknown')}`,
+        () => `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${finished.length}/${total}  sent ${count('sent')}  failed ${count('failed')}  unknown ${count('unknown')}${count('not-sent') ? `  not sent ${count('not-sent')}` : ''}`,
         finished.length >= total,
       );
     },

@@ -53,8 +53,9 @@ const BATCH_DESCRIPTION =
   'One confirmation shows the count, the total and the totals per account. The journal (--journal, default FILE.journal, only yours to write) ' +
   'records each row before and after sending, flushed to disk; one batch at a time per journal (a second run refuses at once, naming the ' +
   'process that holds it). A rerun skips rows paid, retries rows refused, and refuses rows whose outcome is unknown until --reconcile finds ' +
-  'them in withdrawals list, on the API\'s clock. A report per row goes to stdout (-o json|ndjson|csv|tsv), a summary to stderr. Exit 0 when ' +
-  'every row is paid, 5 if any outcome is unknown, 3 after an authentication failure, 130 after Ctrl-C, else 1. A file with a row above the ' +
+  'them in withdrawals list, on the API\'s clock. A report per row goes to stdout (-o json|ndjson|csv|tsv), a summary to stderr. A row whose ' +
+  'request never reached the API (connection refused, DNS) is not sent, and sending stops there: the rest are not sent either, and a rerun sends them. Exit 0 when ' +
+  'every row is paid, 5 if any outcome is unknown, 3 after an authentication failure, 130 after Ctrl-C, 4 when the API could not be reached, else 1. A file with a row above the ' +
   "profile's --max-withdrawal, or whose total is above its --max-batch-total, is refused before anything is sent (exit 2).\n\n" +
   '--wait then reads every withdrawal the run sent until it is COMPLETED or FAILED (one line on stderr at a terminal), and the report ' +
   'shows each one\'s last status: exit 1 if one FAILED, 5 if one is still PENDING after --wait-timeout seconds (default 300); ' +
