@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { runCliInTerminal } from '../helpers/cli.js';
 import { needsTools } from '../helpers/tools.js';
-import { plain } from '../commands/helpers.js';
+import { json, plain, splitReceivers } from '../commands/helpers.js';
 import { csvFile, PIX_HEADER, sandboxWithdrawals } from './helpers.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
@@ -78,5 +78,17 @@ describe('a single withdrawal', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/fee: +set by the platform: what arrives \(liquidAmount\) is shown after sending\n +draws on:/);
     expect(run.stderr).not.toContain('arrives:');
+  });
+});
+
+describe('a batch paying from two accounts', () => {
+  it("shows each account's balance against that account's total", async () => {
+    const [sub] = await splitReceivers(s);
+    const subBank = (await json<Array<{ id: number }>>(s, ['bank-accounts', 'list', '--subaccount', sub!]))[0]!.id;
+    const file = csvFile('two.csv', [`${PIX_HEADER},subaccount`, `1000,${BANK},email,main@example.com,`, `2500,${subBank},email,sub@example.com,${sub}`]);
+    const run = await s.run(['withdraw', 'batch', file, '--method', 'pix', '--main-account', '--dry-run']);
+    expect(run.code, run.stderr).toBe(0);
+    expect(run.stderr).toMatch(/draws on: +pix balance of the main account available R\$ 25\.020,00, batch total R\$ 10,00\n/);
+    expect(run.stderr).toMatch(new RegExp(`draws on: +pix balance of the sub-account ${sub} available R\\$ [\\d.]+,\\d\\d, batch total R\\$ 25,00\\n`));
   });
 });
