@@ -221,7 +221,7 @@ export function throwForOutcome(report: readonly ReportRow[], { orphans, sending
   if (stopped === 'interrupted') throw new PayctlError(`${message}: interrupted`, ExitCode.interrupted);
   if (stopped === 'unreachable') {
     throw new PayctlError(`${message}: ${count('not-sent')} not sent: the API could not be reached (${sending.unreachable}), so sending stopped`, ExitCode.network, {
-      hint: 'nothing was sent for them; once the API answers, run the same command again: it sends only those',
+      hint: 'nothing was sent for them; once the API answers, run the same command again: rows paid are skipped',
     });
   }
   if (stopped === 'ledger') throw new PayctlError(`${message}: the ledger does not answer, so sending stopped`, ExitCode.network, { hint: `check the database (payctl ledger status), then run the same command again` });
