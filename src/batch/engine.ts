@@ -29,7 +29,7 @@ export interface BatchJournal {
 }
 
 /** Why sending stopped before every row was tried. */
-export type StopReason = 'interrupted' | 'auth' | 'journal' | 'lock-lost' | 'ledger';
+export type StopReason = 'interrupted' | 'auth' | 'journal' | 'lock-lost' | 'ledger' | 'unreachable';
 
 export interface SendInput {
   /** The rows to send, in the file's order. */
@@ -47,10 +47,12 @@ export interface SendInput {
 }
 
 export interface SendResult {
-  /** Every row's outcome by its key: sent, failed, unknown, or not-sent after a stop. */
+  /** Every row's outcome by its key: sent, failed, unknown, or not-sent (its request never reached the API, or left after a stop). */
   outcomes: Map<string, ReportRow>;
   stopped?: StopReason;
   journalError?: JournalWriteError;
+  /** Why the first row whose request never reached the API failed (connection refused, DNS): sending stopped there. */
+  unreachable?: string;
   /** Rows sent whose answer could not be written to the journal: it shows them as of unknown outcome. */
   unrecorded: BatchRow[];
   /** Rows refused before sending (exit 2): claimed by another operator in the team's ledger, or above its daily total. */
@@ -59,8 +61,9 @@ export interface SendResult {
 
 /**
  * Sends `rows`: intent on disk, request, outcome on disk. An abort of `signal`,
- * a journal that cannot be written, a lost lock, an authentication failure or a
- * ledger that does not answer stops starting rows; those in flight finish.
+ * a journal that cannot be written, a lost lock, an authentication failure, a
+ * ledger that does not answer or a request that never reached the API stops
+ * starting rows; those in flight finish.
  */
 export async function sendRows({ rows, journal, client, signal, concurrency, lockLost, onRowEnd }: SendInput): Promise<SendResult> {
   let next = 0;
@@ -110,6 +113,12 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
       if (!known || mayHaveMoved(known)) {
         outcome = reportRow(row, 'unknown', { error: message });
         written = await record({ type: 'unknown', key: row.key, error: message, at: new Date().toISOString() });
+      } else if (neverReached(known)) {
+        // The next rows would meet the same closed door: stop, and leave them to a rerun.
+        outcome = reportRow(row, 'not-sent', { error: message });
+        written = await record({ type: 'not-sent', key: row.key, error: message, at: new Date().toISOString() });
+        result.unreachable ??= message;
+        stopWith('unreachable');
       } else {
         outcome = reportRow(row, 'failed', { error: message });
         written = await record({ type: 'failed', key: row.key, error: message, exitCode: known.exitCode, at: new Date().toISOString() });
@@ -146,6 +155,7 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
     journal: `not sent: ${result.journalError?.message ?? 'the journal could not be written'}`,
     'lock-lost': "not sent: the journal's lock was taken over by another process",
     ledger: 'not sent: the ledger does not answer',
+    unreachable: `not sent: an earlier row's request never reached the API (${result.unreachable})`,
   };
   for (const row of rows) if (!outcomes.has(row.key)) outcomes.set(row.key, reportRow(row, 'not-sent', { error: notSent[result.stopped ?? 'interrupted'] }));
   return result;
@@ -158,12 +168,21 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
  */
 const mayHaveMoved = (error: PayctlError): boolean => error.exitCode === ExitCode.unknownOutcome || (error.status !== undefined && error.status >= 500);
 
+/**
+ * Whether the request never reached the API: a network failure before it could take
+ * effect (connection refused, DNS, a proxy that would not connect; src/http/client.ts
+ * makes one reached, such as a timeout after it was written, an unknown outcome) with no
+ * answer at all. A 408 or 429 came from the server, and a silent ledger is its own stop.
+ */
+const neverReached = (error: PayctlError): boolean =>
+  error.exitCode === ExitCode.network && error.status === undefined && !(error instanceof LedgerUnavailable);
+
 /** What the exit of a batch depends on beyond its report. */
 export interface BatchEnd {
   /** Rows of unknown outcome in the journal that are no longer in the file. */
   orphans: number;
   /** What sending said (nothing stopped, nothing held, when nothing was sent). */
-  sending: Pick<SendResult, 'stopped' | 'journalError' | 'unrecorded' | 'held'>;
+  sending: Pick<SendResult, 'stopped' | 'journalError' | 'unrecorded' | 'held' | 'unreachable'>;
   /** The command that settles unknown rows, for hints. */
   reconcileCommand: string;
 }
@@ -172,8 +191,8 @@ export interface BatchEnd {
  * Throws the batch's worst outcome: exit 5 when any row's outcome is unknown
  * (or sent but not recorded, or the lock was lost), 130 after Ctrl-C, 3 after an
  * authentication failure, 2 when the team's ledger held every unpaid row, 4 when
- * the ledger does not answer, 1 when any row failed or was not sent. Returns
- * when every row is paid (or planned, under --dry-run).
+ * the ledger does not answer or a request never reached the API, 1 when any row
+ * failed or was not sent. Returns when every row is paid (or planned, under --dry-run).
  */
 export function throwForOutcome(report: readonly ReportRow[], { orphans, sending, reconcileCommand }: BatchEnd): void {
   const count = (outcome: string) => report.filter((r) => r.outcome === outcome).length;
@@ -200,8 +219,13 @@ export function throwForOutcome(report: readonly ReportRow[], { orphans, sending
     });
   }
   if (stopped === 'interrupted') throw new PayctlError(`${message}: interrupted`, ExitCode.interrupted);
+  if (stopped === 'unreachable') {
+    throw new PayctlError(`${message}: ${count('not-sent')} not sent: the API could not be reached (${sending.unreachable}), so sending stopped`, ExitCode.network, {
+      hint: 'nothing was sent for them; once the API answers, run the same command again: rows paid are skipped',
+    });
+  }
   if (stopped === 'ledger') throw new PayctlError(`${message}: the ledger does not answer, so sending stopped`, ExitCode.network, { hint: `check the database (payctl ledger status), then run the same command again` });
   if (sending.held === unpaid) throw new PayctlError(`${message}: the team's ledger refused them (listed above): nothing was sent for them`, ExitCode.usage);
   if (stopped === 'auth') throw new PayctlError(`${message}: authentication failed`, ExitCode.auth, { hint: 'log in again: payctl auth login' });
-  throw new PayctlError(`${message}: ${count('failed')} refused or not reached`, ExitCode.rowsNotPaid);
+  throw new PayctlError(`${message}: ${count('failed')} refused`, ExitCode.rowsNotPaid);
 }

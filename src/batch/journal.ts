@@ -6,7 +6,7 @@ import { sharedFsync, syncFolder } from '../withdrawal/private-file.js';
  * The journal of a batch: JSON lines appended one at a time. A row's intent is on
  * disk (fsync) before its request leaves, its outcome written after the answer, so
  * after a crash, a Ctrl-C or a lost connection every row is in exactly one state:
- * never tried, done, failed (nothing moved), or unknown (an intent without an
+ * never tried (or never reached the API), done, failed (nothing moved), or unknown (an intent without an
  * outcome, or a request that got no answer). An outcome not yet on disk when the
  * machine stops leaves its row unknown, which --reconcile settles.
  *
@@ -77,6 +77,14 @@ export interface UnknownRecord {
   at: string;
 }
 
+/** The row's request never reached the API (connection refused, DNS): nothing moved, a rerun sends it. */
+export interface NotSentRecord {
+  type: 'not-sent';
+  key: string;
+  error: string;
+  at: string;
+}
+
 /** `--reconcile` found no withdrawal for an unknown row: nothing moved, the row may be sent again. */
 export interface AbsentRecord {
   type: 'absent';
@@ -84,7 +92,7 @@ export interface AbsentRecord {
   at: string;
 }
 
-export type JournalRecord = JournalHeader | RunRecord | IntentRecord | DoneRecord | FailedRecord | UnknownRecord | AbsentRecord;
+export type JournalRecord = JournalHeader | RunRecord | IntentRecord | DoneRecord | FailedRecord | NotSentRecord | UnknownRecord | AbsentRecord;
 
 export type RowState =
   | { state: 'new' }
@@ -104,7 +112,7 @@ export interface JournalContents {
 }
 
 /** Records start with their type and key, so a line cut after the key still names its row. */
-const CUT_RECORD = /^\{"type":"[a-z]+","key":"([0-9a-f]{32})"/;
+const CUT_RECORD = /^\{"type":"[a-z-]+","key":"([0-9a-f]{32})"/;
 
 /**
  * Reads a journal. A line that is not JSON is a record cut by a crash (or a full
@@ -182,6 +190,7 @@ function apply(contents: JournalContents, record: JournalRecord): void {
       if (current?.state === 'unknown') contents.rows.set(record.key, { ...current, error: record.error });
       return;
     }
+    case 'not-sent':
     case 'absent':
       contents.rows.set(record.key, { state: 'new' });
       return;

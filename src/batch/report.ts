@@ -5,10 +5,12 @@ import type { BatchRow } from './rows.js';
 
 /**
  * What happened to each row. `sent`, `already-done` (an earlier run) and
- * `reconciled` (found by --reconcile) are paid; `failed` was refused or never
- * reached the API (nothing moved; a rerun tries it again); `unknown` was sent and
- * got no answer (settle it with --reconcile); `not-sent` was left after an
- * interruption or an authentication failure; `planned` would be sent (--dry-run).
+ * `reconciled` (found by --reconcile) are paid; `failed` was refused by the API
+ * (nothing moved; a rerun tries it again); `unknown` was sent and got no answer
+ * (settle it with --reconcile); `not-sent` never reached the API (connection
+ * refused, DNS) or was left after a stop (an interruption, an authentication
+ * failure, an earlier row that never reached it): a rerun sends it; `planned`
+ * would be sent (--dry-run).
  */
 export type RowOutcome = 'sent' | 'already-done' | 'reconciled' | 'failed' | 'unknown' | 'not-sent' | 'planned';
 

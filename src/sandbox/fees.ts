@@ -1,9 +1,10 @@
 /**
- * The sandbox's fee schedule and the liquidAmount formulas (docs/sandbox.md,
- * "Fees"). All arithmetic is on integer cents; rounding is half-up on
- * non-negative values, so Math.round is exact for it.
+ * The sandbox's subscription fee and the splits' liquidAmount formulas (docs/sandbox.md,
+ * "Fees"); its withdrawal fees are in src/withdrawal/fees.ts, which payctl's confirmations
+ * share. All arithmetic is on integer cents; rounding is half-up on non-negative values,
+ * so Math.round is exact for it.
  */
-import type { SplitType, WithdrawalPaymentType } from '../api/types.js';
+import type { SplitType } from '../api/types.js';
 
 /** Subscription fee: 3.99% of the amount (rounded) plus 39 cents, never more than the amount. */
 export const SUBSCRIPTION_FEE_BASIS_POINTS = 399;
@@ -30,17 +31,3 @@ export function splitGrossCents(
 export function splitLiquidCents(grossCents: number): number {
   return grossCents - Math.round((grossCents * SUBSCRIPTION_FEE_BASIS_POINTS) / 10_000);
 }
-
-/** Withdrawal fees by method: PIX 49 cents flat, card 2% (rounded), boleto 99 cents flat. */
-export function withdrawalFeeCents(paymentType: WithdrawalPaymentType, amount: number): number {
-  switch (paymentType) {
-    case 'PIX':
-      return 49;
-    case 'CARD':
-      return Math.round((amount * 200) / 10_000);
-    case 'BOLETO':
-      return 99;
-  }
-}
-
-export const withdrawalLiquidCents = (paymentType: WithdrawalPaymentType, amount: number) => amount - withdrawalFeeCents(paymentType, amount);

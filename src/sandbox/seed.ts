@@ -8,7 +8,8 @@ import type {
   BankAccount, BrazilianState, Card, Customer, PixKeyType, Split, Subaccount, SubaccountAddress, Subscription, SubscriptionStatus, Withdrawal,
   WithdrawalPaymentType,
 } from '../api/types.js';
-import { splitAllowanceCents, splitGrossCents, splitLiquidCents, withdrawalLiquidCents } from './fees.js';
+import { splitAllowanceCents, splitGrossCents, splitLiquidCents } from './fees.js';
+import { withdrawalLiquidCents } from '../withdrawal/fees.js';
 import { hashString, permute48, Prng, unpermute48 } from './random.js';
 import { BRAZILIAN_AREA_CODES, cardBrand, completeCnpj, completeCpf, isoDay, passesLuhn } from '../validation/rules.js';
 import {

@@ -1,4 +1,4 @@
-import { withdraw } from '../../api/withdrawals.js';
+import { getBalance, withdraw } from '../../api/withdrawals.js';
 import { WITHDRAWAL_METHODS, type WithdrawalMethod } from '../../api/types.js';
 import { BATCH_FILE_SEPARATORS, type BatchFileSeparator } from '../../batch/csv.js';
 import { sendRows, throwForOutcome, type BatchClient, type BatchEnd, type SendResult } from '../../batch/engine.js';
@@ -17,6 +17,7 @@ import { printDryRun } from '../shared/dry-run.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
 import { readApiClockOffset } from '../../withdrawal/api-clock.js';
+import { batchDrawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
 import { rowClaim, sendClaimed, settleJournalPaidRows } from '../../ledger/index.js';
 import type { HeldLock } from '../../withdrawal/lock.js';
@@ -155,6 +156,10 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
     const summary = [
       `About to withdraw by ${plan.method.toUpperCase()} from ${plan.csvFile}:`,
       ...batchTotals(toSend),
+      ...feeLines(services.settings().env, plan.method, toSend.map((row) => row.request.amount)),
+      ...(await batchDrawsOnLines(plan.method, toSend.map((row) => ({ account: row.account, amount: row.request.amount })), async (account) =>
+        getBalance(await clientFor(account)),
+      )),
       ...(done.length ? [`  skipped:      ${done.length} rows already done (journal ${plan.journalFile})`] : []),
       ...(unknown.length ? [`  refused:      ${unknown.length} rows of unknown outcome (settle them with ${plan.reconcileFlag})`] : []),
       ...duplicates,
@@ -263,11 +268,11 @@ function progressBar(io: Context['io'], total: number) {
   const width = 30;
   return {
     update: (outcomes: ReadonlyMap<string, ReportRow>) => {
-      const finished = [...outcomes.values()].filter((r) => ['sent', 'failed', 'unknown'].includes(r.outcome));
+      const finished = [...outcomes.values()].filter((r) => ['sent', 'failed', 'unknown', 'not-sent'].includes(r.outcome));
       const count = (outcome: string) => finished.filter((r) => r.outcome === outcome).length;
       const filled = Math.round((finished.length / total) * width);
       line.show(
-        () => `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${finished.length}/${total}  sent ${count('sent')}  failed ${count('failed')}  unknown ${count('unknown')}`,
+        () => `[${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${finished.length}/${total}  sent ${count('sent')}  failed ${count('failed')}  unknown ${count('unknown')}${count('not-sent') ? `  not sent ${count('not-sent')}` : ''}`,
         finished.length >= total,
       );
     },

@@ -28,7 +28,7 @@ const SINGLE = {
 const DESCRIPTION = (name: string, balance: string) =>
   `Withdraw from the available ${balance} balance to a bank account of the account the command runs in. ` +
   'Missing values are asked at a terminal (the bank account from the account\'s list). Before anything moves, payctl shows the ' +
-  'balance it draws on, the amount in R$ and cents, the destination, the account and the profile with its environment, and asks ' +
+  'balance it draws on, the amount in R$ and cents, its fee and what arrives (the sandbox\'s fees; a production profile: set by the platform), the destination, the account and the profile with its environment, and asks ' +
   '(default No). --yes skips the question; without a terminal and without --yes it refuses (exit 2). --dry-run prints the request and sends nothing. ' +
   'The same withdrawal (method, amount, bank account and PIX key) already on the platform in the same account, made by anyone within the ' +
   "profile's --duplicate-window (default 24h), is refused before the question (exit 2, each one named) unless --allow-duplicate; two " +
@@ -50,11 +50,13 @@ const BATCH_DESCRIPTION =
   '--duplicate-window (default 24h), read once for the file: a row with the same method, amount, bank account and key as one of them ' +
   '(a copy of a paid file, a re-export, a colleague\'s file) is refused (exit 2, each named) unless --allow-duplicate; withdrawals its ' +
   'own journal paid are not counted.\n\n' +
-  'One confirmation shows the count, the total and the totals per account. The journal (--journal, default FILE.journal, only yours to write) ' +
+  'One confirmation shows the count, the total and the totals per account, the fee and what arrives, and each account\'s balance against its total ' +
+  '(warned when short: sent anyway, the API refuses what it cannot cover). The journal (--journal, default FILE.journal, only yours to write) ' +
   'records each row before and after sending, flushed to disk; one batch at a time per journal (a second run refuses at once, naming the ' +
   'process that holds it). A rerun skips rows paid, retries rows refused, and refuses rows whose outcome is unknown until --reconcile finds ' +
-  'them in withdrawals list, on the API\'s clock. A report per row goes to stdout (-o json|ndjson|csv|tsv), a summary to stderr. Exit 0 when ' +
-  'every row is paid, 5 if any outcome is unknown, 3 after an authentication failure, 130 after Ctrl-C, else 1. A file with a row above the ' +
+  'them in withdrawals list, on the API\'s clock. A report per row goes to stdout (-o json|ndjson|csv|tsv), a summary to stderr. A row whose ' +
+  'request never reached the API (connection refused, DNS) is not sent, and sending stops there: the rest are not sent either, and a rerun sends them. Exit 0 when ' +
+  'every row is paid, 5 if any outcome is unknown, 3 after an authentication failure, 130 after Ctrl-C, 4 when the API could not be reached, else 1. A file with a row above the ' +
   "profile's --max-withdrawal, or whose total is above its --max-batch-total, is refused before anything is sent (exit 2).\n\n" +
   '--wait then reads every withdrawal the run sent until it is COMPLETED or FAILED (one line on stderr at a terminal), and the report ' +
   'shows each one\'s last status: exit 1 if one FAILED, 5 if one is still PENDING after --wait-timeout seconds (default 300); ' +

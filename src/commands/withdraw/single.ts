@@ -1,7 +1,8 @@
 import { getBankAccount } from '../../api/bank-accounts.js';
 import { getBalance, withdraw } from '../../api/withdrawals.js';
-import { PIX_KEY_TYPES, type Balances, type PixKeyType, type WithdrawalMethod } from '../../api/types.js';
-import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../../output/money.js';
+import { PIX_KEY_TYPES, type PixKeyType } from '../../api/types.js';
+import { formatCents, formatCentsExact } from '../../output/money.js';
+import { drawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
 import { resolveRequired, type FieldPrompt } from '../../prompt.js';
 import { checkTwins, sendUnlessDuplicate } from '../../withdrawal/duplicate-guard.js';
 import { identityOf } from '../../withdrawal/identity.js';
@@ -18,12 +19,6 @@ import type { withdrawBoleto, withdrawCard, withdrawPix } from './index.js';
 
 type PixWithdrawal = Invocation<typeof withdrawPix>;
 type SingleWithdrawal = PixWithdrawal | Invocation<typeof withdrawCard> | Invocation<typeof withdrawBoleto>;
-
-const BALANCE_OF: Record<WithdrawalMethod, keyof Balances> = {
-  pix: 'disponiblePixBalance',
-  card: 'disponibleCardBalance',
-  boleto: 'disponibleBilletBalance',
-};
 
 const PIX_KEY_TYPE_CHOICES = PIX_KEY_TYPES.map((value) => ({ name: value, value }));
 
@@ -50,12 +45,11 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
   refuseAboveWithdrawalLimit(services.settings(), request.amount);
   const api = await services.api();
   const [balances, account] = await Promise.all([getBalance(api), getBankAccount(api, request.bankAccountId)]);
-  const available = balances[BALANCE_OF[method]];
   const summary = [
     `About to withdraw by ${method.toUpperCase()}:`,
     `  amount:       ${formatCentsExact(request.amount)}`,
-    `  draws on:     ${method} balance available ${formatReais(available)}` +
-      (reaisToCents(available) < request.amount ? '  ← less than the amount: the API will refuse it' : ''),
+    ...feeLines(services.settings().env, method, [request.amount]),
+    ...drawsOnLines(method, balances, request.amount, 'amount'),
     `  to:           bank account ${account.id}: ${describeBankAccount(account)}`,
     ...(request.withdrawalMethod === 'pix' ? [`  PIX key:      ${request.pixKeyType} ${request.pixKey}`] : []),
     ...(request.postbackUrl ? [`  postback:     ${request.postbackUrl}`] : []),

@@ -5,7 +5,7 @@ import type {
 import type { ChangeSet } from '../changes.js';
 import { findOrFail, pageQuery, single, type CompanyRequest, type Reply } from '../context.js';
 import { ApiError } from '../errors.js';
-import { withdrawalLiquidCents } from '../fees.js';
+import { withdrawalLiquidCents } from '../../withdrawal/fees.js';
 import { isValidPixKey } from '../../validation/rules.js';
 import type { PostbackDispatcher } from '../postbacks.js';
 import type { Account, BalanceCents, Company } from '../store.js';
