@@ -52,5 +52,5 @@ export function feeLines(env: Environment, method: WithdrawalMethod, amounts: re
   if (env === 'production') return ["  fee:          set by the platform: what arrives (liquidAmount) is shown after sending"];
   const total = amounts.reduce((sum, amount) => sum + amount, 0);
   const fee = amounts.reduce((sum, amount) => sum + withdrawalFeeCents(PAYMENT_TYPE_OF[method], amount), 0);
-  return [`  fee:          ${formatCentsExact(fee)} (the sandbox's fees)`, `  arrives:      ${formatCentsExact(total - fee)}`];
+  return [`  fee:          ${formatCentsExact(fee)}, the sandbox's fee schedule`, `  arrives:      ${formatCentsExact(total - fee)}`];
 }

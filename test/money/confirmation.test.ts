@@ -22,7 +22,7 @@ const BANK = '1001';
 const cardBatch = () => csvFile('card.csv', ['amount,bank_account_id', `500000,${BANK}`, `499900,${BANK}`, `310100,${BANK}`]);
 const BALANCE_LINE = /draws on: +card balance available R\$ 12\.000,00, batch total R\$ 13\.100,00\n +← less than the total: the API will refuse what it cannot cover\n/;
 /** The sandbox's card fee is 2% of each row: 10000 + 9998 + 6202 cents. */
-const FEE_LINES = /fee: +R\$ 262,00 \(26200 cents\) \(the sandbox's fees\)\n +arrives: +R\$ 12\.838,00 \(1283800 cents\)/;
+const FEE_LINES = /fee: +R\$ 262,00 \(26200 cents\), the sandbox's fee schedule\n +arrives: +R\$ 12\.838,00 \(1283800 cents\)/;
 
 describe('the batch confirmation', () => {
   it('with --yes: the card balance against the total, warned short, the fee and what arrives; what the balance covers is paid', async () => {
@@ -56,7 +56,7 @@ describe('the batch confirmation', () => {
     expect(run.code, run.stderr).toBe(0);
     expect(run.stderr).toMatch(/draws on: +pix balance available R\$ 25\.020,00, batch total R\$ 10,00\n/);
     expect(run.stderr).not.toContain('less than the total');
-    expect(run.stderr).toMatch(/fee: +R\$ 0,49 \(49 cents\) \(the sandbox's fees\)\n +arrives: +R\$ 9,51 \(951 cents\)/);
+    expect(run.stderr).toMatch(/fee: +R\$ 0,49 \(49 cents\), the sandbox's fee schedule\n +arrives: +R\$ 9,51 \(951 cents\)/);
   });
 });
 
@@ -64,7 +64,7 @@ describe('a single withdrawal', () => {
   it('shows the fee and what arrives before sending, and the sandbox charges exactly that', async () => {
     const run = await s.run(['withdraw', 'boleto', '--amount', '5000', '--bank-account', BANK, '--yes', '--json']);
     expect(run.code, run.stderr).toBe(0);
-    expect(run.stderr).toMatch(/amount: +R\$ 50,00 \(5000 cents\)\n +fee: +R\$ 0,99 \(99 cents\) \(the sandbox's fees\)\n +arrives: +R\$ 49,01 \(4901 cents\)\n +draws on:/);
+    expect(run.stderr).toMatch(/amount: +R\$ 50,00 \(5000 cents\)\n +fee: +R\$ 0,99 \(99 cents\), the sandbox's fee schedule\n +arrives: +R\$ 49,01 \(4901 cents\)\n +draws on:/);
     expect(JSON.parse(run.stdout)).toMatchObject({ amount: 5000, liquidAmount: 4901 });
   });
 
