@@ -45,6 +45,27 @@ export const API_SCHEMA_ID = 'https://payctl.local/openapi/payctl-api.json';
 export const componentSchemaRef = (name: string) => `${API_SCHEMA_ID}#/components/schemas/${name}`;
 const localRefName = (ref: string) => ref.slice(ref.lastIndexOf('/') + 1);
 
+/** The component a local `$ref` names: the document is plain JSON, so a dangling reference is found here, by name. */
+function resolveRef<T>(components: Record<string, T>, ref: string): T {
+  const component = components[localRefName(ref)];
+  if (component === undefined) throw new Error(`payctl-api.json: ${ref} names no component`);
+  return component;
+}
+
+/** The validator of a component schema, compiled by `ajv` on first use. */
+function schemaValidator(ajv: Ajv2020, name: string): ValidateFunction {
+  const validate = ajv.getSchema(componentSchemaRef(name));
+  if (!validate) throw new Error(`payctl-api.json: no component schema ${name}`);
+  return validate;
+}
+
+/** The first failure of `validate`'s last call: ajv fills `errors` whenever it answers false. */
+function firstError(validate: ValidateFunction): ErrorObject {
+  const [error] = validate.errors ?? [];
+  if (!error) throw new Error('the schema validator failed without an error');
+  return error;
+}
+
 const DATE_TIME = /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}(\.\d+)?(Z|[+-]\d{2}:\d{2})$/i;
 
 /**
@@ -94,7 +115,7 @@ function describeError(error: ErrorObject, part: RequestPart): string {
 /** Throws the ApiError for the first failure of `validate`, if any. */
 function check(validate: ValidateFunction, value: unknown, part: RequestPart, overrideReturnCode?: number): void {
   if (validate(value)) return;
-  const error = validate.errors![0]!;
+  const error = firstError(validate);
   const keywordCodes = (error.parentSchema as SchemaObject | undefined)?.['x-return-code'] as Record<string, number> | undefined;
   const returnCode = keywordCodes?.[error.keyword] ?? overrideReturnCode;
   const kind = (returnCode !== undefined && errorKindOfReturnCode(returnCode)) || PART_ERROR[part];
@@ -156,8 +177,9 @@ class ParameterSet {
 
 /** The component schema name of a response (through components/responses when it is a $ref). */
 function responseSchemaName(response: ResponseObject): string {
-  const resolved = response.$ref ? apiDocument.components.responses[localRefName(response.$ref)]! : response;
-  return localRefName(resolved.content!['application/json'].schema.$ref);
+  const resolved = response.$ref ? resolveRef(apiDocument.components.responses, response.$ref) : response;
+  if (!resolved.content) throw new Error(`payctl-api.json: response ${response.$ref ?? ''} has no JSON content`);
+  return localRefName(resolved.content['application/json'].schema.$ref);
 }
 
 export interface CompiledOperation {
@@ -195,9 +217,9 @@ export function answerViolation(operation: CompiledOperation | undefined, status
     if (!documented) return `status ${status} is not documented for ${operation.method} ${operation.pathTemplate}`;
     schemaName = documented;
   }
-  const validate = sharedAjv().getSchema(componentSchemaRef(schemaName))!;
+  const validate = schemaValidator(sharedAjv(), schemaName);
   if (validate(body)) return undefined;
-  const error = validate.errors![0]!;
+  const error = firstError(validate);
   return `does not match ${schemaName}: ${error.instancePath || '(root)'} ${error.message ?? error.keyword}`;
 }
 
@@ -205,7 +227,7 @@ export function answerViolation(operation: CompiledOperation | undefined, status
 export function compiledOperations(): CompiledOperation[] {
   if (compiled) return compiled;
   const ajv = sharedAjv();
-  const parameterOf = (ref: { $ref: string }) => apiDocument.components.parameters[localRefName(ref.$ref)]!;
+  const parameterOf = (ref: { $ref: string }) => resolveRef(apiDocument.components.parameters, ref.$ref);
   compiled = [];
   for (const [pathTemplate, methods] of Object.entries(apiDocument.paths)) {
     for (const [method, operation] of Object.entries(methods)) {
@@ -213,7 +235,7 @@ export function compiledOperations(): CompiledOperation[] {
       const inLocation = (location: ParameterLocation) => parameters.filter((parameter) => parameter.in === location);
       const bodyRef = operation.requestBody?.content['application/json'].schema.$ref;
       // getSchema compiles the schema (once per Ajv instance): left to the first body.
-      const bodyValidator = bodyRef ? () => ajv.getSchema(componentSchemaRef(localRefName(bodyRef)))! : undefined;
+      const bodyValidator = bodyRef ? () => schemaValidator(ajv, localRefName(bodyRef)) : undefined;
       compiled.push({
         operationId: operation.operationId,
         method: method.toUpperCase(),

@@ -49,7 +49,9 @@ export class Prng {
   }
 
   pick<T>(items: readonly T[]): T {
-    return items[this.int(0, items.length - 1)]!;
+    const item = items[this.int(0, items.length - 1)];
+    if (item === undefined) throw new Error('nothing to pick from');
+    return item;
   }
 
   /** `count` decimal digits, leading zeros included. */

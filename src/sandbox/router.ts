@@ -3,9 +3,8 @@ import type { CompiledOperation } from './openapi.js';
 
 interface Route {
   operation: CompiledOperation;
-  /** literal segment, or null where the template has a parameter */
-  segments: Array<string | null>;
-  parameterNames: string[];
+  /** literal segment, or the name of the template's parameter */
+  segments: Array<string | { parameter: string }>;
 }
 
 export type RouteMatch =
@@ -20,12 +19,8 @@ export class Router {
 
   constructor(operations: readonly CompiledOperation[]) {
     this.routes = operations.map((operation) => {
-      const templateSegments = splitPath(operation.pathTemplate);
-      return {
-        operation,
-        segments: templateSegments.map((segment) => (segment.startsWith('{') ? null : segment)),
-        parameterNames: templateSegments.filter((segment) => segment.startsWith('{')).map((segment) => segment.slice(1, -1)),
-      };
+      const segments = splitPath(operation.pathTemplate).map((segment) => (segment.startsWith('{') ? { parameter: segment.slice(1, -1) } : segment));
+      return { operation, segments };
     });
     // More literal segments first, so /withdrawals/balance is not read as /withdrawals/{withdrawalId}.
     this.routes.sort((a, b) => literalCount(b) - literalCount(a));
@@ -35,14 +30,12 @@ export class Router {
     const segments = splitPath(pathname);
     const allowed: string[] = [];
     for (const route of this.routes) {
-      const values = matchSegments(route, segments);
-      if (!values) continue;
+      const rawParams = matchSegments(route, segments);
+      if (!rawParams) continue;
       if (route.operation.method !== method) {
         allowed.push(route.operation.method);
         continue;
       }
-      const rawParams: Record<string, string> = {};
-      route.parameterNames.forEach((name, i) => (rawParams[name] = values[i]!));
       return { kind: 'found', operation: route.operation, rawParams };
     }
     return allowed.length ? { kind: 'methodNotAllowed', allowed: [...new Set(allowed)] } : { kind: 'notFound' };
@@ -56,18 +49,17 @@ export class Router {
   }
 }
 
-const literalCount = (route: Route) => route.segments.filter((segment) => segment !== null).length;
+const literalCount = (route: Route) => route.segments.filter((segment) => typeof segment === 'string').length;
 
-/** The decoded parameter values when `segments` fit the route, else undefined. */
-function matchSegments(route: Route, segments: readonly string[]): string[] | undefined {
+/** The decoded parameter values by name when `segments` fit the route, else undefined. */
+function matchSegments(route: Route, segments: readonly string[]): Record<string, string> | undefined {
   if (segments.length !== route.segments.length) return undefined;
-  const values: string[] = [];
-  for (let i = 0; i < segments.length; i++) {
+  const values: Record<string, string> = {};
+  for (const [i, actual] of segments.entries()) {
     const expected = route.segments[i];
-    const actual = segments[i]!;
-    if (expected === null) {
+    if (typeof expected === 'object') {
       if (actual === '') return undefined;
-      values.push(safeDecode(actual));
+      values[expected.parameter] = safeDecode(actual);
     } else if (expected !== actual) {
       return undefined;
     }

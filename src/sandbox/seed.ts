@@ -317,16 +317,17 @@ function seedWithdrawals(prng: Prng, spec: CompanySpec, account: Account, count:
 
 function seedSplits(prng: Prng, index: number, amount: number, receivers: readonly Subaccount[]): Split[] {
   const splits: Split[] = [];
+  const [first, second] = receivers;
   const addSplit = (split: Omit<Split, 'id' | 'liquidAmount'>) =>
     splits.push({ id: prng.uuid(), ...split, liquidAmount: splitLiquidCents(splitGrossCents(split, amount)) });
   // at most 20% of the allowance plus 30% of the amount: always within the allowance for these plan amounts
-  if (index % 3 === 0) {
+  if (index % 3 === 0 && first) {
     const splitAmount = Math.max(1, Math.floor(splitAllowanceCents(amount) * prng.int(5, 20) / 100));
-    addSplit({ subaccountId: receivers[0]!.id, splitType: 'AMOUNT', splitAmount, splitPercentage: null, chargebackLiable: prng.chance(0.5) });
+    addSplit({ subaccountId: first.id, splitType: 'AMOUNT', splitAmount, splitPercentage: null, chargebackLiable: prng.chance(0.5) });
   }
-  if (index % 4 === 1) {
+  if (index % 4 === 1 && second) {
     const splitPercentage = prng.pick([5, 10, 12.5, 15, 20.25, 30]);
-    addSplit({ subaccountId: receivers[1]!.id, splitType: 'PERCENTAGE', splitAmount: null, splitPercentage, chargebackLiable: prng.chance(0.5) });
+    addSplit({ subaccountId: second.id, splitType: 'PERCENTAGE', splitAmount: null, splitPercentage, chargebackLiable: prng.chance(0.5) });
   }
   return splits;
 }
@@ -334,8 +335,9 @@ function seedSplits(prng: Prng, index: number, amount: number, receivers: readon
 function seedSubscriptions(prng: Prng, count: number, cards: readonly Card[], receivers: readonly Subaccount[]): Subscription[] {
   const subscriptions: Subscription[] = [];
   for (let i = 0; i < count; i++) {
-    const card = cards[(i * 7) % cards.length]!;
-    const status = SUBSCRIPTION_STATUS_CYCLE[i % SUBSCRIPTION_STATUS_CYCLE.length]!;
+    const card = cards[(i * 7) % cards.length];
+    const status = SUBSCRIPTION_STATUS_CYCLE[i % SUBSCRIPTION_STATUS_CYCLE.length];
+    if (!card || !status) throw new Error('subscriptions need at least one card and one status to cycle through');
     const [frequency, frequencyName] = prng.pick(FREQUENCIES);
     const amount = prng.pick(PLAN_AMOUNTS);
     const duration = prng.chance(0.4) ? prng.int(3, 24) : undefined;
@@ -364,9 +366,8 @@ function seedSubscriptions(prng: Prng, count: number, cards: readonly Card[], re
   return subscriptions;
 }
 
-/** The seeded state of the company at `companyIndex` of SEEDED_COMPANIES. */
-export function seedCompany(config: SeedConfig, companyIndex: number): Company {
-  const spec = SEEDED_COMPANIES[companyIndex]!;
+/** The seeded state of the company `spec`, at `companyIndex` of SEEDED_COMPANIES. */
+function seedCompany(config: SeedConfig, spec: CompanySpec, companyIndex: number): Company {
   const stream = (kind: string) => new Prng(config.seed, `${spec.clientId}/${kind}`);
   const idPrng = stream('company');
   const companyId = idPrng.uuid();
@@ -385,6 +386,7 @@ export function seedCompany(config: SeedConfig, companyIndex: number): Company {
   for (let k = 0; k < 3; k++) account.bankAccounts.add(seedBankAccount(bankPrng, nextBankAccountId++, spec.name, companyDocument, k * DAY_MS));
 
   const subaccountAccounts = new Map<string, Account>();
+  const approvedAccounts: Account[] = [];
   for (const subaccount of subaccounts) {
     const isApproved = subaccount.status === 'APPROVED';
     const subaccountAccount = emptyAccount(subaccount.id, isApproved ? { pix: 300_000, card: 150_000, billet: 50_000, processing: 0 } : undefined);
@@ -397,11 +399,12 @@ export function seedCompany(config: SeedConfig, companyIndex: number): Company {
     });
     subaccountAccount.bankAccounts.add(seedBankAccount(bankPrng, nextBankAccountId++, holderName, document, createdMs + DAY_MS));
     subaccountAccounts.set(subaccount.id, subaccountAccount);
+    if (isApproved) approvedAccounts.push(subaccountAccount);
   }
 
   const withdrawalPrng = stream('withdrawals');
   seedWithdrawals(withdrawalPrng, spec, account, 12, 3, 30 * DAY_MS);
-  for (const subaccount of approved) seedWithdrawals(withdrawalPrng, spec, subaccountAccounts.get(subaccount.id)!, 4, 1, 60 * DAY_MS);
+  for (const approvedAccount of approvedAccounts) seedWithdrawals(withdrawalPrng, spec, approvedAccount, 4, 1, 60 * DAY_MS);
 
   return {
     id: companyId,
@@ -418,10 +421,14 @@ export function seedCompany(config: SeedConfig, companyIndex: number): Company {
 }
 
 /** The seeded state of a seeded company (POST /sandbox/reset). */
-export const reseedCompany = (config: SeedConfig, company: Company): Company =>
-  seedCompany(config, SEEDED_COMPANIES.findIndex((spec) => spec.clientId === company.clientId));
+export function reseedCompany(config: SeedConfig, company: Company): Company {
+  const companyIndex = SEEDED_COMPANIES.findIndex((spec) => spec.clientId === company.clientId);
+  const spec = SEEDED_COMPANIES[companyIndex];
+  if (!spec) throw new Error(`${company.clientId} is not a seeded company`);
+  return seedCompany(config, spec, companyIndex);
+}
 
-export const seedCompanies = (config: SeedConfig): Company[] => SEEDED_COMPANIES.map((_, index) => seedCompany(config, index));
+export const seedCompanies = (config: SeedConfig): Company[] => SEEDED_COMPANIES.map((spec, index) => seedCompany(config, spec, index));
 
 /** A company from a data file: its customers are regenerated from the seed, with the saved ones on top. */
 export const restoreCompany = (config: SeedConfig, snapshot: CompanySnapshot): Company =>

@@ -144,7 +144,8 @@ export async function startSandbox(options: SandboxOptions = {}): Promise<Runnin
       if (change.kind === 'withdrawal' && change.record.status === 'PENDING') {
         settlement?.schedule(company.id, change.account, change.record.id, change.record.createdAt);
       }
-      if (change.kind === 'reset') settlement?.scheduleCompany(services.store.company(company.id)!);
+      const current = change.kind === 'reset' && services.store.company(company.id);
+      if (current) settlement?.scheduleCompany(current);
     }
   };
   if (options.settleAfterMs !== undefined) {
@@ -308,26 +309,33 @@ async function respond(req: IncomingMessage, { router, services, faults, commit 
 
   const now = new Date();
   const company = operation.isPublic ? undefined : authenticate(req, services.store, services.verifiedTokens, now);
-  const account = company && accountContext(req, company, operation);
+  const caller = company && { company, account: accountContext(req, company, operation) };
   const request: PublicRequest = {
     params: operation.path.parse(match.rawParams),
     query: operation.query.parseQueryString(queryStart < 0 ? '' : url.slice(queryStart + 1)),
-    body: rawBody && parseBody(rawBody, req.headers['content-type'], operation),
+    body: rawBody && operation.validateBody && parseBody(rawBody, req.headers['content-type'], operation.validateBody),
     now,
     services,
   };
-  if (operation.isPublic) return { operation, reply: publicHandlers[operation.operationId]!(request), fate };
+  if (!caller) return { operation, reply: handlerOf(publicHandlers, operation)(request), fate };
   const changes = new ChangeSet();
-  const companyRequest: CompanyRequest = { ...request, company: company!, account: account!, changes };
-  const reply = companyHandlers[operation.operationId]!(companyRequest);
+  const companyRequest: CompanyRequest = { ...request, ...caller, changes };
+  const reply = handlerOf(companyHandlers, operation)(companyRequest);
   return { operation, reply, durable: commit(companyRequest.company, changes), fate };
 }
 
+/** The operation's handler: the sandbox checks at start that every operation has one. */
+function handlerOf<H>(handlers: Record<string, H>, operation: CompiledOperation): H {
+  const handler = handlers[operation.operationId];
+  if (!handler) throw new ApiError('internal', `no handler for ${operation.operationId}`);
+  return handler;
+}
+
 /** Every body the API takes is a JSON object: anything else is refused before its schema is consulted. */
-function parseBody(raw: Buffer, contentType: string | undefined, operation: CompiledOperation): unknown {
+function parseBody(raw: Buffer, contentType: string | undefined, validateBody: (body: unknown) => void): unknown {
   const body = parseJsonBody(raw, contentType);
   if (typeof body !== 'object' || body === null || Array.isArray(body)) throw new ApiError('validation', 'the body must be a JSON object');
-  operation.validateBody!(body);
+  validateBody(body);
   return body;
 }
 
@@ -337,9 +345,8 @@ const VERIFIED_TOKEN_CACHE_SIZE = 1000;
 
 /** The token's company; 401 for anything else. */
 function authenticate(req: IncomingMessage, store: SandboxStore, verified: Map<string, AccessClaims>, now: Date): Company {
-  const match = BEARER.exec(req.headers.authorization ?? '');
-  if (!match) throw new ApiError('unauthorized', 'missing bearer token', undefined, { 'www-authenticate': 'Bearer' });
-  const token = match[1]!;
+  const token = BEARER.exec(req.headers.authorization ?? '')?.[1];
+  if (!token) throw new ApiError('unauthorized', 'missing bearer token', undefined, { 'www-authenticate': 'Bearer' });
   const nowSeconds = Math.floor(now.getTime() / 1000);
   let claims = verified.get(token);
   if (!claims || claims.exp <= nowSeconds) {

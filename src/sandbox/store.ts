@@ -135,9 +135,8 @@ export class CustomerDirectory {
     const start = (page - 1) * limit;
     const end = Math.min(start + limit, this.size);
     const customers: Customer[] = [];
-    for (let position = start; position < end; position++) {
-      customers.push(position < this.seededCount ? this.seeded(position) : this.created.all()[position - this.seededCount]!);
-    }
+    for (let position = start; position < Math.min(end, this.seededCount); position++) customers.push(this.seeded(position));
+    customers.push(...this.created.all().slice(Math.max(start - this.seededCount, 0), Math.max(end - this.seededCount, 0)));
     return customers;
   }
 
@@ -156,7 +155,7 @@ export class CustomerDirectory {
   }
 
   toSnapshot(): CustomerDirectorySnapshot {
-    return { materialized: [...this.changedSeeded].sort((a, b) => a - b).map((index) => this.generated[index]!), created: [...this.created.all()] };
+    return { materialized: [...this.changedSeeded].sort((a, b) => a - b).map((index) => this.seeded(index)), created: [...this.created.all()] };
   }
 
   private seeded(index: number): Customer {
