@@ -1,4 +1,5 @@
-import type { ChildProcess } from 'node:child_process';
+import type { ChildProcessByStdio } from 'node:child_process';
+import type { Readable, Writable } from 'node:stream';
 import { loadBuiltin } from '../builtin.js';
 
 /**
@@ -97,7 +98,7 @@ async function call(env: NodeJS.ProcessEnv, request: Request): Promise<unknown> 
   return answer.value;
 }
 
-function answerOf(child: ChildProcess, input: string): Promise<{ value: unknown } | { error: string }> {
+function answerOf(child: ChildProcessByStdio<Writable, Readable, null>, input: string): Promise<{ value: unknown } | { error: string }> {
   return new Promise((resolve, reject) => {
     let output = '';
     const giveUp = (reason: string) => () => {
@@ -106,7 +107,7 @@ function answerOf(child: ChildProcess, input: string): Promise<{ value: unknown 
     };
     let timer = setTimeout(giveUp(`could not be asked: its helper did not start within ${HELPER_START_TIMEOUT_MS / 1000} s`), HELPER_START_TIMEOUT_MS);
     let ready = false;
-    child.stdout!.setEncoding('utf8').on('data', (chunk: string) => {
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
       output += chunk;
       if (ready || !output.startsWith(`${READY}\n`)) return;
       ready = true;
@@ -126,7 +127,7 @@ function answerOf(child: ChildProcess, input: string): Promise<{ value: unknown 
         reject(new KeychainUnavailable('gave no answer'));
       }
     });
-    child.stdin!.on('error', () => undefined);
-    child.stdin!.end(input);
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(input);
   });
 }

@@ -63,7 +63,7 @@ export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: N
     parseBaseUrl(baseUrlOrigin('profile', profileName), stored.baseUrl),
     'profile',
   ];
-  const [token, tokenSource] = pick<string | undefined>([env.PAYCTL_TOKEN, 'env'], [stored.token, 'profile'], [undefined, 'default']);
+  const [token, tokenSource] = pick<string | undefined>([[env.PAYCTL_TOKEN, 'env'], [stored.token, 'profile']], [undefined, 'default']);
   const [subaccount, subaccountSource]: [string | undefined, Source] = flags.mainAccount
     ? [undefined, 'flag']
     : (firstGiven(flags.subaccount, parseUuid, ['env', env.PAYCTL_SUBACCOUNT, 'PAYCTL_SUBACCOUNT'], ['profile', stored.subaccount, "the profile's sub-account"]) ??
@@ -93,12 +93,14 @@ export function resolveSettings(config: ConfigData, flags: SettingsFlags, env: N
  */
 function firstGiven<T>(flag: T | undefined, parse: Parser<T>, ...candidates: Array<[Source, string | undefined, string]>): [T, Source] | undefined {
   if (flag !== undefined) return [flag, 'flag'];
-  const found = candidates.find(([, value]) => value !== undefined && value !== '');
-  return found && [parse(found[2], found[1]!), found[0]];
+  for (const [source, value, name] of candidates) {
+    if (value !== undefined && value !== '') return [parse(name, value), source];
+  }
+  return undefined;
 }
 
 const chosenProfile = (config: ConfigData, flags: SettingsFlags, env: NodeJS.ProcessEnv) =>
-  pick<string>([flags.profile, 'flag'], [env.PAYCTL_PROFILE, 'env'], [config.currentProfile, 'profile'], [DEFAULT_PROFILE, 'default']);
+  pick<string>([[flags.profile, 'flag'], [env.PAYCTL_PROFILE, 'env'], [config.currentProfile, 'profile']], [DEFAULT_PROFILE, 'default']);
 
 /**
  * A setting of the profile in use that only some commands read (such as `csvSeparator`,
@@ -143,12 +145,11 @@ export function tokenRefusal(settings: Settings): PayctlError | undefined {
   return undefined;
 }
 
-function pick<T>(...candidates: Array<[T | undefined | '', Source | string]>): [T, Source] {
+function pick<T>(candidates: Array<[T | undefined | '', Source]>, fallback: [T, Source]): [T, Source] {
   for (const [value, source] of candidates) {
-    if (value !== undefined && value !== '') return [value as T, source as Source];
+    if (value !== undefined && value !== '') return [value, source];
   }
-  const last = candidates[candidates.length - 1]!;
-  return [last[0] as T, last[1] as Source];
+  return fallback;
 }
 
 /** 127.0.0.0/8, ::1 (also as an IPv4-mapped address) and localhost: traffic that never leaves the machine. */

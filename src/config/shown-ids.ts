@@ -65,8 +65,9 @@ export function resolveShownId(services: RunConfig, label: string, prefix: strin
   const profile = services.settings().profileName;
   const known = read(services)[profile] ?? {};
   const matches = Object.keys(known).filter((id) => id.startsWith(prefix));
-  if (matches.length === 1) return matches[0]!;
-  if (matches.length === 0) {
+  const [only, ...others] = matches;
+  if (only !== undefined && others.length === 0) return only;
+  if (only === undefined) {
     throw usageError(`${label} "${prefix}" is unknown: no id payctl has shown in profile "${profile}" begins with it; give the full id`, 'ids are whole with --json, and in a table wide enough for them');
   }
   const listed = matches.slice(0, 3).map((id) => `${id} (${known[id]})`);

@@ -71,8 +71,8 @@ export async function writeThroughPager(command: string, text: string, env: Node
       child.once('close', () => resolve(true));
     });
     // A pager quit before reading everything (q in less) closes its end: what is left is not wanted.
-    child.stdin!.on('error', () => undefined);
-    child.stdin!.end(text);
+    child.stdin.on('error', () => undefined);
+    child.stdin.end(text);
     return await ran;
   } finally {
     release();
