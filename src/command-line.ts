@@ -40,7 +40,7 @@ export function readCommandLine(argv: readonly string[], valueFlags: ReadonlySet
   return {
     argv,
     path: positionalWords(argv, valueFlags),
-    version: argv.length === 1 && VERSION_SPELLINGS.has(last!),
+    version: argv.length === 1 && last !== undefined && VERSION_SPELLINGS.has(last),
     help: last !== undefined && HELP_FLAGS.has(last) ? argv.slice(0, -1) : argv[0] === 'help' ? argv.slice(1) : undefined,
     debug: argv.includes('--debug'),
     json: argv.some(
@@ -56,11 +56,15 @@ export function readCommandLine(argv: readonly string[], valueFlags: ReadonlySet
 
 function positionalWords(argv: readonly string[], valueFlags: ReadonlySet<string>): string[] {
   const words: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const arg = argv[i]!;
+  let isValue = false;
+  for (const arg of argv) {
+    if (isValue) {
+      isValue = false;
+      continue;
+    }
     if (arg === '--') break;
     if (arg.startsWith('-')) {
-      if (valueFlags.has(arg)) i++;
+      isValue = valueFlags.has(arg);
       continue;
     }
     words.push(arg);

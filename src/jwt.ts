@@ -23,8 +23,8 @@ const BASE64URL = /^[A-Za-z0-9_-]*$/;
 export function jwtExpiry(token: string): Date | undefined {
   if (!BEARER_TOKEN.test(token)) throw new MalformedToken('has characters a bearer token cannot have (it takes letters, digits and -._~+/=)');
   const parts = token.split('.');
-  if (parts.length !== 3) return undefined;
-  const encoded = parts[1]!;
+  const encoded = parts[1];
+  if (parts.length !== 3 || encoded === undefined) return undefined;
   if (!BASE64URL.test(encoded)) throw new MalformedToken('is a malformed JWT: its payload is not base64url');
   let payload: unknown;
   try {

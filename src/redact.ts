@@ -44,8 +44,8 @@ export function jsonErrorMessage(error: unknown): string {
 
 export function redactHeaders(headers: Record<string, string>): Record<string, string> {
   const copy = { ...headers };
-  for (const name of Object.keys(copy)) {
-    if (name.toLowerCase() === 'authorization') copy[name] = copy[name]!.replace(/^(\w+)\s+.*$/, `$1 ${MASK}`);
+  for (const [name, value] of Object.entries(copy)) {
+    if (name.toLowerCase() === 'authorization') copy[name] = value.replace(/^(\w+)\s+.*$/, `$1 ${MASK}`);
   }
   return copy;
 }
@@ -151,12 +151,14 @@ function passesLuhn(digits: string): boolean {
 function maskCardNumbers(text: string): string {
   if (!/\d{4}/.test(text)) return text;
   return text.replace(DIGIT_GROUPS, (run) => {
-    const groups = run.match(/[ .-]?\d+/g)!;
+    const groups = run.match(/[ .-]?\d+/g);
+    if (!groups) return run;
     const masked = groups.map(() => false);
     for (let start = 0; start < groups.length; start++) {
       let digits = '';
-      for (let end = start; end < groups.length; end++) {
-        digits += groups[end]!.replace(/\D/, '');
+      for (const [offset, group] of groups.slice(start).entries()) {
+        const end = start + offset;
+        digits += group.replace(/\D/, '');
         if (digits.length > 19) break;
         if (digits.length >= 13 && passesLuhn(digits)) masked.fill(true, start, end + 1);
       }

@@ -96,7 +96,8 @@ async function remember(services: RunConfig & Notices, sightings: readonly Subac
     const stored = holder.knownSubaccounts;
     const current: Remembered = stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Remembered) : {};
     for (const seen of news) {
-      const entry = current[seen.id] && typeof current[seen.id] === 'object' ? current[seen.id]! : {};
+      const previous = current[seen.id];
+      const entry = previous && typeof previous === 'object' ? previous : {};
       const seenAs = Array.isArray(entry.seenAs) ? entry.seenAs : [];
       current[seen.id] = {
         ...entry,

@@ -9,7 +9,7 @@ export type ValueKind = { type: 'any' } | { type: 'choices'; values: readonly st
 
 export interface CompletionFlag {
   /** Every spelling, e.g. `-o` and `--output`. */
-  names: string[];
+  names: [string, ...string[]];
   description: string;
   /** Undefined for a flag that takes no value. */
   value?: ValueKind;
@@ -48,9 +48,10 @@ function valueKind(source: { choices?: readonly string[]; values?: readonly stri
 }
 
 export function toFlag(option: OptionSpec): CompletionFlag {
-  const [spellings, placeholder] = option.flags.split(/\s+(?=[<[])/);
+  const [spellings = '', placeholder] = option.flags.split(/\s+(?=[<[])/);
+  const [first = '', ...others] = spellings.split(/,\s*/).map((name) => name.trim());
   return {
-    names: spellings!.split(/,\s*/).map((name) => name.trim()),
+    names: [first, ...others],
     description: option.description,
     value: placeholder === undefined ? undefined : valueKind(option, placeholder),
   };

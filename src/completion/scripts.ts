@@ -39,7 +39,7 @@ const describeKind = (kind: ValueKind | undefined) =>
   !kind ? 'none' : kind.type === 'choices' ? `choices ${kind.values.join(' ')}` : kind.type;
 
 /** Long spelling for the list of flags offered; every spelling for parsing what was typed. */
-const offeredName = (flag: CompletionFlag) => flag.names.find((name) => name.startsWith('--')) ?? flag.names[0]!;
+const offeredName = (flag: CompletionFlag) => flag.names.find((name) => name.startsWith('--')) ?? flag.names[0];
 
 interface Lookups {
   subcommands: Array<[string, Array<[string, string]>]>;

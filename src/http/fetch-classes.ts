@@ -58,7 +58,7 @@ export class LiteHeaders {
 
   /** In name order, lower-cased, as fetch's Headers iterates. */
   *entries(): IterableIterator<[string, string]> {
-    for (const name of [...this.#values.keys()].sort()) yield [name, this.#values.get(name)!];
+    yield* [...this.#values.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   }
 
   *keys(): IterableIterator<string> {

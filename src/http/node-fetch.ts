@@ -105,11 +105,11 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       request.destroy();
       reject(new TransportError(message, code, reachedServer, hint));
     };
-    const proxyRefused = (status: number | undefined, text: string | undefined) =>
+    const proxyRefused = (through: ProxyRoute, status: number | undefined, text: string | undefined) =>
       fail(
-        `the proxy ${proxy!.shown} (${proxy!.variable}) refused to connect to ${url.host}: HTTP ${status} ${text ?? ''}`.trimEnd(),
+        `the proxy ${through.shown} (${through.variable}) refused to connect to ${url.host}: HTTP ${status} ${text ?? ''}`.trimEnd(),
         'EPROXYREFUSED',
-        proxyHint(proxy!, url),
+        proxyHint(through, url),
         false,
       );
     const request = transport.request(
@@ -117,7 +117,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       { method: input.method, headers, agent: proxy?.agent ?? secure?.agent ?? httpAgent },
       (response) => {
         // An http request goes to the proxy itself: a 407 is the proxy asking for credentials, and it forwarded nothing.
-        if (proxy && !secure && response.statusCode === 407) return proxyRefused(response.statusCode, response.statusMessage);
+        if (proxy && !secure && response.statusCode === 407) return proxyRefused(proxy, response.statusCode, response.statusMessage);
         // A body that says it is too large is refused before it is read; one that does not say is cut off when it is.
         const tooLarge = () => fail(TOO_LARGE, RESPONSE_TOO_LARGE, TOO_LARGE_HINT);
         if (Number(response.headers['content-length']) > MAX_RESPONSE_CHARACTERS) return tooLarge();
@@ -138,7 +138,9 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
           const responseHeaders = new LiteHeaders();
           try {
             for (let i = 0; i < response.rawHeaders.length; i += 2) {
-              responseHeaders.append(response.rawHeaders[i]!, response.rawHeaders[i + 1]!);
+              const [name, value] = [response.rawHeaders[i], response.rawHeaders[i + 1]];
+              if (name === undefined || value === undefined) throw new TypeError('a header name without its value');
+              responseHeaders.append(name, value);
             }
           } catch {
             fail('the response has a malformed header', 'EBADHEADER');
@@ -163,7 +165,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       // http-proxy-agent, without a status, that the proxy is connected.
       request.on('proxyConnect', (answer: { statusCode?: number; statusText?: string }) => {
         if (answer.statusCode === undefined || answer.statusCode === 200) tunnelOpen = true;
-        else proxyRefused(answer.statusCode, answer.statusText);
+        else proxyRefused(proxy, answer.statusCode, answer.statusText);
       });
     }
     request.on('error', (error: NodeJS.ErrnoException) => {
