@@ -50,11 +50,11 @@ export function formatCep(value: number | string): string {
  * left as it is.
  */
 export function formatPhone(text: string): string {
-  const match = /^(\+?)(\d+)$/.exec(text.replace(/[\s().-]/g, ''));
-  if (!match) return text;
-  let digits = match[2]!;
+  const [, plus, given] = /^(\+?)(\d+)$/.exec(text.replace(/[\s().-]/g, '')) ?? [];
+  if (given === undefined) return text;
+  let digits = given;
   // With a `+`, or longer than a national number, it starts with the country code.
-  if (match[1] === '+' || digits.length > 11) {
+  if (plus === '+' || digits.length > 11) {
     if (!digits.startsWith('55')) return text;
     digits = digits.slice(2);
   }

@@ -333,7 +333,12 @@ export class Output {
     // Into a pipe ids stay whole, whatever the width: what reads them there may be a program.
     const { text, hidden, ids } = renderTable(tableColumns, cells, this.options.width, painter.header, { shortIds: this.options.terminal });
     await this.writeTable(text);
-    await this.idsShown(ids.map(({ id, column }) => ({ id, what: whatId(view, columns[column]!) })));
+    await this.idsShown(
+      ids.flatMap(({ id, column }) => {
+        const shown = columns[column];
+        return shown ? [{ id, what: whatId(view, shown) }] : [];
+      }),
+    );
     if (hidden.length > 0) {
       const note = `not shown at ${this.options.width} columns: ${hidden.join(', ')} (pick columns with --fields)`;
       for (const line of wrapLines(note, this.options.width)) await this.note(line);

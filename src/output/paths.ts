@@ -13,13 +13,14 @@ export function pickPaths(value: unknown, paths: readonly string[]): Record<stri
   const result: Record<string, unknown> = {};
   for (const path of paths) {
     const keys = path.split('.');
+    const leaf = keys.pop() ?? path;
     let target = result;
-    keys.slice(0, -1).forEach((key) => {
+    keys.forEach((key) => {
       if (typeof target[key] !== 'object' || target[key] === null) target[key] = {};
       target = target[key] as Record<string, unknown>;
     });
     const found = getPath(value, path);
-    target[keys[keys.length - 1]!] = found === undefined ? null : found;
+    target[leaf] = found === undefined ? null : found;
   }
   return result;
 }

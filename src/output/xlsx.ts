@@ -67,18 +67,20 @@ export async function workbookOf(name: string, columns: readonly SheetColumn[], 
   const workbook = new ExcelJS.Workbook();
   const sheet = workbook.addWorksheet(sheetName(name), { views: [{ state: 'frozen', ySplit: 1 }] });
   sheet.addRow(columns.map((column) => column.field)).font = { bold: true };
-  const widths = columns.map((column) => column.field.length);
+  const sized = columns.map((column) => ({ kind: column.kind, width: column.field.length }));
   for (const values of rows) {
     const row = sheet.addRow([]);
     values.forEach((value, i) => {
-      const { value: typed, numFmt } = sheetCell(value, columns[i]!.kind);
+      const column = sized[i];
+      if (!column) return;
+      const { value: typed, numFmt } = sheetCell(value, column.kind);
       const cell = row.getCell(i + 1);
       cell.value = typed;
       if (numFmt) cell.numFmt = numFmt;
-      widths[i] = Math.max(widths[i]!, numFmt ? 19 : rawText(typed).length);
+      column.width = Math.max(column.width, numFmt ? 19 : rawText(typed).length);
     });
   }
-  widths.forEach((width, i) => (sheet.getColumn(i + 1).width = Math.min(MAX_WIDTH, width + 2)));
+  sized.forEach(({ width }, i) => (sheet.getColumn(i + 1).width = Math.min(MAX_WIDTH, width + 2)));
   return new Uint8Array(await workbook.xlsx.writeBuffer());
 }
 

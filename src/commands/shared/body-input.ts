@@ -25,9 +25,10 @@ export function getAt(body: unknown, path: string): unknown {
 
 function setAt(body: Body, path: string, value: unknown): void {
   const keys = path.split('.');
+  const leaf = keys.pop() ?? path;
   let target: object = body;
-  keys.slice(0, -1).forEach((key, i) => {
-    const nextIsIndex = /^\d+$/.test(keys[i + 1]!);
+  keys.forEach((key, i) => {
+    const nextIsIndex = /^\d+$/.test(keys[i + 1] ?? leaf);
     const next: unknown = Reflect.get(target, key);
     if (next !== null && typeof next === 'object') target = next;
     else {
@@ -36,7 +37,7 @@ function setAt(body: Body, path: string, value: unknown): void {
       target = made;
     }
   });
-  Reflect.set(target, keys[keys.length - 1]!, value);
+  Reflect.set(target, leaf, value);
 }
 
 /** A file value as the text a flag would carry (a CEP integer has lost its leading zeros). */
