@@ -264,11 +264,18 @@ function parseArgs<A extends readonly ArgDef[]>(defs: A, raw: readonly unknown[]
   return parsed as ArgValues<A>;
 }
 
+/** The command's option `key`: keys are typed as its options, so a missing one is a mistake in payctl itself. */
+function optionOf(definition: CommandDefinition, key: string): OptionDef {
+  const option = definition.options?.[key];
+  if (!option) throw new PayctlError(`${definition.name} has no option ${key}`, ExitCode.internalError);
+  return option;
+}
+
 function refuseTogether(definition: CommandDefinition, opts: RawInput['opts']): void {
   for (const { options, reason } of definition.exclusive ?? []) {
     const given = options.filter((key) => opts[key] !== undefined && opts[key] !== false);
     if (given.length > 1) {
-      const flags = given.map((key) => flagOf(key, definition.options![key]!));
+      const flags = given.map((key) => flagOf(key, optionOf(definition, key)));
       throw usageError(`${flags.join(' and ')} cannot be used together: ${reason}`);
     }
   }
@@ -317,7 +324,7 @@ function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, 
   else if (!definition.anyFields && ctx.services.flags.fields !== undefined) {
     throw usageError(`${longFlag('fields' satisfies keyof Flags)} cannot be used with this command: it has no fields to choose from`);
   }
-  const flag = (key: keyof OptionsOf<S> & string) => flagOf(key, declared[key]!);
+  const flag = (key: keyof OptionsOf<S> & string) => flagOf(key, optionOf(definition, key));
   const view = definition.view as ViewOf<S>;
   return {
     ...ctx,
@@ -329,7 +336,7 @@ function invocationOf<S extends CommandDefinition>(definition: S, ctx: Context, 
     flag,
     unconfirmed: definition.confirms && !ctx.services.flags.yes && !ctx.services.flags.dryRun ? longFlag('yes' satisfies keyof Flags) : undefined,
     need: (key, ask) => {
-      const option = declared[key]!;
+      const option = optionOf(definition, key);
       if (option.kind !== 'value') throw new PayctlError(`${key} takes no value to ask for`, ExitCode.internalError);
       const name = flag(key);
       return {

@@ -53,16 +53,20 @@ export function respelled(line: CommandLine, tree: readonly CommandSpec[]): Comm
     specs = spec.subcommands;
   }
   const respelling = spec?.respelling;
-  if (!spec || !respelling) return line;
-  const flag = flagOf(respelling.option, spec.options![respelling.option]!);
+  const option = respelling && spec?.options?.[respelling.option];
+  if (!spec || !respelling || !option) return line;
+  const flag = flagOf(respelling.option, option);
   const given = (name: string) => (word: string) => word === name || word.startsWith(`${name}=`);
   const at = argv.findIndex(given(flag));
-  if (at < 0) return line;
-  const value = argv[at] === flag ? argv[at + 1] : argv[at]!.slice(flag.length + 1);
+  // at is -1, and word undefined, when the flag is not given
+  const word = argv[at];
+  if (word === undefined) return line;
+  const value = word === flag ? argv[at + 1] : word.slice(flag.length + 1);
   if (value === undefined) return line;
-  const rest = argv.filter((_, i) => i !== at && !(argv[at] === flag && i === at + 1));
+  const rest = argv.filter((_, i) => i !== at && !(word === flag && i === at + 1));
   const named = rest.indexOf(spec.name);
   const [replacement, ...tail] = respelling.as(value);
+  if (replacement === undefined) return line;
   const clash = tail.find((word) => word.startsWith('--') && rest.some(given(word)));
   if (clash) {
     const what = clash.slice(2).replace(/-/g, ' ');
@@ -74,7 +78,7 @@ export function respelled(line: CommandLine, tree: readonly CommandSpec[]): Comm
       `to choose the ${what} with ${clash}, run payctl ${spelled.map((word, i) => (spelled[i - 1] === clash ? placeholder : word)).join(' ')}`,
     );
   }
-  return readCommandLine([...rest.slice(0, named), replacement!, ...rest.slice(named + 1), ...tail], VALUE_FLAGS);
+  return readCommandLine([...rest.slice(0, named), replacement, ...rest.slice(named + 1), ...tail], VALUE_FLAGS);
 }
 
 export interface CommanderInput {

@@ -10,8 +10,9 @@ import { command, defineCommand, switchOption, valueOption } from '../spec.js';
  */
 export const parseSince: Parser<number> = (flag, raw) => {
   const text = raw.trim();
-  const duration = /^(\d+)\s*([smhdw])$/.exec(text);
-  if (duration) return Date.now() - Number(duration[1]) * SPAN_UNIT_MS[duration[2]!]!;
+  const [, count, unit] = /^(\d+)\s*([smhdw])$/.exec(text) ?? [];
+  const unitMs = unit === undefined ? undefined : SPAN_UNIT_MS[unit];
+  if (unitMs !== undefined) return Date.now() - Number(count) * unitMs;
   const local = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2}))?$/.exec(text);
   const at = local ? localMoment(local) : /T.*(Z|[+-]\d{2}:?\d{2})$/.test(text) ? Date.parse(text) : NaN;
   if (Number.isNaN(at)) {

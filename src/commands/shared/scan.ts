@@ -142,8 +142,10 @@ export async function scanPages<T>(
       if (handing) return;
       handing = true;
       try {
-        while (!finished && arrived.has(nextToHand)) {
-          await onPage(arrived.get(nextToHand)!, nextToHand);
+        while (!finished) {
+          const page = arrived.get(nextToHand);
+          if (page === undefined) break;
+          await onPage(page, nextToHand);
           arrived.delete(nextToHand);
           nextToHand++;
         }

@@ -26,7 +26,8 @@ async function subaccountNamed(ctx: Context, wanted: string): Promise<string> {
   const { subaccounts } = await subaccountDirectory(ctx);
   const named = subaccounts.filter((subaccount): subaccount is typeof subaccount & { name: string } => typeof subaccount.name === 'string');
   const matches = named.filter((subaccount) => foldForSearch(subaccount.name) === foldForSearch(wanted));
-  if (matches.length === 1) return matches[0]!.id;
+  const [only, ...others] = matches;
+  if (only && others.length === 0) return only.id;
   const candidates = (matches.length > 1 ? matches : named).map((subaccount) => `${subaccount.name} (${subaccount.id})`);
   const shown = candidates.slice(0, 10).join('; ') + (candidates.length > 10 ? `; and ${candidates.length - 10} more` : '');
   throw usageError(
