@@ -81,8 +81,9 @@ export async function checkBatchTwins(
   const window = duplicateWindowOf(ctx.services.settings());
   const recent = new Map<string | null, Promise<unknown[]>>();
   const readOnce = (account: string | null) => {
-    if (!recent.has(account)) recent.set(account, clientFor(account).then((client) => recentWithdrawals(client, window)));
-    return recent.get(account)!;
+    let read = recent.get(account);
+    if (!read) recent.set(account, (read = clientFor(account).then((client) => recentWithdrawals(client, window))));
+    return read;
   };
   const found: Array<{ row: BatchRow; twins: unknown[] }> = [];
   for (const row of rows) {
@@ -95,7 +96,7 @@ export async function checkBatchTwins(
   const makers = await makersOfTwins(ctx.services, found.map(({ row, twins }) => ({ key: rowClaimKey(ctx.services, row), twins })));
   const lines = found.flatMap(({ row, twins }, i) => [
     `  line ${row.line}: ${formatCents(row.request.amount)} by ${row.request.withdrawalMethod.toUpperCase()} to ${destinationOf(identityOf(row.request))}`,
-    ...twins.map((twin, j) => `    twin: ${describeTwin(twin, makers[i]![j])}`),
+    ...twins.map((twin, j) => `    twin: ${describeTwin(twin, makers[i]?.[j])}`),
   ]);
   listTwins(ctx, lines);
   if (ctx.services.flags.dryRun) {
@@ -117,7 +118,7 @@ async function findTwins({ services }: GuardRun, identity: WithdrawalIdentity): 
 async function twinsRefusal(ctx: GuardRun, identity: WithdrawalIdentity, twins: readonly unknown[], allowFlag: string) {
   const { services } = ctx;
   const [makers] = await makersOfTwins(services, [{ key: singleClaimKey(services, identity), twins }]);
-  listTwins(ctx, twins.map((twin, i) => `  ${describeTwin(twin, makers![i])}`));
+  listTwins(ctx, twins.map((twin, i) => `  ${describeTwin(twin, makers?.[i])}`));
   const id = idOf(twins[0]);
   const check = id === undefined ? 'payctl withdrawals list' : `payctl withdrawals get ${id}`;
   return usageError(

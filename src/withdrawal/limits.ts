@@ -28,10 +28,10 @@ export function refuseAboveWithdrawalLimit({ profile, profileName }: Settings, a
 export function refuseAboveBatchLimits({ profile, profileName }: Settings, rows: ReadonlyArray<{ line: number; amount: number }>, file: string): void {
   const single = profile?.maxWithdrawal;
   const over = single === undefined ? [] : rows.filter((row) => row.amount > single);
-  if (over.length > 0) {
+  if (single !== undefined && over.length > 0) {
     throw usageError(
       `${file}: line${over.length > 1 ? 's' : ''} ${over.map((row) => row.line).join(', ')} ${over.length > 1 ? 'are' : 'is'} above the largest withdrawal profile "${profileName}" allows ` +
-        `(--max-withdrawal ${formatCentsExact(single!)}): nothing was sent`,
+        `(--max-withdrawal ${formatCentsExact(single)}): nothing was sent`,
       fix(profileName, '--max-withdrawal'),
     );
   }
