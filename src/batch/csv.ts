@@ -49,12 +49,12 @@ export function parseCsv(text: string, knownColumns: readonly string[], separato
   for (const { record, info } of dataRecords) {
     // info.lines is the record's last line; quoted cells may hold line breaks.
     const line = info.lines - record.reduce((breaks, cell) => breaks + (cell.match(/\n/g)?.length ?? 0), 0);
-    if (record.length === 1 && record[0]!.trim() === '') continue;
+    if (record.length === 1 && record[0]?.trim() === '') continue;
     if (record.length !== header.length) {
       problems.push(`line ${line} has ${record.length} cells, the header has ${header.length} (separator "${chosen}")`);
       continue;
     }
-    rows.push({ line, cells: Object.fromEntries(header.map((name, i) => [name, record[i]!.trim()])) });
+    rows.push({ line, cells: Object.fromEntries(header.map((name, i) => [name, record[i]?.trim() ?? ''])) });
   }
   return { header, rows, source: `separator "${chosen}"`, rowWord: 'line', problems };
 }

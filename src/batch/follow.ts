@@ -28,8 +28,8 @@ export async function followSentRows(
 ): Promise<FollowedBatch> {
   const { io } = ctx;
   const statusOf = new Map<string, string>();
-  const sent = report.filter((row) => row.outcome === 'sent' && row.withdrawalId);
-  for (const row of sent) statusOf.set(row.key, row.status ?? 'PENDING');
+  const sent = report.flatMap((row) => (row.outcome === 'sent' && row.withdrawalId ? [{ row, start: { id: row.withdrawalId, status: row.status ?? 'PENDING' } }] : []));
+  for (const { row, start } of sent) statusOf.set(row.key, start.status);
   const started = Date.now();
   const line = statusLine(io);
   const count = (status: string) => [...statusOf.values()].filter((s) => s === status).length;
@@ -45,12 +45,12 @@ export async function followSentRows(
     stop.abort();
   });
   await io.output.note(`waiting up to ${seconds} s for ${counted(sent.length, 'withdrawals')} to settle (Ctrl-C stops waiting, not the withdrawals)`);
-  let next = 0;
+  // One iterator shared by the workers: each takes the next row not yet taken.
+  const queue = sent.values();
   const worker = async () => {
-    while (next < sent.length && !stop.signal.aborted) {
-      const row = sent[next++]!;
+    for (const { row, start } of queue) {
+      if (stop.signal.aborted) break;
       const api = await clientFor(row.account);
-      const start = { id: row.withdrawalId!, status: statusOf.get(row.key)! };
       const timeLeft = started + seconds * 1000 - Date.now();
       try {
         const { withdrawal } = await waitForSettlement(ctx, api, start, timeLeft, {
@@ -73,7 +73,10 @@ export async function followSentRows(
     releaseCtrlC();
     line.done();
   }
-  const followed = report.map((row) => (statusOf.has(row.key) ? { ...row, status: statusOf.get(row.key)! } : row));
+  const followed = report.map((row) => {
+    const status = statusOf.get(row.key);
+    return status === undefined ? row : { ...row, status };
+  });
   return { report: followed, interrupted: stop.signal.aborted };
 }
 

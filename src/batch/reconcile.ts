@@ -54,12 +54,12 @@ export async function reconcile(
   for (const account of new Set(unknown.map((row) => row.account))) {
     const client = await clientFor(account);
     const accountRows = unknown.filter((row) => row.account === account).sort((a, b) => a.at - b.at);
-    const rows = accountRows.filter((row) => row.apiAt !== undefined);
+    const rows = accountRows.flatMap((row) => (row.apiAt === undefined ? [] : [{ ...row, apiAt: row.apiAt }]));
     undecided(
       accountRows.filter((row) => row.apiAt === undefined),
       "its intent did not record the API's time, so its withdrawal cannot be told from an older one",
     );
-    const since = Math.min(...rows.map((row) => row.apiAt!)) - WINDOW_MARGIN_MS;
+    const since = Math.min(...rows.map((row) => row.apiAt)) - WINDOW_MARGIN_MS;
     const window = rows.length > 0 ? await readWindow(client, () => since) : undefined;
     clockOffsets.set(account, await readApiClockOffset(client));
     if (!window) continue;
@@ -69,12 +69,14 @@ export async function reconcile(
     }
     const unclaimed = window.items.filter((item) => !claimed.has(idOf(item) ?? ''));
     for (const row of rows) {
-      const inWindow = (item: unknown) => (createdAtOf(item) ?? Infinity) >= row.apiAt! - WINDOW_MARGIN_MS;
+      const inWindow = (item: unknown) => (createdAtOf(item) ?? Infinity) >= row.apiAt - WINDOW_MARGIN_MS;
       const match = unclaimed
-        .filter(
-          (item) => !claimed.has(idOf(item) ?? '') && createdAtOf(item) !== undefined && inWindow(item) && compareWithdrawal(item, row.identity) === 'same',
-        )
-        .sort((a, b) => createdAtOf(a)! - createdAtOf(b)!)[0];
+        .flatMap((item) => {
+          const createdAt = createdAtOf(item);
+          const same = createdAt !== undefined && !claimed.has(idOf(item) ?? '') && inWindow(item) && compareWithdrawal(item, row.identity) === 'same';
+          return same ? [{ item, createdAt }] : [];
+        })
+        .sort((a, b) => a.createdAt - b.createdAt)[0]?.item;
       if (match) {
         claimed.add(idOf(match)!);
         const status = (match as Record<string, unknown>).status;

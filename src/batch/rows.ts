@@ -112,10 +112,11 @@ export function parseBatch(
  * refused saying what it would be in cents: which of the two was meant cannot be known.
  */
 function refuseReaisAsCents(raw: string | undefined): void {
-  const cents = centsIfReais(raw ?? '');
+  if (raw === undefined) return;
+  const cents = centsIfReais(raw);
   if (cents === undefined) return;
   throw usageError(
-    `amount ${JSON.stringify(raw!.trim())} reads as reais, and the amount column is in cents: as reais it is ${cents} cents; ` +
+    `amount ${JSON.stringify(raw.trim())} reads as reais, and the amount column is in cents: as reais it is ${cents} cents; ` +
       `write ${cents}, or name the column ${AMOUNT_BRL} to give every amount in reais`,
   );
 }

@@ -54,7 +54,10 @@ export async function readSheet(bytes: Buffer, choice: SheetChoice): Promise<Csv
       return;
     }
     const cells: Record<string, string> = Object.fromEntries(names.flatMap((name) => (name ? [[name, '']] : [])));
-    for (const { column, text } of texts) cells[names[column - 1]!] = text;
+    for (const { column, text } of texts) {
+      const name = names[column - 1];
+      if (name) cells[name] = text;
+    }
     rows.push({ line, cells });
   });
   if (!header) throw new Error(`sheet ${JSON.stringify(sheet.name)} is empty: its first row must name the columns`);
