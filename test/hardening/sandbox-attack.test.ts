@@ -99,14 +99,14 @@ async function discover(token: string): Promise<Ids> {
   const bankAccounts = await get<BankAccount[]>('/bank_accounts');
   const withdrawals = await get<Withdrawal[]>('/withdrawals?limit=5');
   return {
-    customer: customers[0].id,
+    customer: customers[0]!.id,
     card: full.tokenizedCardId,
     subscription: full.id,
-    split: full.splits[0].id,
-    subaccount: subaccounts[0].id,
+    split: full.splits[0]!.id,
+    subaccount: subaccounts[0]!.id,
     approvedSubaccount: subaccounts.find((s) => s.status === 'APPROVED')!.id,
-    bankAccount: bankAccounts[0].id,
-    withdrawal: withdrawals[0].id,
+    bankAccount: bankAccounts[0]!.id,
+    withdrawal: withdrawals[0]!.id,
   };
 }
 
@@ -515,7 +515,7 @@ describe('races', () => {
     const amount = Math.max(100, Math.floor(available / 7.5));
     const fit = Math.floor(available / amount);
     expect(fit).toBeLessThan(40);
-    const body = { withdrawalMethod: 'pix', amount, bankAccountId: banks[0].id, pixKeyType: 'EMAIL', pixKey: 'race@example.com' };
+    const body = { withdrawalMethod: 'pix', amount, bankAccountId: banks[0]!.id, pixKeyType: 'EMAIL', pixKey: 'race@example.com' };
     const replies = await Promise.all(Array.from({ length: 40 }, () => call<WithdrawalResponse>('POST', '/withdrawals/withdraw', { token: acme, headers: account, body })));
     const accepted = replies.filter((reply) => reply.status < 300);
     const refused = replies.filter((reply) => reply.status >= 300);
@@ -544,7 +544,7 @@ describe('races', () => {
     // A subscription of R$ 100,00 without splits, so the limit is known from docs/sandbox.md ("Fees"):
     // fee = round(10000 × 3.99%) + 39 = 399 + 39 = 438 cents; the splits may add up to 10000 − 438 = 9562.
     const subscriptions = (await call<SubscriptionListResponse>('GET', '/subscriptions?status=ACTIVE&limit=100', { token: acme })).body.data;
-    const { customerId, cardId } = subscriptions[0];
+    const { customerId, cardId } = subscriptions[0]!;
     const fixture = await call<SubscriptionResponse>('POST', '/sandbox/subscriptions', {
       token: acme,
       body: { customerId, tokenizedCardId: cardId, title: 'Race Plan', amount: 10000, frequency: 30 },

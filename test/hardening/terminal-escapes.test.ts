@@ -133,7 +133,7 @@ describe('a confirmation cannot be rewritten by the data it shows', () => {
 
   it('with --dry-run, the summary written to stderr for the log carries no control either', async () => {
     const result = await runInProcess(
-      ['withdraw', 'pix', '--amount', '100', '--bank-account', ids.bankAccount, '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--dry-run'],
+      ['withdraw', 'pix', '--amount', '100', '--bank-account', ids.bankAccount!, '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--dry-run'],
       {
         env: { ...session.env, PAYCTL_BASE_URL: proxy.url },
       },

@@ -224,7 +224,7 @@ describe.concurrent('single resources at an 80-column terminal', () => {
 describe('Brazilian formats and local times in tables (raw values in json and tsv)', () => {
   let customer: Customer;
   beforeAll(async () => {
-    [customer] = await json<Customer[]>(['customers', 'list', '--limit', '1', '--page', '7']);
+    [customer] = await json<[Customer]>(['customers', 'list', '--limit', '1', '--page', '7']);
     const update = await s.run(['customers', 'update', customer!.id, '--address-zipcode', '01310-100', '--phone-number', '(11) 3123-4567', '--document', '10799211000190']);
     expect(update.code, update.stderr).toBe(0);
   });

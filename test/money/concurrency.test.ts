@@ -33,7 +33,8 @@ afterAll(async () => {
 /** The same command in two worker processes, started at one instant. */
 function runTogether(pair: [PayctlWorker, PayctlWorker], args: string[], env: Record<string, string> = batches.env) {
   const startAt = Date.now() + 50;
-  return Promise.all(pair.map((worker) => worker.run(args, { env, startAt })));
+  const [first, second] = pair;
+  return Promise.all([first.run(args, { env, startAt }), second.run(args, { env, startAt })]);
 }
 
 const batchArgs = (file: string, extra: string[] = []) => ['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra];

@@ -56,7 +56,7 @@ const hostOf = (sandbox: RunningSandbox) => new URL(sandbox.url).host;
 async function withdrawArgs(sandbox: RunningSandbox, token: string): Promise<string[]> {
   await sandboxRequest(sandbox, 'POST', '/sandbox/balance', { token, body: { pix: 100_000 } });
   const accounts = await sandboxRequest<BankAccountListResponse>(sandbox, 'GET', '/bank_accounts?page=1&limit=1', { token });
-  const account = accounts.body.data[0].id;
+  const account = accounts.body.data[0]!.id;
   return ['withdraw', 'pix', '--amount', '1234', '--bank-account', String(account), '--pix-key-type', 'email', '--pix-key', `proxy-${Date.now()}@example.com`, '--yes'];
 }
 

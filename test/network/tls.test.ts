@@ -64,7 +64,7 @@ describe('sandbox start --tls', () => {
     const before = await withdrawalCount(sandbox, token);
     const accounts = await sandboxRequest<BankAccountListResponse>(sandbox, 'GET', '/bank_accounts?page=1&limit=1', { token });
     const withdrawal = await run(
-      ['withdraw', 'pix', '--amount', '1500', '--bank-account', String(accounts.body.data[0].id), '--pix-key-type', 'email', '--pix-key', 'tls-refused@example.com', '--yes'],
+      ['withdraw', 'pix', '--amount', '1500', '--bank-account', String(accounts.body.data[0]!.id), '--pix-key-type', 'email', '--pix-key', 'tls-refused@example.com', '--yes'],
       { PAYCTL_TOKEN: token },
     );
     expect(withdrawal.code).toBe(4);
@@ -81,7 +81,7 @@ describe('sandbox start --tls', () => {
     const accounts = await sandboxRequest<BankAccountListResponse>(sandbox, 'GET', '/bank_accounts?page=1&limit=1', { token });
     const before = await withdrawalCount(sandbox, token);
     const withdrawal = await runCli(
-      ['withdraw', 'pix', '--amount', '1500', '--bank-account', String(accounts.body.data[0].id), '--pix-key-type', 'email', '--pix-key', 'tls-trusted@example.com', '--yes', '--json'],
+      ['withdraw', 'pix', '--amount', '1500', '--bank-account', String(accounts.body.data[0]!.id), '--pix-key-type', 'email', '--pix-key', 'tls-trusted@example.com', '--yes', '--json'],
       { env: { PAYCTL_CONFIG_DIR: configDir, PAYCTL_BASE_URL: url, ...trust } },
     );
     expect(withdrawal.code, withdrawal.stderr).toBe(0);

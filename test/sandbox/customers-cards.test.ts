@@ -59,7 +59,7 @@ describe('sandbox: customers', () => {
   });
 
   it('updates the given fields only', async () => {
-    const customer = acme.customers[1];
+    const customer = acme.customers[1]!;
     const response = await session.acme.put<CustomerResponse>(`/customers/${customer.id}`, {
       firstName: 'Renata',
       email: 'renata@example.com',
@@ -83,7 +83,7 @@ describe('sandbox: customers', () => {
     ['a number for a name', { firstName: 42 }],
     ['a phone with letters', { phoneNumber: '+55 11 abc' }],
   ])('refuses %s with 400 -7001 and changes nothing', async (_, body) => {
-    const customer = acme.customers[2];
+    const customer = acme.customers[2]!;
     expectError(await session.acme.put(`/customers/${customer.id}`, body), 400, -7001);
     expect((await session.acme.get<CustomerResponse>(`/customers/${customer.id}`)).body.data).toEqual(customer);
   });
@@ -101,7 +101,7 @@ describe('sandbox: customers', () => {
   });
 
   it("cannot update another company's customer", async () => {
-    expectError(await session.globex.put(`/customers/${acme.customers[3].id}`, { firstName: 'X' }), 404, -7501);
+    expectError(await session.globex.put(`/customers/${acme.customers[3]!.id}`, { firstName: 'X' }), 404, -7501);
   });
 
   it('creates fixture customers (POST /sandbox/customers) at the end of the list', async () => {
@@ -111,7 +111,7 @@ describe('sandbox: customers', () => {
     expect(created.body.data).toMatchObject({ statusId: 'APPROVED' });
     expect(created.body.data).not.toHaveProperty('address');
     const list = await session.globex.get<CustomerListResponse>('/customers?limit=1&page=121');
-    expect(list.body.data[0].id).toBe(created.body.data.id);
+    expect(list.body.data[0]!.id).toBe(created.body.data.id);
     const withAddress = { ...nova, lastName: 'C', email: 'n@example.com', address: { city: 'X' } };
     expectError(await session.globex.post('/sandbox/customers', withAddress), 400, -7502);
   });
@@ -126,7 +126,7 @@ describe('sandbox: cards', () => {
   });
 
   it('tokenizes a card: first and last 4 digits, brand, fresh flags, no createdAt, no number or CVV', async () => {
-    const customerId = acme.customers[5].id;
+    const customerId = acme.customers[5]!.id;
     const response = await session.acme.post<TokenizedCardResponse>('/cards/tokenize', card(customerId));
     expect(response.status).toBe(201);
     expect(response.body.data).toMatchObject({
@@ -160,16 +160,16 @@ describe('sandbox: cards', () => {
     ['an empty holder', { holderName: '' }, -7001],
     ['a missing field', { securityCode: undefined }, -7001],
   ])('refuses %s', async (_, overrides, returnCode) => {
-    expectError(await session.acme.post('/cards/tokenize', card(acme.customers[5].id, overrides)), 400, returnCode);
+    expectError(await session.acme.post('/cards/tokenize', card(acme.customers[5]!.id, overrides)), 400, returnCode);
   });
 
   it('accepts 13-digit numbers and 4-digit CVVs', async () => {
-    const response = await session.acme.post('/cards/tokenize', card(acme.customers[5].id, { cardNumber: '4222222222222', securityCode: '1234' }));
+    const response = await session.acme.post('/cards/tokenize', card(acme.customers[5]!.id, { cardNumber: '4222222222222', securityCode: '1234' }));
     expect(response.status).toBe(201);
   });
 
   it("refuses another company's customer (404 -7501), and answers -7508 for absent or foreign cards", async () => {
-    expectError(await session.globex.post('/cards/tokenize', card(acme.customers[5].id)), 404, -7501);
+    expectError(await session.globex.post('/cards/tokenize', card(acme.customers[5]!.id)), 404, -7501);
     const acmeCardId = acme.subscriptions[0].cardId;
     expect((await session.acme.get(`/cards/${acmeCardId}`)).status).toBe(200);
     expectError(await session.globex.get(`/cards/${acmeCardId}`), 400, -7508);

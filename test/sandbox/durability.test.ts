@@ -69,7 +69,7 @@ describe('sandbox: --data survives kill -9 under concurrent writers', () => {
     for (const withdrawal of seeded) seen.add(withdrawal.id);
     expect((await call(agent, sandbox.url, token, 'POST', '/sandbox/balance', { pix: 1_000_000_000 })).status).toBe(200);
     const pixBefore = cents((await call<BalancesResponse>(agent, sandbox.url, token, 'GET', '/withdrawals/balance')).body.data.disponiblePixBalance);
-    const bankAccountId = (await call<BankAccountListResponse>(agent, sandbox.url, token, 'GET', '/bank_accounts')).body.data[0].id;
+    const bankAccountId = (await call<BankAccountListResponse>(agent, sandbox.url, token, 'GET', '/bank_accounts')).body.data[0]!.id;
 
     for (let round = 0; round < ROUNDS; round++) {
       const url = sandbox.url;

@@ -117,7 +117,7 @@ describe('sandbox: a share of 503 answers', () => {
     expect(failedGets).toBeLessThan(90);
     expect(gets.every((status) => status === 200 || status === 503)).toBe(true);
 
-    const bankAccountId = (await served<BankAccount[]>(client, '/bank_accounts'))[0].id;
+    const bankAccountId = (await served<BankAccount[]>(client, '/bank_accounts'))[0]!.id;
     const writes = [];
     for (let i = 0; i < 60; i++) writes.push(await withdraw(client, bankAccountId));
     for (const reply of writes.filter((write) => write.status !== 201)) expectError(reply, 503, -7011);
@@ -135,7 +135,7 @@ describe('sandbox: a share of 503 answers', () => {
     const client = await acme(sandbox);
     const before = await allWithdrawals(client);
     const balanceBefore = await served<Balances>(client, '/withdrawals/balance');
-    const bankAccountId = (await served<BankAccount[]>(client, '/bank_accounts'))[0].id;
+    const bankAccountId = (await served<BankAccount[]>(client, '/bank_accounts'))[0]!.id;
     const writes = [];
     for (let i = 0; i < 40; i++) writes.push(await withdraw(client, bankAccountId));
     const failed = writes.filter((write) => write.status === 503);
@@ -160,7 +160,7 @@ describe('sandbox: withdrawals that settle on their own', () => {
         await new Promise((resolve) => setTimeout(resolve, 50));
       }
       const balanceBefore = (await client.get<BalancesResponse>('/withdrawals/balance')).body.data;
-      const bankAccountId = (await served<BankAccount[]>(client, '/bank_accounts'))[0].id;
+      const bankAccountId = (await served<BankAccount[]>(client, '/bank_accounts'))[0]!.id;
       const created = [];
       for (let i = 0; i < 24; i++) {
         const request = { withdrawalMethod: 'pix', amount: 1000 + i, bankAccountId, pixKeyType: 'EMAIL', pixKey: VALID.email, postbackUrl: hook.url };

@@ -88,31 +88,40 @@ export async function login(sandbox: RunningSandbox, clientId: 'acme' | 'globex'
   return new Client(sandbox.url, response.body.data.accessToken);
 }
 
+type NonEmpty<T> = [T, ...T[]];
+
+/** A seeded list the tests take items of: typed as holding one at least, which is checked here, once. */
+function seeded<T>(what: string, items: T[]): NonEmpty<T> {
+  const [first, ...rest] = items;
+  if (first === undefined) throw new Error(`the sandbox seeded no ${what}`);
+  return [first, ...rest];
+}
+
 /** Well-known seeded ids of a company, discovered through the API. */
 export interface Fixtures {
-  subaccounts: { approved: string[]; pending: string };
-  customers: Customer[];
+  subaccounts: { approved: NonEmpty<string>; pending: string };
+  customers: NonEmpty<Customer>;
   /** a customer without an address yet */
   customerWithoutAddress: Customer;
-  subscriptions: SubscriptionListItem[];
-  mainBankAccounts: BankAccount[];
-  subaccountBankAccounts: BankAccount[];
-  withdrawals: Withdrawal[];
+  subscriptions: NonEmpty<SubscriptionListItem>;
+  mainBankAccounts: NonEmpty<BankAccount>;
+  subaccountBankAccounts: NonEmpty<BankAccount>;
+  withdrawals: NonEmpty<Withdrawal>;
 }
 
 export async function discover(client: Client): Promise<Fixtures> {
   const subaccounts = (await client.get<SubaccountListResponse>('/sandbox/subaccounts?limit=100')).body.data;
-  const approved = subaccounts.filter((subaccount) => subaccount.status === 'APPROVED').map((subaccount) => subaccount.id);
-  const customers = (await client.get<CustomerListResponse>('/customers?limit=100')).body.data;
-  const subscriptions = (await client.get<SubscriptionListResponse>('/subscriptions?limit=100')).body.data;
+  const approved = seeded('approved sub-account', subaccounts.filter((subaccount) => subaccount.status === 'APPROVED').map((subaccount) => subaccount.id));
+  const customers = seeded('customer', (await client.get<CustomerListResponse>('/customers?limit=100')).body.data);
+  const subscriptions = seeded('subscription', (await client.get<SubscriptionListResponse>('/subscriptions?limit=100')).body.data);
   return {
     subaccounts: { approved, pending: subaccounts.find((subaccount) => subaccount.status === 'PENDING')!.id },
     customers,
     customerWithoutAddress: customers.find((customer) => !('address' in customer))!,
     subscriptions,
-    mainBankAccounts: (await client.get<BankAccountListResponse>('/bank_accounts')).body.data,
-    subaccountBankAccounts: (await client.get<BankAccountListResponse>('/bank_accounts', { subaccount: approved[0] })).body.data,
-    withdrawals: (await client.get<WithdrawalListResponse>('/withdrawals?limit=100')).body.data,
+    mainBankAccounts: seeded('bank account', (await client.get<BankAccountListResponse>('/bank_accounts')).body.data),
+    subaccountBankAccounts: seeded("sub-account's bank account", (await client.get<BankAccountListResponse>('/bank_accounts', { subaccount: approved[0] })).body.data),
+    withdrawals: seeded('withdrawal', (await client.get<WithdrawalListResponse>('/withdrawals?limit=100')).body.data),
   };
 }
 

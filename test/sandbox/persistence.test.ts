@@ -17,7 +17,7 @@ describe('sandbox: --data file and reset', () => {
     const first = await startSandbox({ port: 0, dataFile, customers: 300 });
     const acme = await login(first, 'acme');
     const fixtures = await discover(acme);
-    const customer = fixtures.customers[7];
+    const customer = fixtures.customers[7]!;
     await acme.put(`/customers/${customer.id}`, { firstName: 'Persistida' });
     const subscription = fixtures.subscriptions.find((s) => s.status === 'ACTIVE')!;
     await acme.delete(`/subscriptions/${subscription.id}`);
@@ -63,7 +63,7 @@ describe('sandbox: --data file and reset', () => {
     // until the log outgrows the snapshot and is compacted into a new one; then some more, left in the log
     while (JSON.parse(readFileSync(dataFile, 'utf8')).seq === 0) await withdrawSome();
     await withdrawSome();
-    await acme.put(`/customers/${fixtures.customers[2].id}`, { lastName: 'Depois' });
+    await acme.put(`/customers/${fixtures.customers[2]!.id}`, { lastName: 'Depois' });
     const globex = await login(first, 'globex');
     await globex.post('/sandbox/balance', { pix: 777 });
     await globex.post('/sandbox/reset');
@@ -79,7 +79,7 @@ describe('sandbox: --data file and reset', () => {
       const again = new Client(second.url, acme.token);
       for (const id of ids) expect((await again.get(`/withdrawals/${id}`)).status).toBe(200);
       expect((await again.get<BalancesResponse>('/withdrawals/balance')).body.data).toEqual(balance);
-      expect((await again.get<CustomerResponse>(`/customers/${fixtures.customers[2].id}`)).body.data.lastName).toBe('Depois');
+      expect((await again.get<CustomerResponse>(`/customers/${fixtures.customers[2]!.id}`)).body.data.lastName).toBe('Depois');
       expect(await discover(new Client(second.url, globex.token))).toEqual(globexAfterReset);
     } finally {
       await second.close();
@@ -143,7 +143,7 @@ describe('sandbox: --data file and reset', () => {
       const acme = await login(sandbox, 'acme');
       const globex = await login(sandbox, 'globex');
       const seeded = await discover(acme);
-      const globexCustomer = (await globex.get<CustomerListResponse>('/customers')).body.data[0];
+      const globexCustomer = (await globex.get<CustomerListResponse>('/customers')).body.data[0]!;
       await acme.put(`/customers/${seeded.customers[0].id}`, { firstName: 'Changed' });
       await globex.put(`/customers/${globexCustomer.id}`, { firstName: 'Kept' });
       await acme.post('/sandbox/balance', { pix: 12345 });

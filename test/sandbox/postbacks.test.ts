@@ -17,7 +17,7 @@ describe('sandbox: withdrawal postbacks', () => {
   afterAll(() => session.sandbox.close());
 
   const withdrawTo = async (postbackUrl: string) => {
-    const bankAccountId = (await session.acme.get<BankAccountListResponse>('/bank_accounts')).body.data[0].id;
+    const bankAccountId = (await session.acme.get<BankAccountListResponse>('/bank_accounts')).body.data[0]!.id;
     const request = { withdrawalMethod: 'pix', amount: 700, bankAccountId, pixKeyType: 'EMAIL', pixKey: VALID.email, postbackUrl };
     return (await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', request)).body.data;
   };

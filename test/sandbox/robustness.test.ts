@@ -165,7 +165,7 @@ describe('sandbox: tenancy on every route with the other company’s ids', () =>
   it('answers not found (never 200, never 500) and changes nothing', async () => {
     const customer = globex.customers[0];
     const subscription = globex.subscriptions.find((s) => s.splits.length > 0 && s.status !== 'DELETED')!;
-    const split = (await session.globex.get<SubscriptionResponse>(`/subscriptions/${subscription.id}`)).body.data.splits[0];
+    const split = (await session.globex.get<SubscriptionResponse>(`/subscriptions/${subscription.id}`)).body.data.splits[0]!;
     const bankAccount = globex.mainBankAccounts[0];
     const withdrawal = globex.withdrawals.find((w) => w.status === 'PENDING')!;
     const cases: Array<[string, string, unknown, number, number]> = [
@@ -203,7 +203,7 @@ describe('sandbox: scale, documents and generated types', () => {
       const last = await acme.get<CustomerListResponse>('/customers?page=1000&limit=100');
       expect(last.body.meta).toEqual({ total: 100_000, page: 1000, limit: 100, totalPages: 1000 });
       expect(last.body.data).toHaveLength(100);
-      const lastCustomer = last.body.data[99];
+      const lastCustomer = last.body.data[99]!;
       expect(lastCustomer.email).toContain('.100000@');
       expect((await acme.get<CustomerResponse>(`/customers/${lastCustomer.id}`)).body.data).toEqual(lastCustomer);
       expect((await acme.get<CustomerListResponse>('/customers?page=1001&limit=100')).body.data).toEqual([]);

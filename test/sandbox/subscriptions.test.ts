@@ -36,12 +36,12 @@ describe('sandbox: subscriptions and splits', () => {
     const single = (await session.acme.get<SubscriptionResponse>(`/subscriptions/${withSplits.id}`)).body.data;
     expect(single.tokenizedCardId).toBe(withSplits.cardId);
     expect(single).not.toHaveProperty('cardId');
-    expect(single.splits[0].id).toEqual(expect.any(String));
+    expect(single.splits[0]!.id).toEqual(expect.any(String));
   });
 
   it('filters by status, title (case-insensitive substring), amount, setupAmount, frequency, startDate and subaccountId', async () => {
     const all = acme.subscriptions;
-    const sample = all[3];
+    const sample = all[3]!;
     const cases: Array<[string, (subscription: SubscriptionListItem) => boolean]> = [
       ['status=SUSPENDED', (s) => s.status === 'SUSPENDED'],
       [`title=${encodeURIComponent(sample.title.slice(2, 8).toUpperCase())}`, (s) => s.title.toLowerCase().includes(sample.title.slice(2, 8).toLowerCase())],
@@ -116,15 +116,15 @@ describe('sandbox: subscriptions and splits', () => {
     ['an absent card', { tokenizedCardId: '00000000-0000-4000-8000-000000000000' }, 400, -7508],
     ['an absent customer', { customerId: '00000000-0000-4000-8000-000000000000' }, 404, -7501],
   ])('refuses an update with %s', async (_, body, status, returnCode) => {
-    const subscription = active()[0];
+    const subscription = active()[0]!;
     expectError(await session.acme.put(`/subscriptions/${subscription.id}`, body), status, returnCode);
   });
 
   it("refuses a card of another customer (-7511), and another company's card (-7508)", async () => {
-    const subscription = active()[0];
+    const subscription = active()[0]!;
     const otherCustomersCard = acme.subscriptions.find((s) => s.customerId !== subscription.customerId)!.cardId;
     expectError(await session.acme.put(`/subscriptions/${subscription.id}`, { tokenizedCardId: otherCustomersCard }), 400, -7511);
-    const globexCard = (await session.globex.get<SubscriptionListResponse>('/subscriptions?limit=1')).body.data[0].cardId;
+    const globexCard = (await session.globex.get<SubscriptionListResponse>('/subscriptions?limit=1')).body.data[0]!.cardId;
     expectError(await session.acme.put(`/subscriptions/${subscription.id}`, { tokenizedCardId: globexCard }), 400, -7508);
   });
 
@@ -177,7 +177,7 @@ describe('sandbox: subscriptions and splits', () => {
     ['an unknown type', { splitType: 'fixed', splitAmount: 100 }],
     ['chargebackLiable as a string', { splitType: 'amount', splitAmount: 100, chargebackLiable: 'yes' }],
   ])('refuses a split with %s (400 -7001)', async (_, body) => {
-    expectError(await session.acme.post('/subscriptions/add_split', { subscriptionId: active()[1].id, subaccountId: acme.subaccounts.approved[0], ...body }), 400, -7001);
+    expectError(await session.acme.post('/subscriptions/add_split', { subscriptionId: active()[1]!.id, subaccountId: acme.subaccounts.approved[0], ...body }), 400, -7001);
   });
 
   it('accepts 2-decimal percentages such as 0.29 (no float artefacts)', async () => {
@@ -189,7 +189,7 @@ describe('sandbox: subscriptions and splits', () => {
     const subscription = await newFixture();
     const body = { subscriptionId: subscription.id, splitType: 'amount', splitAmount: 100 };
     expectError(await session.acme.post('/subscriptions/add_split', { ...body, subaccountId: acme.subaccounts.pending }), 422, -7702);
-    const globexSubaccount = (await session.globex.get<SubaccountListResponse>('/sandbox/subaccounts')).body.data[0].id;
+    const globexSubaccount = (await session.globex.get<SubaccountListResponse>('/sandbox/subaccounts')).body.data[0]!.id;
     expectError(await session.acme.post('/subscriptions/add_split', { ...body, subaccountId: globexSubaccount }), 404, -7701);
     expectError(await session.acme.post('/subscriptions/add_split', { ...body, subscriptionId: '00000000-0000-4000-8000-000000000000', subaccountId: acme.subaccounts.approved[0] }), 404, -7601);
   });
@@ -211,7 +211,7 @@ describe('sandbox: subscriptions and splits', () => {
     expectError(await session.globex.get(`/subscriptions/${id}`), 404, -7601);
     expectError(await session.globex.put(`/subscriptions/${id}`, { title: 'Mine' }), 404, -7601);
     expectError(await session.globex.delete(`/subscriptions/${id}`), 404, -7601);
-    const globexSubaccount = (await session.globex.get<SubaccountListResponse>('/sandbox/subaccounts')).body.data[0].id;
+    const globexSubaccount = (await session.globex.get<SubaccountListResponse>('/sandbox/subaccounts')).body.data[0]!.id;
     expectError(await session.globex.post('/subscriptions/add_split', { subscriptionId: id, subaccountId: globexSubaccount, splitType: 'amount', splitAmount: 100 }), 404, -7601);
     expect((await session.globex.get<SubscriptionListResponse>('/subscriptions?limit=100')).body.data.some((s: { id: string }) => s.id === id)).toBe(false);
   });

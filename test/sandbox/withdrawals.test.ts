@@ -40,7 +40,7 @@ describe('sandbox: bank accounts, withdrawals and balances', () => {
   });
 
   it('refuses a foreign x-subaccount-id with 403 and a malformed one with 400, on every route', async () => {
-    const globexSubaccount = (await session.globex.get<SubaccountListResponse>('/sandbox/subaccounts')).body.data[0].id;
+    const globexSubaccount = (await session.globex.get<SubaccountListResponse>('/sandbox/subaccounts')).body.data[0]!.id;
     const routes: Array<[string, string, unknown?]> = [
       ['GET', '/bank_accounts'],
       ['GET', `/bank_accounts/${acme.mainBankAccounts[0].id}`],
@@ -79,7 +79,7 @@ describe('sandbox: bank accounts, withdrawals and balances', () => {
   it('rounds the card fee (2%) to the nearest cent, not down', async () => {
     // 2% of 2345 is 46.9: a fee of 47; 2% of 2320 is 46.4: 46.
     for (const [amount, liquidAmount] of [[2345, 2298], [2320, 2274]] as const) {
-      const card = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'card', amount, bankAccountId: acme.mainBankAccounts[1].id });
+      const card = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'card', amount, bankAccountId: acme.mainBankAccounts[1]!.id });
       expect(card.status).toBe(201);
       expect(card.body.data).toMatchObject({ amount, liquidAmount });
     }
@@ -87,10 +87,10 @@ describe('sandbox: bank accounts, withdrawals and balances', () => {
 
   it('debits card and boleto withdrawals from their own balances, with their fees', async () => {
     const before = await balance();
-    const card = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'card', amount: 5_000, bankAccountId: acme.mainBankAccounts[1].id });
+    const card = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'card', amount: 5_000, bankAccountId: acme.mainBankAccounts[1]!.id });
     expect(card.body.data).toMatchObject({ withdrawalPaymentType: 'CARD', liquidAmount: 4_900 });
     for (const absent of ['pixKeyType', 'pixKey', 'postbackUrl']) expect(card.body.data).not.toHaveProperty(absent);
-    const boleto = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'boleto', amount: 3_000, bankAccountId: acme.mainBankAccounts[1].id });
+    const boleto = await session.acme.post<WithdrawalResponse>('/withdrawals/withdraw', { withdrawalMethod: 'boleto', amount: 3_000, bankAccountId: acme.mainBankAccounts[1]!.id });
     expect(boleto.body.data).toMatchObject({ withdrawalPaymentType: 'BOLETO', liquidAmount: 2_901 });
     const after = await balance();
     expect(cents(before.disponibleCardBalance - after.disponibleCardBalance)).toBe(5_000);
@@ -147,7 +147,7 @@ describe('sandbox: bank accounts, withdrawals and balances', () => {
     expect(created.status).toBe(201);
     expect(cents(before.disponiblePixBalance - (await balance(subaccount)).disponiblePixBalance)).toBe(1_000);
     expect(await balance()).toEqual(mainBefore);
-    expect((await session.acme.get<WithdrawalListResponse>('/withdrawals?limit=1', { subaccount })).body.data[0].id).toBe(created.body.data.id);
+    expect((await session.acme.get<WithdrawalListResponse>('/withdrawals?limit=1', { subaccount })).body.data[0]!.id).toBe(created.body.data.id);
     expectError(await session.acme.get(`/withdrawals/${created.body.data.id}`), 404, -7101);
     expectError(await session.acme.post('/withdrawals/withdraw', pix(1_000), { subaccount }), 404, -7100);
   });
@@ -198,7 +198,7 @@ describe('sandbox: concurrent withdrawals against one balance', () => {
     const session = await startSession();
     try {
       const subaccount = (await session.acme.get<SubaccountListResponse>('/sandbox/subaccounts')).body.data.find((s: { status: string }) => s.status === 'APPROVED')!.id;
-      const bankAccountId = (await session.acme.get<BankAccountListResponse>('/bank_accounts', { subaccount })).body.data[0].id;
+      const bankAccountId = (await session.acme.get<BankAccountListResponse>('/bank_accounts', { subaccount })).body.data[0]!.id;
       const before = (await session.acme.get<BalancesResponse>('/withdrawals/balance', { subaccount })).body.data;
       const available = cents(before.disponiblePixBalance);
       const amounts = Array.from({ length: 240 }, (_, i) => 1_000 + ((i * 137) % 4_000));

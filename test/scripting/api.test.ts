@@ -33,7 +33,7 @@ describe.concurrent('payctl api', () => {
   });
 
   it('PUT sends --data given as text', async () => {
-    const [customer] = json<Array<{ id: string }>>((await session.run(['api', 'GET', '/customers', '--query', 'limit=1'])).stdout);
+    const [customer] = json<[{ id: string }]>((await session.run(['api', 'GET', '/customers', '--query', 'limit=1'])).stdout);
     const email = `api-put-${Date.now()}@example.com`;
     const put = await session.run(['api', 'PUT', `/customers/${customer.id}`, '--data', JSON.stringify({ email })]);
     expect(put.code, put.stderr).toBe(0);
@@ -42,7 +42,7 @@ describe.concurrent('payctl api', () => {
   });
 
   it('POST sends --data @FILE and --data @- (stdin)', async () => {
-    const before = json<Record<string, number>>((await session.run(['balance', '--json'])).stdout);
+    const before = json<{ disponibleCardBalance: number; disponibleBilletBalance: number }>((await session.run(['balance', '--json'])).stdout);
     const file = path.join(tempConfigDir(), 'credit.json');
     writeFileSync(file, JSON.stringify({ card: 1234 }));
     const fromFile = await session.run(['api', 'POST', '/sandbox/balance', '--data', `@${file}`]);

@@ -30,7 +30,7 @@ describe('--jq', () => {
   });
 
   it('filters a single resource; objects print as compact JSON', async () => {
-    const [first] = json<Array<{ id: string; email: string; address: { city: string } }>>(
+    const [first] = json<[{ id: string; email: string; address: { city: string } }]>(
       (await session.runProcess(['customers', 'list', '--limit', '1', '--json'])).stdout,
     );
     const filtered = await session.runProcess(['customers', 'get', first.id, '--jq', '{id, email}, .address.city']);
@@ -43,7 +43,7 @@ describe('--jq', () => {
     expect(all).toHaveLength(250);
     const filtered = await session.runProcess(['customers', 'list', '--all', '--jq', 'length, .[-1].id']);
     expect(filtered.code, filtered.stderr).toBe(0);
-    expect(lines(filtered.stdout)).toEqual(['250', all[249].id]);
+    expect(lines(filtered.stdout)).toEqual(['250', all[249]!.id]);
     // -o ndjson: each line is a document, filtered one by one.
     const perLine = await session.runProcess(['customers', 'list', '--all', '-o', 'ndjson', '--jq', '.id']);
     expect(lines(perLine.stdout)).toEqual(all.map((customer) => customer.id));
