@@ -63,9 +63,9 @@ export const parseBankAccountRef: Parser<number | bigint> = (flag, raw) => {
  * read as an integer, never through a floating-point number.
  */
 export function brlCents(raw: string): number | undefined {
-  const match = /^(?:R\$\s*)?(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/i.exec(raw.trim());
-  if (!match) return undefined;
-  const cents = Number(`${match[1]!.replace(/\./g, '')}${(match[2] ?? '').padEnd(2, '0')}`);
+  const [, whole, decimals = ''] = /^(?:R\$\s*)?(\d{1,3}(?:\.\d{3})+|\d+)(?:,(\d{1,2}))?$/i.exec(raw.trim()) ?? [];
+  if (whole === undefined) return undefined;
+  const cents = Number(`${whole.replace(/\./g, '')}${decimals.padEnd(2, '0')}`);
   return Number.isSafeInteger(cents) ? cents : undefined;
 }
 
@@ -360,8 +360,9 @@ export const SPAN_UNIT_MS: Readonly<Record<string, number>> = { s: 1000, m: 60_0
 
 /** A span written as a whole number and a unit (`30m`, `24h`, `7d`; s, m, h, d, w), in milliseconds, from `minMs` to `maxMs`. */
 export function parseSpan(flag: string, raw: string, minMs: number, maxMs: number, bounds: string): number {
-  const span = /^(\d+)\s*([smhdw])$/i.exec(raw.trim());
-  const ms = span ? Number(span[1]) * SPAN_UNIT_MS[span[2]!.toLowerCase()]! : NaN;
+  const [, count, unit] = /^(\d+)\s*([smhdw])$/i.exec(raw.trim()) ?? [];
+  const unitMs = unit === undefined ? undefined : SPAN_UNIT_MS[unit.toLowerCase()];
+  const ms = unitMs === undefined ? NaN : Number(count) * unitMs;
   if (!(ms >= minMs && ms <= maxMs)) throw fail(flag, raw, `must be a span such as 30m, 24h or 7d (s, m, h, d, w), ${bounds}`);
   return ms;
 }

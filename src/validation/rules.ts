@@ -19,7 +19,7 @@ export const isEmail = (text: string) => EMAIL.test(text);
 /** Check digit of the mod-11 scheme shared by CPF and CNPJ. */
 function mod11Digit(digits: string, weights: readonly number[]): number {
   let sum = 0;
-  for (let i = 0; i < weights.length; i++) sum += Number(digits[i]) * weights[i]!;
+  for (const [i, weight] of weights.entries()) sum += Number(digits[i]) * weight;
   const rest = sum % 11;
   return rest < 2 ? 0 : 11 - rest;
 }
@@ -52,8 +52,8 @@ export const withoutCountryCode = (digits: string) => digits.replace(/^55(?=\d{1
 
 /** Mobile number as PIX uses it: +55, a DDD in use, then 9 and eight digits. */
 export function isValidPixPhone(text: string): boolean {
-  const match = /^\+55(\d{2})9\d{8}$/.exec(text);
-  return match !== null && AREA_CODES.has(match[1]!);
+  const areaCode = /^\+55(\d{2})9\d{8}$/.exec(text)?.[1];
+  return areaCode !== undefined && AREA_CODES.has(areaCode);
 }
 
 /** Whether `key` is a valid PIX key of `type` (e-mail keys are limited to 77 characters by the PIX rules). */
