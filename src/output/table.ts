@@ -67,10 +67,8 @@ interface Measured {
   fit: Fit;
 }
 
-interface Layout {
-  shown: number[];
-  widths: number[];
-}
+/** The columns shown, in order, each with its width. */
+type Layout<C> = Array<{ column: C; width: number }>;
 
 const sum = (values: readonly number[]) => values.reduce((total, value) => total + value, 0);
 const isFixed = (column: Measured) => column.fit === 'id' || (column.fit === 'whole' && column.natural <= MAX_WHOLE_WIDTH);
@@ -82,48 +80,47 @@ const isFixed = (column: Measured) => column.fit === 'id' || (column.fit === 'wh
  * width (a narrower one keeps its own, one that must keep more keeps that),
  * and the columns cut get what remains, one column each, from the first.
  */
-function share(columns: readonly Measured[], room: number, kept: (natural: number) => number): number[] | undefined {
-  const widths = columns.map((column) => (isFixed(column) ? column.natural : 0));
-  const left = room - sum(widths);
-  const open = columns.map((_, i) => i).filter((i) => !isFixed(columns[i]!));
-  const at = (level: number) => open.map((i) => Math.min(columns[i]!.natural, Math.max(kept(columns[i]!.natural), level)));
+function share<C extends Measured>(columns: readonly C[], room: number, kept: (natural: number) => number): Layout<C> | undefined {
+  const left = room - sum(columns.filter(isFixed).map((column) => column.natural));
+  const open = columns.filter((column) => !isFixed(column));
+  const shareAt = (column: Measured, level: number) => Math.min(column.natural, Math.max(kept(column.natural), level));
+  const at = (level: number) => open.map((column) => shareAt(column, level));
   if (sum(at(0)) > left) return undefined;
-  const widest = Math.max(0, ...open.map((i) => columns[i]!.natural));
+  const widest = Math.max(0, ...open.map((column) => column.natural));
   let level = 0;
   while (level < widest && sum(at(level + 1)) <= left) level++;
-  const shares = at(level);
-  let spare = left - sum(shares);
-  open.forEach((i, n) => {
-    const extra = Math.min(spare, columns[i]!.natural - shares[n]!);
-    widths[i] = shares[n]! + extra;
+  let spare = left - sum(at(level));
+  return columns.map((column) => {
+    if (isFixed(column)) return { column, width: column.natural };
+    const base = shareAt(column, level);
+    const extra = Math.min(spare, column.natural - base);
     spare -= extra;
+    return { column, width: base + extra };
   });
-  return widths;
 }
 
 /** The columns shown and their widths, for a table `width` columns wide. */
-function layout(columns: readonly (Measured & { hide?: number; spare?: boolean })[], width: number): Layout {
-  let shown = columns.map((_, i) => i);
-  const highest = (among: number[]) => among.reduce((a, b) => (columns[b]!.hide! > columns[a]!.hide! ? b : a));
-  const wholeWidth = () => sum(shown.map((i) => columns[i]!.natural)) + GAP * (shown.length - 1);
-  for (let spare = shown.filter((i) => columns[i]!.spare); spare.length > 0 && wholeWidth() > width; spare = spare.filter((i) => shown.includes(i))) {
+function layout<C extends Measured & { hide?: number; spare?: boolean }>(columns: readonly C[], width: number): Layout<C> {
+  let shown = [...columns];
+  // A column without `hide` never outranks another, nor is outranked: NaN compares false, as undefined does.
+  const highest = (among: readonly C[]) => among.reduce((a, b) => ((b.hide ?? NaN) > (a.hide ?? NaN) ? b : a));
+  const wholeWidth = () => sum(shown.map((column) => column.natural)) + GAP * (shown.length - 1);
+  for (let spare = shown.filter((column) => column.spare); spare.length > 0 && wholeWidth() > width; spare = spare.filter((column) => shown.includes(column))) {
     const next = highest(spare);
-    shown = shown.filter((i) => i !== next);
+    shown = shown.filter((column) => column !== next);
   }
   for (;;) {
-    const candidates = shown.map((i) => columns[i]!);
     const room = width - GAP * (shown.length - 1);
-    const widths = share(candidates, room, keptWhenCut);
-    if (widths) return { shown, widths };
-    const hideable = shown.filter((i) => columns[i]!.hide !== undefined);
+    const widths = share(shown, room, keptWhenCut);
+    if (widths) return widths;
+    const hideable = shown.filter((column) => column.hide !== undefined);
     if (hideable.length === 0) {
       // Nothing left to leave out: text is cut as far as it takes, then values kept whole too; ids never.
-      const asText = candidates.map((column) => (column.fit === 'id' ? column : { ...column, fit: 'text' as const }));
-      const widths = share(candidates, room, () => 1) ?? share(asText, room, () => 1) ?? asText.map((column) => (column.fit === 'id' ? column.natural : 1));
-      return { shown, widths };
+      const asText = shown.map((column) => (column.fit === 'id' ? column : { ...column, fit: 'text' as const }));
+      return share(shown, room, () => 1) ?? share(asText, room, () => 1) ?? asText.map((column) => ({ column, width: column.fit === 'id' ? column.natural : 1 }));
     }
     const next = highest(hideable);
-    shown = shown.filter((i) => i !== next);
+    shown = shown.filter((column) => column !== next);
   }
 }
 
@@ -163,32 +160,37 @@ export function renderTable(
   { shortIds = false }: TableOptions = {},
 ): RenderedTable {
   const header: Cell[] = columns.map((column) => ({ text: column.title, paint: paintHeader }));
+  // A row shorter than the columns shows its missing cells blank.
+  const cellOf = (row: readonly Cell[], index: number): Cell => row[index] ?? { text: '' };
   const measure = (table: readonly (readonly Cell[])[]) =>
-    columns.map((column, i) => ({ ...column, natural: Math.max(...table.map((row) => stringWidth(row[i]!.text))) }));
+    columns.map((column, index) => ({ ...column, index, natural: Math.max(...table.map((row) => stringWidth(cellOf(row, index).text))) }));
   let all: ReadonlyArray<readonly Cell[]> = [header, ...rows];
   let measured = measure(all);
   // Whole ids while the columns that are not spare fit as they are; else their first characters, so that they push none out nor cut it.
   const needed = measured.filter((column) => !column.spare);
   if (shortIds && sum(needed.map((column) => column.natural)) + GAP * (needed.length - 1) > width) {
-    all = [header, ...rows.map((row) => row.map((cell, i) => (columns[i]!.fit === 'id' ? { ...cell, text: shortened(cell.text) } : cell)))];
+    all = [header, ...rows.map((row) => row.map((cell, i) => (columns[i]?.fit === 'id' ? { ...cell, text: shortened(cell.text) } : cell)))];
     measured = measure(all);
   }
-  const { shown, widths } = layout(measured, width);
+  const shown = layout(measured, width);
   const lines = all.map((row) =>
     shown
-      .map((i, n) => {
-        const cell = row[i]!;
-        const text = fitLine(cell.text, widths[n]!);
-        const { before, after } = pad(text, widths[n]!, columns[i]!.align);
+      .map(({ column, width: columnWidth }, n) => {
+        const cell = cellOf(row, column.index);
+        const text = fitLine(cell.text, columnWidth);
+        const { before, after } = pad(text, columnWidth, column.align);
         // The last column is not padded: no line ends in blanks.
         return `${before}${cell.paint ? cell.paint(text) : text}${n < shown.length - 1 ? after : ''}`;
       })
       .join(' '.repeat(GAP)),
   );
   const ids = shown
-    .filter((i) => columns[i]!.fit === 'id')
-    .flatMap((i) => rows.flatMap((row) => [...row[i]!.text.matchAll(UUIDS)].map(([id]) => ({ id: id.toLowerCase(), column: i }))));
-  return { text: lines.map((line) => `${line}\n`).join(''), hidden: columns.filter((_, i) => !shown.includes(i)).map((column) => column.title), ids };
+    .filter(({ column }) => column.fit === 'id')
+    .flatMap(({ column: { index } }) =>
+      rows.flatMap((row) => [...cellOf(row, index).text.matchAll(UUIDS)].map(([id]) => ({ id: id.toLowerCase(), column: index }))),
+    );
+  const hidden = measured.filter((column) => !shown.some((placed) => placed.column.index === column.index)).map((column) => column.title);
+  return { text: lines.map((line) => `${line}\n`).join(''), hidden, ids };
 }
 
 /** Text of payctl's own (a note under a table) as lines of at most `width` columns, broken between words. */
