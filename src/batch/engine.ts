@@ -66,7 +66,8 @@ export interface SendResult {
  * starting rows; those in flight finish.
  */
 export async function sendRows({ rows, journal, client, signal, concurrency, lockLost, onRowEnd }: SendInput): Promise<SendResult> {
-  let next = 0;
+  // One iterator shared by the workers: each takes the next row not yet taken.
+  const queue = rows.values();
   const outcomes = new Map<string, ReportRow>();
   const result: SendResult = { outcomes, unrecorded: [], held: 0 };
   const stopWith = (reason: StopReason) => (result.stopped ??= reason);
@@ -134,12 +135,12 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
     outcomes.set(row.key, outcome);
   };
   const worker = async () => {
-    while (!result.stopped && next < rows.length) {
+    for (const row of queue) {
+      if (result.stopped) break;
       if (lockLost()) {
         stopWith('lock-lost');
         break;
       }
-      const row = rows[next++]!;
       await sendOne(row);
       onRowEnd?.(outcomes);
     }
