@@ -139,9 +139,9 @@ export async function initLedger(services: LedgerRun, url: string): Promise<{ fr
     await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_SPACE, INIT_LOCK]);
     await client.query('CREATE TABLE IF NOT EXISTS payctl_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const from = (await schemaVersion(client)) ?? 0;
-    for (let version = from + 1; version <= MIGRATIONS.length; version++) {
-      await client.query(MIGRATIONS[version - 1]!);
-      await client.query('INSERT INTO payctl_schema (version) VALUES ($1)', [version]);
+    for (const [done, migration] of MIGRATIONS.slice(from).entries()) {
+      await client.query(migration);
+      await client.query('INSERT INTO payctl_schema (version) VALUES ($1)', [from + done + 1]);
     }
     await client.query('COMMIT');
     return { from, to: Math.max(from, MIGRATIONS.length) };
@@ -262,8 +262,9 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
         version !== undefined && version > SCHEMA_VERSION ? 'upgrade payctl: a newer one has upgraded the ledger' : 'create or upgrade its tables once: payctl ledger init',
       );
     }
-    const { rows } = await client.query<{ id: string }>('INSERT INTO payctl_runs (username, host, pid) VALUES ($1, $2, $3) RETURNING id', [username, host, process.pid]);
-    runId = Number(rows[0]!.id);
+    const { rows: [run] } = await client.query<{ id: string }>('INSERT INTO payctl_runs (username, host, pid) VALUES ($1, $2, $3) RETURNING id', [username, host, process.pid]);
+    if (!run) throw new Error('the ledger recorded no run');
+    runId = Number(run.id);
     await client.query('SELECT pg_advisory_lock($1, $2::integer)', [LOCK_SPACE, runId]);
   } catch (error) {
     if (error instanceof Error && 'exitCode' in error) throw error;
