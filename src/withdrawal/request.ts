@@ -56,16 +56,18 @@ export function parseWithdrawRequest(method: WithdrawalMethod, fields: WithdrawF
   const given = (field: WithdrawField) => (fields[field]?.trim() ?? '') !== '';
   const missing = requiredWithdrawFields(method).filter((field) => !given(field));
   if (missing.length > 0) throw usageError(`missing ${missing.map(label).join(', ')}`);
+  // Required fields are given (refused above when not); an absent one would read as blank, which its parser refuses.
+  const text = (field: WithdrawField) => fields[field] ?? '';
   const common = {
-    amount: WITHDRAW_PARSERS.amount(label('amount'), fields.amount!),
-    bankAccount: WITHDRAW_PARSERS.bankAccount(label('bankAccount'), fields.bankAccount!),
-    postbackUrl: given('postbackUrl') ? WITHDRAW_PARSERS.postbackUrl(label('postbackUrl'), fields.postbackUrl!) : undefined,
+    amount: WITHDRAW_PARSERS.amount(label('amount'), text('amount')),
+    bankAccount: WITHDRAW_PARSERS.bankAccount(label('bankAccount'), text('bankAccount')),
+    postbackUrl: given('postbackUrl') ? WITHDRAW_PARSERS.postbackUrl(label('postbackUrl'), text('postbackUrl')) : undefined,
   };
   if (method !== 'pix') return withdrawRequestOf({ method, ...common });
   return withdrawRequestOf({
     method,
     ...common,
-    pixKeyType: WITHDRAW_PARSERS.pixKeyType(label('pixKeyType'), fields.pixKeyType!),
-    pixKey: WITHDRAW_PARSERS.pixKey(label('pixKey'), fields.pixKey!),
+    pixKeyType: WITHDRAW_PARSERS.pixKeyType(label('pixKeyType'), text('pixKeyType')),
+    pixKey: WITHDRAW_PARSERS.pixKey(label('pixKey'), text('pixKey')),
   });
 }
