@@ -36,10 +36,10 @@ export async function batchDrawsOnLines(
 ): Promise<string[]> {
   const totals = new Map<string | null, number>();
   for (const { account, amount } of rows) totals.set(account, (totals.get(account) ?? 0) + amount);
-  const balances = await Promise.all([...totals.keys()].map(balanceOf));
+  const read = await Promise.all([...totals].map(async ([account, total]) => ({ account, total, balances: await balanceOf(account) })));
   // One account is the one the context lines name; several are named each.
   const where = (account: string | null) => (totals.size === 1 ? '' : ` of the ${account ? `sub-account ${account}` : 'main account'}`);
-  return [...totals].flatMap(([account, total], i) => drawsOnLines(method, balances[i]!, total, 'total', where(account)));
+  return read.flatMap(({ account, total, balances }) => drawsOnLines(method, balances, total, 'total', where(account)));
 }
 
 /**
