@@ -70,23 +70,25 @@ export async function reconcile(
     const unclaimed = window.items.filter((item) => !claimed.has(idOf(item) ?? ''));
     for (const row of rows) {
       const inWindow = (item: unknown) => (createdAtOf(item) ?? Infinity) >= row.apiAt - WINDOW_MARGIN_MS;
+      // A withdrawal without an id cannot be named as the row's: it can only leave the row undecided (below).
       const match = unclaimed
         .flatMap((item) => {
           const createdAt = createdAtOf(item);
-          const same = createdAt !== undefined && !claimed.has(idOf(item) ?? '') && inWindow(item) && compareWithdrawal(item, row.identity) === 'same';
-          return same ? [{ item, createdAt }] : [];
+          const id = idOf(item);
+          const same = id !== undefined && createdAt !== undefined && !claimed.has(id) && inWindow(item) && compareWithdrawal(item, row.identity) === 'same';
+          return same ? [{ item, id, createdAt }] : [];
         })
-        .sort((a, b) => a.createdAt - b.createdAt)[0]?.item;
+        .sort((a, b) => a.createdAt - b.createdAt)[0];
       if (match) {
-        claimed.add(idOf(match)!);
-        const status = (match as Record<string, unknown>).status;
-        settlements.set(row.key, { kind: 'paid', withdrawalId: idOf(match)!, status: typeof status === 'string' ? status : 'unknown' });
+        claimed.add(match.id);
+        const status = (match.item as Record<string, unknown>).status;
+        settlements.set(row.key, { kind: 'paid', withdrawalId: match.id, status: typeof status === 'string' ? status : 'unknown' });
         continue;
       }
       // Could be the row's, but without the fields or the date to tell.
       const doubtful = unclaimed.find((item) => {
         const likeness = compareWithdrawal(item, row.identity);
-        return !claimed.has(idOf(item) ?? '') && inWindow(item) && (likeness === 'unsure' || (likeness === 'same' && createdAtOf(item) === undefined));
+        return !claimed.has(idOf(item) ?? '') && inWindow(item) && (likeness === 'unsure' || (likeness === 'same' && (createdAtOf(item) === undefined || idOf(item) === undefined)));
       });
       settlements.set(
         row.key,

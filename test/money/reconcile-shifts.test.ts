@@ -87,6 +87,20 @@ describe('--reconcile reads the list again until it holds still', () => {
     expect(settled.stderr).toContain('1 of 1 unknown rows were paid');
   });
 
+  it("the row's withdrawal listed without its id: the row stays unknown, says why, and is neither settled nor sent", async () => {
+    const file = csvFile('nameless.csv', [PIX_HEADER, ...pixRows('nameless', 1, world.bank, 7676)]);
+    loseAnswersAt(0);
+    expect((await batch(file)).code).toBe(5);
+    world.proxy.setRule(() => 'forward');
+
+    const settled = await reconcileWith(file, (_, list) => {
+      for (const item of list.data as Array<Record<string, unknown>>) if (item.pixKey === 'nameless-0@example.com') delete item.id;
+    });
+    expect(settled.code, settled.stderr).toBe(5);
+    expect(settled.stderr).toContain("withdrawal (without an id) may be this row's");
+    expect((await paidByKey(world.session, 'nameless-')).get('nameless-0@example.com')).toBe(1);
+  });
+
   it('a list that changes at every reading: after 5 readings the row stays unknown, says why, and is not sent', async () => {
     const file = csvFile('restless.csv', [PIX_HEADER, ...pixRows('restless', 1, world.bank, 7979)]);
     loseAnswersAt(0);
