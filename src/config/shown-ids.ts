@@ -4,6 +4,7 @@ import { usageError } from '../errors.js';
 import type { ShownId } from '../output/format.js';
 import type { Notices } from '../process-io.js';
 import { isUuid } from '../rules.js';
+import { clip } from '../text.js';
 import type { Parser } from '../validate.js';
 import type { RunConfig } from './run.js';
 
@@ -49,7 +50,7 @@ export const parseId: Parser<string> = (flag, raw) => {
   const text = raw.trim().toLowerCase();
   if (isUuid(text) || isPrefixOfUuid(text)) return text;
   throw usageError(
-    `${flag} ${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}...` : raw)} is invalid: must be a UUID such as 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c, ` +
+    `${flag} ${JSON.stringify(clip(raw))} is invalid: must be a UUID such as 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c, ` +
       `or its first ${MIN_PREFIX} characters or more as a table showed them`,
   );
 };
