@@ -3,6 +3,7 @@ import { tokenRefusal } from '../../config/settings.js';
 import { PayctlError } from '../../errors.js';
 import { withdrawalView } from '../../output/views.js';
 import type { Services } from '../../services.js';
+import { subaccountName } from '../../subaccount-names.js';
 import { createdAtOf } from '../../withdrawal/identity.js';
 import type { Invocation } from '../spec.js';
 import type { statusShow } from './index.js';
@@ -11,14 +12,6 @@ import type { statusShow } from './index.js';
 const PAGES = 3;
 const PAGE_SIZE = 100;
 const RECENT_MS = 7 * 24 * 3600 * 1000;
-
-/**
- * The active sub-account as people know it. The API has no name for it; the names
- * payctl remembers in the config will give one: until then, its id.
- */
-export function subaccountLabel(_services: Services, id: string): string {
-  return id;
-}
 
 interface AccountActivity {
   balances: { pix: number; card: number; boleto: number; inProcessing: number };
@@ -50,7 +43,8 @@ export async function run({ io, services, print }: Invocation<typeof statusShow>
     tokenUsable: refusal === undefined,
     tokenProblem: refusal?.message ?? null,
     subaccount: settings.subaccount ?? null,
-    subaccountName: settings.subaccount ? subaccountLabel(services, settings.subaccount) : null,
+    // The API has no name for it: the one payctl remembers (src/subaccount-names.ts), else null.
+    subaccountName: (settings.subaccount && subaccountName(services, settings.subaccount)) ?? null,
     balances: activity?.balances ?? null,
     processingCount: activity?.processing.length ?? null,
     failedCount: activity?.failed.length ?? null,
