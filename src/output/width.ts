@@ -34,16 +34,27 @@ function clusterWidth(cluster: string): number {
   return width;
 }
 
-/** `text` cut to `width` terminal columns, ending in `…` when cut; never inside a grapheme cluster. */
-export function fitLine(text: string, width: number): string {
-  if (textWidth(text) <= width) return text;
+/**
+ * `text` cut to `width` terminal columns (as `measure` counts them), ending in `…` when
+ * cut; never inside a grapheme cluster.
+ */
+export function fitLine(text: string, width: number, measure: (text: string) => number = textWidth): string {
+  if (measure(text) <= width) return text;
   let kept = '';
   let used = 0;
   for (const cluster of graphemes(text)) {
-    const clusterColumns = textWidth(cluster);
+    const clusterColumns = measure(cluster);
     if (used + clusterColumns > width - 1) break;
     kept += cluster;
     used += clusterColumns;
   }
   return `${kept}…`;
 }
+
+/**
+ * How inquirer measures a line before it breaks it at the terminal's edge (wrap-ansi 6 with
+ * string-width 4, by code point, so possibly inside a cluster): as textWidth, plus a column
+ * for each combining mark outside U+0300–U+036F (a Devanagari vowel sign or virama), which
+ * it counts and the terminal does not draw. Never less than what the terminal draws.
+ */
+export const inquirerWidth = (text: string): number => textWidth(text) + (text.match(/(?![\u0300-\u036f])[\p{Mn}\p{Me}]/gu)?.length ?? 0);

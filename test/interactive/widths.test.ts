@@ -17,17 +17,25 @@ const screenIt = needsTools('tmux');
 
 const NAMES = ['अनुष्का Zoë', 'Lima 👨‍👩‍👧‍👦', 'Souza 🇧🇷', 'Zoe\u0308 Ba\u0301tista'];
 
+/** A last name a pick list at 60 columns must cut: 56 code points, 35 columns as terminals draw it (28 by string-width). */
+const LONG_NAME = 'अनुष्का '.repeat(7).trim();
+
 let s: SandboxSession;
+/** The customer given LONG_NAME: the only one with this e-mail. */
+let longNamed: { id: string; email: string };
 /** The documents of the customers given those names, as a table shows them: never cut, so they find each one's row. */
 let documents: string[];
 beforeAll(async () => {
   s = await startSandboxSession('acme');
-  const customers = JSON.parse((await s.run(['customers', 'list', '--limit', '8', '--json'])).stdout) as Array<{ id: string; document: string }>;
+  const customers = JSON.parse((await s.run(['customers', 'list', '--limit', '8', '--json'])).stdout) as Array<{ id: string; document: string; email: string }>;
   const named = NAMES.map((_, i) => customers[2 * i]!);
   for (const [i, customer] of named.entries()) {
     const updated = await s.run(['customers', 'update', customer.id, '--last-name', NAMES[i]!]);
     expect(updated.code, updated.stderr).toBe(0);
   }
+  longNamed = customers[7]!;
+  const updated = await s.run(['customers', 'update', longNamed.id, '--last-name', LONG_NAME]);
+  expect(updated.code, updated.stderr).toBe(0);
   documents = named.map(({ document: d }) => `${d.slice(0, 3)}.${d.slice(3, 6)}.${d.slice(6, 9)}-${d.slice(9)}`);
 });
 afterAll(() => s?.close());
@@ -59,4 +67,29 @@ describe.concurrent('customers list with names a terminal draws at another width
       expect(located, run.screen).toEqual(rows.map(() => starts));
     });
   }
+});
+
+describe('a pick list at 60 columns', () => {
+  screenIt('cuts a Devanagari name between grapheme clusters, its entry on one line of the screen', async () => {
+    const run = await runCliOnScreen(['customers', 'get'], {
+      env: s.env,
+      width: 60,
+      height: 30,
+      steps: [
+        { after: '? Customer: part of the name', keys: [longNamed.email, 'Enter'] },
+        { after: '… search again', keys: ['Enter'] },
+      ],
+    });
+    expect(run.code, run.screen).toBe(0);
+    const list = run.seen[1]!.split('\n');
+    const entry = list.findIndex((line) => line.startsWith('❯ '));
+    // Wrapped, the entry's end would be on the next line instead of the next entry.
+    expect(list[entry + 1], run.seen[1]).toBe('  … search again');
+    const shown = list[entry]!.slice(2);
+    expect(shown.endsWith('…'), shown).toBe(true);
+    const kept = shown.slice(0, -1);
+    const full = `${(JSON.parse((await s.run(['customers', 'get', longNamed.id, '--json'])).stdout) as { firstName: string }).firstName} ${LONG_NAME}`;
+    expect(full.startsWith(kept), `${kept}\n${full}`).toBe(true);
+    expect([...new Intl.Segmenter().segment(full)].some(({ index }) => index === kept.length), kept).toBe(true);
+  });
 });
