@@ -23,8 +23,7 @@ const VENDOR = {
   'proper-lockfile': 'proper-lockfile',
   // Only for tables and CSV files: kept out of dist/cli.cjs, whose code cache every run reads.
   'csv-parse': 'csv-parse/sync',
-  'string-width': 'string-width',
-  'wrap-ansi': 'wrap-ansi',
+  'get-east-asian-width': 'get-east-asian-width',
   // Only when a proxy variable is set (src/http/proxy.ts).
   'proxy-from-env': 'proxy-from-env',
   'https-proxy-agent': 'https-proxy-agent',

@@ -1,6 +1,7 @@
 import { ExitCode, PayctlError } from './errors.js';
 import { OUTPUT_FORMATS, parseCsvSeparator } from './output/format.js';
-import { parseBaseUrl, parseChoice, parseNonEmpty, parseTimeout, parseUuid, type Parser } from './validation/flags.js';
+import { parseId } from './validation/ids.js';
+import { parseBaseUrl, parseChoice, parseNonEmpty, parseTimeout, type Parser } from './validation/flags.js';
 
 /**
  * The command line's vocabulary: the kinds of option a command declares (with the
@@ -168,7 +169,7 @@ export const globalFlag = (key: keyof typeof GLOBAL_FLAGS): string => flagOf(key
 /** Options that commands gain from their traits, in the order help lists them. */
 export const TRAIT_FLAGS = {
   accountContext: {
-    subaccount: valueOption('id', "run in this sub-account (default: the profile's active one)", parseUuid),
+    subaccount: valueOption('id', "run in this sub-account: its id, or its first 8 characters (default: the profile's active one)", parseId),
     mainAccount: switchOption("run in the main account, ignoring the profile's active sub-account"),
   },
   confirms: { yes: switchOption('do not ask for confirmation', { short: '-y' }) },

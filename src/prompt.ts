@@ -45,7 +45,7 @@ const helpLine = (keys: ReadonlyArray<[string, string]>) =>
 
 /** Questions on the run's streams, given up when the run is interrupted (`io.signal`). */
 export async function createPrompter(io: IOStreams): Promise<Prompter> {
-  const [inquirer, { fitLine }] = await Promise.all([import('@inquirer/prompts'), import('./output/table.js')]);
+  const [inquirer, { fitLine, inquirerWidth }] = await Promise.all([import('@inquirer/prompts'), import('./output/width.js')]);
   const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal: io.signal };
   // inquirer draws "❯ " before an entry, and some terminals wrap a line that reaches the last column.
   const entryWidth = Math.max(10, io.output.options.width - 3);
@@ -66,10 +66,11 @@ export async function createPrompter(io: IOStreams): Promise<Prompter> {
       throw error;
     }
   };
+  // Fitted as inquirer counts too: a line it finds too wide, it breaks itself, by code point.
   const shown = <T>(choice: Choice<T>) => ({
     value: choice.value,
-    name: fitLine(visible(choice.name), entryWidth),
-    description: choice.description === undefined ? undefined : fitLine(visible(choice.description), entryWidth),
+    name: fitLine(visible(choice.name), entryWidth, inquirerWidth),
+    description: choice.description === undefined ? undefined : fitLine(visible(choice.description), entryWidth, inquirerWidth),
   });
   // `transformer` below changes only how what was typed is echoed; the value returned is untouched.
   return {

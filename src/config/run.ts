@@ -1,7 +1,9 @@
 import type { Flags } from '../flags.js';
+import { isIdPrefix } from '../validation/ids.js';
 import { parseCsvSeparator } from '../output/format.js';
 import type { SecretScrubber } from '../redact.js';
 import { profileSetting, resolveSettings, type Settings } from './settings.js';
+import { shownIdIn } from './shown-ids.js';
 import { configDir, configFile, readConfig, type ConfigData } from './store.js';
 
 /**
@@ -46,9 +48,16 @@ export class CachedRunConfig implements RunConfig {
   }
 
   settings(): Settings {
-    this.cachedSettings ??= resolveSettings(this.config(), this.flags, this.env);
+    this.cachedSettings ??= this.wholeSubaccount(resolveSettings(this.config(), this.flags, this.env));
     if (this.cachedSettings.token) this.secrets.add(this.cachedSettings.token);
     return this.cachedSettings;
+  }
+
+  /** `--subaccount` given as the first characters of an id a table showed, as that id (exit 2 when none or several begin so). */
+  private wholeSubaccount(settings: Settings): Settings {
+    const { subaccount, profileName } = settings;
+    if (subaccount === undefined || !isIdPrefix(subaccount)) return settings;
+    return { ...settings, subaccount: shownIdIn(this.configDir, profileName, '--subaccount', subaccount) };
   }
 
   /** The profile's `csvSeparator` setting (pt-BR spreadsheets want `;`), else a comma. */

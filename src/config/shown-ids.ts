@@ -3,9 +3,6 @@ import path from 'node:path';
 import { usageError } from '../errors.js';
 import type { ShownId } from '../output/format.js';
 import type { Notices } from '../process-io.js';
-import { isUuid } from '../validation/rules.js';
-import type { Parser } from '../validation/flags.js';
-import type { RunConfig } from './run.js';
 
 /**
  * The ids a profile's tables have shown, so that the first characters of one (as
@@ -16,55 +13,49 @@ import type { RunConfig } from './run.js';
  * written costs the shortcut, never the command (`--debug` says why).
  */
 
+// Id arguments and options parse with these; the prefixes they let through are resolved here.
+export { isIdPrefix, parseId } from '../validation/ids.js';
+
 const FILE = 'shown-ids.json';
 /** A support agent's week of tables; the oldest are forgotten first. */
 const KEEP = 5000;
-/** A prefix shorter than what a table shows would name several ids too often to be worth remembering which. */
-const MIN_PREFIX = 8;
-/** How a prefix must look: the start of a UUID, dashes where a UUID has them. */
-const UUID_SHAPE = 'xxxxxxxx-xxxx-xxxx-xxxx-xxxxxxxxxxxx';
 
 type Stored = Record<string, Record<string, string>>;
 
-const fileOf = (services: RunConfig) => path.join(services.configDir, FILE);
+/** Where the ids are kept, and whose: a run's config (RunConfig, which resolves `--subaccount` with this module) is one. */
+interface ShownIdsPlace {
+  readonly configDir: string;
+  settings(): { profileName: string };
+}
 
-function read(services: RunConfig): Stored {
+const fileOf = (configDir: string) => path.join(configDir, FILE);
+
+function read(configDir: string): Stored {
   try {
-    const stored: unknown = JSON.parse(readFileSync(fileOf(services), 'utf8'));
+    const stored: unknown = JSON.parse(readFileSync(fileOf(configDir), 'utf8'));
     return stored && typeof stored === 'object' && !Array.isArray(stored) ? (stored as Stored) : {};
   } catch {
     return {};
   }
 }
 
-const isPrefixOfUuid = (text: string) =>
-  text.length >= MIN_PREFIX && text.length < UUID_SHAPE.length && [...text].every((char, i) => (UUID_SHAPE[i] === '-' ? char === '-' : /[0-9a-f]/.test(char)));
-
-/**
- * An id as typed: a UUID, or its first 8 characters or more (resolved against the
- * ids payctl has shown by `resolveShownId` before the command runs). Lower case, as
- * the API writes ids.
- */
-export const parseId: Parser<string> = (flag, raw) => {
-  const text = raw.trim().toLowerCase();
-  if (isUuid(text) || isPrefixOfUuid(text)) return text;
-  throw usageError(
-    `${flag} ${JSON.stringify(raw.length > 60 ? `${raw.slice(0, 57)}...` : raw)} is invalid: must be a UUID such as 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c, ` +
-      `or its first ${MIN_PREFIX} characters or more as a table showed them`,
-  );
-};
-
-/** Whether a value `parseId` returned stands for an id still to be found. */
-export const isIdPrefix = (value: string) => !isUuid(value);
-
 /**
  * The one id payctl has shown in this profile that begins with `prefix`; none, or
  * several, is a usage error (nothing is sent) asking for the whole id.
  */
-export function resolveShownId(services: RunConfig, label: string, prefix: string): string {
-  const profile = services.settings().profileName;
-  const known = read(services)[profile] ?? {};
-  const matches = Object.keys(known).filter((id) => id.startsWith(prefix));
+export const resolveShownId = (services: ShownIdsPlace, label: string, prefix: string): string =>
+  shownIdIn(services.configDir, services.settings().profileName, label, prefix);
+
+/** The ids payctl has shown in this profile that begin with `prefix`. */
+export const shownIdsBeginning = (services: ShownIdsPlace, prefix: string): string[] =>
+  idsBeginning(read(services.configDir)[services.settings().profileName] ?? {}, prefix);
+
+const idsBeginning = (known: Record<string, string>, prefix: string) => Object.keys(known).filter((id) => id.startsWith(prefix));
+
+/** `resolveShownId`, for a profile named before its settings are whole (RunConfig's `--subaccount`). */
+export function shownIdIn(configDir: string, profile: string, label: string, prefix: string): string {
+  const known = read(configDir)[profile] ?? {};
+  const matches = idsBeginning(known, prefix);
   const [only, ...others] = matches;
   if (only !== undefined && others.length === 0) return only;
   if (only === undefined) {
@@ -76,10 +67,10 @@ export function resolveShownId(services: RunConfig, label: string, prefix: strin
 }
 
 /** Remembers ids shown in this profile, the newest last. */
-export function rememberShownIds(services: RunConfig & Notices, shown: readonly ShownId[]): void {
+export function rememberShownIds(services: ShownIdsPlace & Notices, shown: readonly ShownId[]): void {
   try {
     const profile = services.settings().profileName;
-    const stored = read(services);
+    const stored = read(services.configDir);
     const known = { ...(stored[profile] ?? {}) };
     for (const { id, what } of shown) {
       delete known[id];
@@ -89,7 +80,7 @@ export function rememberShownIds(services: RunConfig & Notices, shown: readonly 
     for (const id of ids.slice(0, Math.max(0, ids.length - KEEP))) delete known[id];
     stored[profile] = known;
     // A whole file or none: another payctl reading it meanwhile never sees half of one.
-    const file = fileOf(services);
+    const file = fileOf(services.configDir);
     const partial = `${file}.${process.pid}.tmp`;
     writeFileSync(partial, `${JSON.stringify(stored)}\n`, { mode: 0o600 });
     renameSync(partial, file);

@@ -13,7 +13,7 @@
 
 /**
  * C0, DEL, C1, the Arabic letter mark, LRM/RLM, line/paragraph separators, bidi embeddings, overrides
- * and isolates; and what draws nothing, or another width than string-width counts, so that payctl's
+ * and isolates; and what draws nothing, or draws at another width than terminals agree on, so that payctl's
  * layout and the terminal's differ: the Hangul fillers (U+115F, U+1160, U+3164, U+FFA0), the soft
  * hyphen, the Mongolian vowel separator, zero-width spaces and joiners, word joiner and invisible
  * operators, the BOM, no-break spaces (which pass for spaces), variation selectors and tag

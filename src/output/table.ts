@@ -1,11 +1,11 @@
-import stringWidth from 'string-width';
-import wrapAnsi from 'wrap-ansi';
 import type { Fit } from './cells.js';
+import { fitLine, textWidth } from './width.js';
+import { wrapText } from './wrap.js';
 
 /**
  * Tables fitted to the terminal's width, the way gh's table printer fits them:
- * each column's natural width is measured (in terminal columns: wide and
- * combining characters count as they show), columns are two spaces apart, and
+ * each column's natural width is measured (in terminal columns, as
+ * src/output/width.ts counts them), columns are two spaces apart, and
  * when a row is too wide its text columns share what is left fairly (one
  * narrower than its share keeps its width) and are cut with `…`; ids are never
  * cut, and values of bounded width (money, times, documents, statuses) are kept
@@ -124,30 +124,8 @@ function layout<C extends Measured & { hide?: number; spare?: boolean }>(columns
   }
 }
 
-/** Made on first cut: loading grapheme data costs milliseconds. */
-let graphemes: Intl.Segmenter | undefined;
-
-/**
- * `text` cut to `width` terminal columns, ending in `…` when cut. (Cut by
- * grapheme and measured with string-width: cli-truncate lets a wide character
- * that straddles the edge run one column over.)
- */
-export function fitLine(text: string, width: number): string {
-  if (stringWidth(text) <= width) return text;
-  let kept = '';
-  let used = 0;
-  graphemes ??= new Intl.Segmenter();
-  for (const { segment } of graphemes.segment(text)) {
-    const segmentWidth = stringWidth(segment);
-    if (used + segmentWidth > width - 1) break;
-    kept += segment;
-    used += segmentWidth;
-  }
-  return `${kept}…`;
-}
-
 function pad(text: string, width: number, align: 'left' | 'right'): { before: string; after: string } {
-  const room = ' '.repeat(Math.max(0, width - stringWidth(text)));
+  const room = ' '.repeat(Math.max(0, width - textWidth(text)));
   return align === 'right' ? { before: room, after: '' } : { before: '', after: room };
 }
 
@@ -163,7 +141,7 @@ export function renderTable(
   // A row shorter than the columns shows its missing cells blank.
   const cellOf = (row: readonly Cell[], index: number): Cell => row[index] ?? { text: '' };
   const measure = (table: readonly (readonly Cell[])[]) =>
-    columns.map((column, index) => ({ ...column, index, natural: Math.max(...table.map((row) => stringWidth(cellOf(row, index).text))) }));
+    columns.map((column, index) => ({ ...column, index, natural: Math.max(...table.map((row) => textWidth(cellOf(row, index).text))) }));
   let all: ReadonlyArray<readonly Cell[]> = [header, ...rows];
   let measured = measure(all);
   // Whole ids while the columns that are not spare fit as they are; else their first characters, so that they push none out nor cut it.
@@ -194,7 +172,7 @@ export function renderTable(
 }
 
 /** Text of payctl's own (a note under a table) as lines of at most `width` columns, broken between words. */
-export const wrapLines = (text: string, width: number): string[] => wrapAnsi(text, width, { hard: true }).split('\n');
+export const wrapLines = wrapText;
 
 /** The label column of a single resource takes at most this share of the width; the value gets the rest. */
 const MAX_LABEL_SHARE = 0.4;
@@ -206,14 +184,14 @@ const MIN_VALUE_WIDTH = 20;
  * of it), their continuation lines under the value column.
  */
 export function renderFields(fields: ReadonlyArray<{ label: Cell; value: Cell }>, width: number): string {
-  const labelWidth = Math.min(Math.max(0, ...fields.map((field) => stringWidth(field.label.text))), Math.floor(width * MAX_LABEL_SHARE));
+  const labelWidth = Math.min(Math.max(0, ...fields.map((field) => textWidth(field.label.text))), Math.floor(width * MAX_LABEL_SHARE));
   const valueWidth = Math.max(width - labelWidth - 2, MIN_VALUE_WIDTH);
   const indent = ' '.repeat(labelWidth + 2);
   return fields
     .map(({ label, value }) => {
       const labelText = fitLine(label.text, labelWidth);
       const head = `${label.paint ? label.paint(labelText) : labelText}${pad(labelText, labelWidth, 'left').after}  `;
-      const lines = value.text === '' ? [''] : wrapAnsi(value.text, valueWidth, { hard: true }).split('\n');
+      const lines = wrapText(value.text, valueWidth);
       return `${lines.map((line, n) => `${n === 0 ? head : indent}${value.paint ? value.paint(line) : line}`.trimEnd()).join('\n')}\n`;
     })
     .join('');

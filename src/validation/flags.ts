@@ -1,6 +1,7 @@
 import { BRAZILIAN_STATES, PIX_KEY_TYPES, type PixKeyType } from '../api/types.js';
 import { usageError } from '../errors.js';
 import { isCalendarDate, isEmail, isoDay, isPlausibleBirthdate, isUuid, isValidCnpj, isValidCpf, isValidCpfOrCnpj, isValidPixPhone, passesLuhn, withoutCountryCode } from './rules.js';
+import { characterCount, clip } from '../text.js';
 
 /**
  * Every check a flag or prompted value goes through before anything is sent.
@@ -11,9 +12,7 @@ import { isCalendarDate, isEmail, isoDay, isPlausibleBirthdate, isUuid, isValidC
 export type Parser<T> = (flag: string, raw: string) => T;
 
 const fail = (flag: string, raw: string, rule: string) =>
-  usageError(`${flag} ${JSON.stringify(truncate(raw))} is invalid: ${rule}`);
-
-const truncate = (text: string) => (text.length > 60 ? `${text.slice(0, 57)}...` : text);
+  usageError(`${flag} ${JSON.stringify(clip(raw))} is invalid: ${rule}`);
 
 /** Turns a parser into a prompt validator: undefined when fine, else the rule. */
 export function asPromptCheck<T>(parse: Parser<T>, flag: string): (value: string) => string | undefined {
@@ -130,7 +129,7 @@ export const parsePercentage: Parser<number> = (flag, raw) => {
  */
 export const parseTimeout: Parser<number> = (flag, raw) => {
   if (!/^\d+(\.\d+)?$/.test(raw) || Number(raw) <= 0 || Number(raw) > 3600) {
-    throw usageError(`${flag} ${JSON.stringify(truncate(raw))} must be a number of seconds greater than 0 and at most 3600`);
+    throw usageError(`${flag} ${JSON.stringify(clip(raw))} must be a number of seconds greater than 0 and at most 3600`);
   }
   return Number(raw);
 };
@@ -148,7 +147,7 @@ export const parseDate: Parser<string> = (flag, raw) => {
 };
 
 export const parseEmail: Parser<string> = (flag, raw) => {
-  if (raw.length > 254 || !isEmail(raw)) throw fail(flag, raw, 'must be an e-mail address such as ana@example.com');
+  if (characterCount(raw) > 254 || !isEmail(raw)) throw fail(flag, raw, 'must be an e-mail address such as ana@example.com');
   return raw;
 };
 
@@ -223,7 +222,8 @@ export const parsePhone: Parser<string> = (flag, raw) => {
 export function parseNonEmpty(flag: string, raw: string, max = 200): string {
   const text = raw.trim();
   if (text === '') throw fail(flag, raw, 'must not be empty');
-  if (text.length > max) throw fail(flag, raw, `must be at most ${max} characters`);
+  // Counted as the API counts: code points (docs/decisions.md), so 60 🦄 fit where 60 are allowed.
+  if (characterCount(text) > max) throw fail(flag, raw, `must be at most ${max} characters`);
   return text;
 }
 

@@ -20,6 +20,12 @@ export interface ScreenOptions {
   width?: number;
   height?: number;
   timeoutMs?: number;
+  /**
+   * Texts to find on the final screen, each on its row (0 is the top): `located` then says in
+   * which column each starts, as the terminal itself places it (tmux's copy-mode cursor after a
+   * search), so no width table of ours takes part. Given the screen, as `screen` will be.
+   */
+  locate?: (screen: string) => ReadonlyArray<{ row: number; text: string }>;
 }
 
 export interface ScreenRun {
@@ -31,6 +37,8 @@ export interface ScreenRun {
   bytes: string;
   /** The screen at the moment each step's text appeared, before its keys were pressed. */
   seen: string[];
+  /** For each text `locate` named, the column (0 is the first) where it starts on its row; -1 when it is not on that row. */
+  located: number[];
 }
 
 const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
@@ -107,7 +115,20 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
       const screen = await capture();
       if (exitCode !== '') {
         const bytes = await wholeLog(log);
-        return { code: Number(exitCode), screen: await capture(), bytes, seen };
+        const finalScreen = await capture();
+        const located: number[] = [];
+        for (const { row, text } of options.locate?.(finalScreen) ?? []) {
+          // From the end of its row backwards: the last place on that row where the text starts. One tmux call, its commands apart by `;`.
+          const down = row > 0 ? ['send-keys', ...target, '-N', String(row), '-X', 'cursor-down', ';'] : [];
+          const found = await tmux(
+            ...['copy-mode', ...target, ';', 'send-keys', ...target, '-X', 'history-top', ';', ...down],
+            ...['send-keys', ...target, '-X', 'end-of-line', ';', 'send-keys', ...target, '-X', 'search-backward-text', text, ';'],
+            ...['display-message', '-p', ...target, '#{copy_cursor_x} #{copy_cursor_y}', ';', 'send-keys', ...target, '-X', 'cancel'],
+          );
+          const [x, y] = found.stdout.trim().split(' ').map(Number);
+          located.push(y === row ? x! : -1);
+        }
+        return { code: Number(exitCode), screen: finalScreen, bytes, seen, located };
       }
       const step = pending[0];
       if (step && (typeof step.after === 'string' ? screen.includes(step.after) : step.after.test(screen))) {
@@ -129,3 +150,4 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
     rmSync(dir, { recursive: true, force: true });
   }
 }
+

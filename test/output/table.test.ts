@@ -1,6 +1,7 @@
 import stringWidth from 'string-width';
 import { describe, expect, it } from 'vitest';
-import { fitLine, renderFields, renderTable, type Cell, type TableColumn } from '../../src/output/table.js';
+import { renderFields, renderTable, type Cell, type TableColumn } from '../../src/output/table.js';
+import { fitLine } from '../../src/output/width.js';
 
 const plainHeader = (text: string) => text;
 const cells = (...texts: string[]): Cell[] => texts.map((text) => ({ text }));

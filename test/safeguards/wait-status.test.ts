@@ -176,12 +176,11 @@ describe('status', () => {
     expect(screen).toContain('withdrawals in processing:');
   });
 
-  it('in a sub-account, it says which: by the id until its name is known, then by name', async () => {
+  it('in a sub-account, it says which: by the name payctl knows, else by id alone', async () => {
     const sub = (await json<Array<{ splits: Array<{ subaccountId: string }> }>>(s, ['subs', 'list', '--limit', '100'])).flatMap((x) => x.splits)[0]!.subaccountId;
-    expect(await json(s, ['status', '--subaccount', sub])).toMatchObject({ subaccount: sub, subaccountName: sub });
-    const listed = await json<Array<{ id: string; name: string }>>(s, ['subaccounts', 'list']);
-    const name = listed.find((subaccount) => subaccount.id === sub)!.name;
-    expect(await json(s, ['status', '--subaccount', sub])).toMatchObject({ subaccount: sub, subaccountName: name });
+    expect(await json(s, ['status', '--subaccount', sub])).toMatchObject({ subaccount: sub, subaccountName: null });
+    const named = (await json<Array<{ id: string; name: string }>>(s, ['subaccounts', 'list'])).find((one) => one.id === sub)!;
+    expect(await json(s, ['status', '--subaccount', sub])).toMatchObject({ subaccount: sub, subaccountName: named.name });
   });
 
   it('without a token: what is known here, then exit 3; an expired one says so', async () => {

@@ -43,8 +43,8 @@ export async function run({ io, services, print }: Invocation<typeof statusShow>
     tokenUsable: refusal === undefined,
     tokenProblem: refusal?.message ?? null,
     subaccount: settings.subaccount ?? null,
-    // The API has no name for a sub-account: the one this profile remembers, else its id.
-    subaccountName: settings.subaccount ? (subaccountName(services, settings.subaccount) ?? settings.subaccount) : null,
+    // The API has no name for it: the one payctl remembers (src/subaccount-names.ts), else null.
+    subaccountName: (settings.subaccount && subaccountName(services, settings.subaccount)) ?? null,
     balances: activity?.balances ?? null,
     processingCount: activity?.processing.length ?? null,
     failedCount: activity?.failed.length ?? null,

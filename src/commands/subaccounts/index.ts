@@ -26,7 +26,7 @@ export const subaccountsUse = defineCommand({
   description:
     'Takes the sub-account by its id, or by its name when exactly one sub-account payctl can list (payctl subaccounts list) has that ' +
     'name, compared without regard to case or accents; a name that matches none or several is exit 2, listing the candidates.',
-  args: [pickedArg('id', 'sub-account id (UUID) or its name; picked from a list at a terminal when missing', parseNonEmpty)],
+  args: [pickedArg('id', 'sub-account id (UUID, or its first 8 characters) or its name; picked from a list at a terminal when missing', parseNonEmpty)],
   examples: [
     'payctl subaccounts use 3f2b8c1e-0d4a-4b6e-9a7c-2e5d1f0a9b3c',
     'payctl subaccounts use "Acme Loja Norte"',
