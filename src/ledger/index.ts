@@ -5,7 +5,7 @@ import type { RowState } from '../batch/journal.js';
 import { ExitCode, PayctlError } from '../errors.js';
 import type { RunConfig } from '../config/run.js';
 import { idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
-import type { ClaimKey, ClaimRequest, KnownClaim, Ledger, LedgerRun } from './ledger.js';
+import { makerOf, type ClaimKey, type ClaimRequest, type KnownClaim, type Ledger, type LedgerRun } from './ledger.js';
 import { LOCAL_LEDGER, parseLedgerUrl } from './url.js';
 import { platformAccount } from '../withdrawal/lock.js';
 
@@ -133,8 +133,6 @@ export async function makersOfTwins(
     }),
   );
 }
-
-const makerOf = (claim: KnownClaim) => `${claim.user}@${claim.host}${claim.file ? ` (file ${claim.file})` : ''}`;
 
 /** Records in the ledger what `--reconcile` decided of rows a run left in flight; rows it could not decide stay claimed. */
 export async function settleLeftOverRows(

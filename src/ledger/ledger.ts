@@ -37,6 +37,9 @@ export interface KnownClaim {
   file: string | null;
 }
 
+/** Who made a claim, as payctl names an operator: `USER@HOST (file F)`. */
+export const makerOf = (claim: Pick<KnownClaim, 'user' | 'host' | 'file'>): string => `${claim.user}@${claim.host}${claim.file ? ` (file ${claim.file})` : ''}`;
+
 /** Where a claim lives: the account money leaves and what makes it the same payment. */
 export type ClaimKey = Pick<ClaimRequest, 'account' | 'identity'>;
 

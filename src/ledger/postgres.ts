@@ -3,9 +3,10 @@ import pg from 'pg';
 import { systemKeychain } from '../config/keychain.js';
 import { usageError } from '../errors.js';
 import { formatCentsExact } from '../output/money.js';
+import { formatLocalTime } from '../output/time.js';
 import { duplicateWindowOf } from '../withdrawal/duplicates.js';
 import { checkSslMode } from './url.js';
-import { LedgerUnavailable, type Claim, type ClaimOutcome, type ClaimRequest, type Ledger, type LedgerRun } from './ledger.js';
+import { LedgerUnavailable, makerOf, type Claim, type ClaimOutcome, type ClaimRequest, type Ledger, type LedgerRun } from './ledger.js';
 
 /** The namespace of payctl's advisory locks (the first key of the two-key form). */
 const LOCK_SPACE = 0x70617963; // "payc"
@@ -369,8 +370,9 @@ class Refusal {
 }
 
 function heldError(holder: Holder, url: string) {
-  const since = holder.claimed_at.toLocaleString();
-  const who = `${holder.username} on ${holder.host}${holder.file ? ` (${holder.file})` : ''}`;
+  // As payctl's tables print times: the local time zone, to the minute.
+  const since = formatLocalTime(holder.claimed_at.toISOString());
+  const who = makerOf({ user: holder.username, host: holder.host, file: holder.file });
   const what =
     holder.state === 'done'
       ? `was already paid by ${who} at ${since} (withdrawal ${holder.withdrawal_id ?? 'unknown'})`

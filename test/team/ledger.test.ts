@@ -105,7 +105,7 @@ describe('a team on one ledger', () => {
     expect(refused.code, refused.stderr).toBe(2);
     // The first row reached the platform before the kill: the platform check, which comes first, names it as a twin.
     // A row only claimed (sent or not) is refused by the ledger, naming the holder.
-    expect(refused.stderr).toMatch(new RegExp(`twin: made .*killed-0@example.com|is claimed by ${os.userInfo().username} on ${os.hostname()} \\(${fileA.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) since `));
+    expect(refused.stderr).toMatch(new RegExp(`twin: made .*killed-0@example.com|is claimed by ${os.userInfo().username}@${os.hostname()} \\(file ${fileA.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) since `));
     const reconciled = await runInProcess(batchArgs(fileA, ['--reconcile']), { env: envA });
     expect([0, 2], reconciled.stderr).toContain(reconciled.code);
     const rerun = await runInProcess(batchArgs(fileB), { env: envB });
@@ -328,6 +328,31 @@ describe('a team on one ledger', () => {
     const withdrawal = await runCli(pix, { env: { ...envA, NODE_OPTIONS } });
     expect(withdrawal.code, withdrawal.stderr).toBe(0);
     expect(withdrawal.stderr).toContain('pg loaded: true');
+  });
+
+  it("a held claim names its holder as USER@HOST and since when in the user's time zone, as the tables print times", async () => {
+    const key = 'tokyo-check@example.com';
+    const pix = ['withdraw', 'pix', '--amount', '784', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
+    // A run killed while its POST is held before the platform: only the ledger knows of it, claimed by a run that ended.
+    // Both operators go through the proxy: the account is named after the origin reached.
+    const proxy = await startProxy(session.sandbox.url);
+    proxy.holdPosts(() => new Promise(() => {}));
+    try {
+      const running = startCli(pix, { ...envA, PAYCTL_BASE_URL: proxy.url });
+      await waitUntil('the POST at the proxy', async () => proxy.posts.length > 0);
+      running.child.kill('SIGKILL');
+      await running.done;
+      // 03:04 UTC is 12:04 in Tokyo (UTC+9, no daylight saving time).
+      await db.query("UPDATE payctl_claims SET claimed_at = '2026-11-26T03:04:05Z' WHERE amount = 784");
+      const held = await runCli(pix, { env: { ...envB, PAYCTL_BASE_URL: proxy.url.replace('127.0.0.1', 'localhost'), TZ: 'Asia/Tokyo' } });
+      expect(held.code, held.stderr).toBe(2);
+      expect(held.stderr).toContain(`is claimed by ${os.userInfo().username}@${os.hostname()} since 2026-11-26 12:04, in the team's ledger`);
+      expect(proxy.posts).toHaveLength(1);
+      expect((await sandboxWithdrawals(session)).filter((w) => w.pixKey === key)).toHaveLength(0);
+    } finally {
+      await db.query("UPDATE payctl_claims SET state = 'absent' WHERE amount = 784");
+      await proxy.close();
+    }
   });
 
   it('a single withdrawal whose answer was lost stays claimed, unknown, until withdrawals get settles it', async () => {
