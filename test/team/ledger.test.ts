@@ -80,7 +80,26 @@ describe('a team on one ledger', () => {
     expect((await runInProcess(['ledger', 'init'], { env: envA })).stderr).toMatch(/nothing to do/);
     const status = await runInProcess(['ledger', 'status', '--json'], { env: envB });
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ ledger: db.url, answers: true, schemaVersion: 1, inFlight: [] });
+    expect(JSON.parse(status.stdout)).toMatchObject({ ledger: db.url, answers: true, schemaVersion: 2, inFlight: [] });
+  });
+
+  it('a ledger at schema version 1 is refused until ledger init upgrades it, from two machines at once: the index of claims by withdrawal id is made once', async () => {
+    const index = () => db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'payctl_claims_withdrawal'");
+    expect(await index()).toHaveLength(1);
+    // As a ledger made by the payctl before this index: version 1, without it.
+    await db.query('DROP INDEX payctl_claims_withdrawal');
+    await db.query('DELETE FROM payctl_schema WHERE version = 2');
+    const pix = ['withdraw', 'pix', '--amount', '785', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'upgrade-check@example.com', '--yes', '--main-account'];
+    const refused = await runInProcess(pix, { env: envA });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('is at schema version 1, this payctl needs 2: nothing was sent');
+    expect((await sandboxWithdrawals(session)).filter((w) => w.pixKey === 'upgrade-check@example.com')).toHaveLength(0);
+    const startAt = Date.now() + 50;
+    const inits = await Promise.all([workers[0]!.run(['ledger', 'init'], { env: envA, startAt }), workers[1]!.run(['ledger', 'init'], { env: envB, startAt })]);
+    for (const init of inits) expect(init.code, init.stderr).toBe(0);
+    expect(inits.map((init) => init.stderr.includes('schema version 1 → 2')).sort()).toEqual([false, true]);
+    expect((await index())[0]!.indexdef).toMatch(/\(account, withdrawal_id\) WHERE \(withdrawal_id IS NOT NULL\)/);
+    expect(await db.query('SELECT version FROM payctl_schema ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
   });
 
   it(`two operators run the same batch at the same moment, ${ROUNDS} rounds: every row paid once`, async () => {
@@ -280,7 +299,7 @@ describe('a team on one ledger', () => {
     expect(disabled.code, disabled.stderr).toBe(0);
     expect(await made()).toBe(1);
     const status = await runCli(['ledger', 'status', '--json'], { env: { ...envA, PGSSLMODE: 'allow' } });
-    expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 1 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 2 });
   });
 
   it('the password from ~/.pgpass when PGPASSWORD is not set; a wrong one is exit 4', async () => {
@@ -289,7 +308,7 @@ describe('a team on one ledger', () => {
     const status = (env: Record<string, string>) => runCli(['ledger', 'status', '--json'], { env: { ...withoutPassword, ...env } }).then((r) => JSON.parse(r.stdout));
     expect(await status({ HOME: home })).toMatchObject({ answers: false });
     writeFileSync(path.join(home, '.pgpass'), `127.0.0.1:${db.port}:payctl:ledger:${db.password}\n`, { mode: 0o600 });
-    expect(await status({ HOME: home })).toMatchObject({ answers: true, schemaVersion: 1 });
+    expect(await status({ HOME: home })).toMatchObject({ answers: true, schemaVersion: 2 });
     const wrong = await runCli(['ledger', 'status'], { env: { ...withoutPassword, HOME: home, PGPASSWORD: 'not-the-password-8' } });
     expect(wrong.code).toBe(4);
     expect(wrong.stdout + wrong.stderr).toMatch(/password authentication failed/);
@@ -309,7 +328,7 @@ describe('a team on one ledger', () => {
       });
       expect(store.status, String(store.stderr)).toBe(0);
       const after = await runCli(['ledger', 'status', '--json'], { env });
-      expect(JSON.parse(after.stdout), after.stderr).toMatchObject({ answers: true, schemaVersion: 1 });
+      expect(JSON.parse(after.stdout), after.stderr).toMatchObject({ answers: true, schemaVersion: 2 });
       const pix = ['withdraw', 'pix', '--amount', '783', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'keychain-check@example.com', '--yes', '--main-account', '--debug'];
       const paid = await runCli(pix, { env });
       expect(paid.code, paid.stderr).toBe(0);
