@@ -117,9 +117,22 @@ async function connect(services: LedgerRun, url: string): Promise<pg.Client> {
       throw error;
     });
   } catch (error) {
-    const why = (error as Error)?.message === NO_SSL ? `its server does not offer SSL, which sslmode=${mode}${given ? '' : ' (PGSSLMODE)'} requires` : whyOf(error);
-    throw new LedgerUnavailable(url, why);
+    throw new LedgerUnavailable(url, whyNoSsl(error, `sslmode=${mode}${given ? '' : ' (PGSSLMODE)'}`) ?? whyOf(error));
   }
+}
+
+/** Certificates TLS could not trace to an authority this machine trusts. */
+const UNTRUSTED = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED']);
+
+/** What the SSL mode in effect (`mode`, as the user set it) has to do with a failed connection, if anything. */
+function whyNoSsl(error: unknown, mode: string): string | undefined {
+  const { message = '', code = '' } = (error ?? {}) as { message?: string; code?: string };
+  if (message === NO_SSL) return `its server does not offer SSL, which ${mode} requires`;
+  if (UNTRUSTED.has(code)) return `its server's certificate is not trusted (${message}), which ${mode} requires: give the authority that signed it as sslrootcert=FILE in the URL`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `its server's certificate is not for this host (${message}), which ${mode} requires`;
+  // The server's pg_hba.conf takes this client only over SSL (hostssl); libpq's wording ends so.
+  if (mode.startsWith('sslmode=disable') && /, no encryption$/.test(message)) return `its server takes this connection only over SSL, which ${mode} refuses`;
+  return undefined;
 }
 
 const whyOf = (error: unknown): string => {

@@ -302,6 +302,34 @@ describe('a team on one ledger', () => {
     expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 2 });
   });
 
+  it('sslmode against a server with SSL on and SSL-only: require connects; verify-full is exit 4 without its authority, nothing sent, and pays with it (sslrootcert); disable is exit 4 saying the server wants SSL', async () => {
+    const secure = await startPostgres({ ssl: true, sslOnly: true });
+    try {
+      // The server takes nothing but SSL from 127.0.0.1 (pg_hba.conf hostssl): what connects went over SSL.
+      const env = (query: string) => ({ ...envA, PGPASSWORD: secure.password, PAYCTL_LEDGER: `${secure.url}?${query}` });
+      const init = await runCli(['ledger', 'init'], { env: env('sslmode=require') });
+      expect(init.code, init.stderr).toBe(0);
+      const status = await runCli(['ledger', 'status', '--json'], { env: env('sslmode=require') });
+      expect(status.code, status.stderr).toBe(0);
+      expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 2 });
+      const key = 'ssl-on-check@example.com';
+      const pix = ['withdraw', 'pix', '--amount', '786', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
+      const made = () => sandboxWithdrawals(session).then((all) => all.filter((w) => w.pixKey === key).length);
+      const unverified = await runCli(pix, { env: env('sslmode=verify-full') });
+      expect(unverified.code, unverified.stderr).toBe(4);
+      expect(unverified.stderr).toMatch(/does not answer \(its server's certificate is not trusted \(self-signed certificate\), which sslmode=verify-full requires: give the authority that signed it as sslrootcert=FILE in the URL\): nothing was sent/);
+      const plain = await runCli(pix, { env: env('sslmode=disable') });
+      expect(plain.code, plain.stderr).toBe(4);
+      expect(plain.stderr).toMatch(/does not answer \(its server takes this connection only over SSL, which sslmode=disable refuses\): nothing was sent/);
+      expect(await made()).toBe(0);
+      const verified = await runCli(pix, { env: env(`sslmode=verify-full&sslrootcert=${encodeURIComponent(secure.certificate!)}`) });
+      expect(verified.code, verified.stderr).toBe(0);
+      expect(await made()).toBe(1);
+    } finally {
+      secure.close();
+    }
+  });
+
   it('the password from ~/.pgpass when PGPASSWORD is not set; a wrong one is exit 4', async () => {
     const home = tempConfigDir();
     const { PGPASSWORD: _, ...withoutPassword } = envA;
