@@ -19,7 +19,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * settle side by side (one queue on one connection was most of a batch's time),
  * and the server commits them together.
  */
-const MAX_CONNECTIONS = 4;
+const MAX_CONNECTIONS = 8;
 
 /** Versioned migrations: each runs once, in order, in `ledger init`'s one transaction. */
 const MIGRATIONS: readonly string[] = [
@@ -40,6 +40,12 @@ const MIGRATIONS: readonly string[] = [
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 const IN_FLIGHT = "state IN ('claimed', 'unknown')";
+
+/**
+ * A value as an SQL literal (node-postgres's quoting), for the strings of several statements sent
+ * at once: only the simple protocol takes them, and it takes no parameters.
+ */
+const literal = (value: string | number | null): string => (value === null ? 'NULL' : typeof value === 'number' ? String(Math.trunc(value)) : pg.escapeLiteral(value));
 
 interface Holder {
   username: string;
@@ -216,7 +222,12 @@ export async function ledgerStatus(services: LedgerRun, url: string): Promise<Le
  */
 export async function openPostgresLedger(services: LedgerRun, url: string): Promise<Ledger> {
   const client = await connect(services, url);
-  services.onEnd.push(() => client.end().catch(() => {}));
+  const connections = [client];
+  // What is written behind the rows is committed before the connections close.
+  services.onEnd.push(async () => {
+    await flush().catch(() => {});
+    await Promise.all(connections.map((connection) => connection.end().catch(() => {})));
+  });
   const username = userName();
   const host = os.hostname();
   /** A claim settled done within the profile's duplicate window refuses the same payment again, on the ledger's clock. */
@@ -232,7 +243,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
     if (opened >= MAX_CONNECTIONS) return new Promise((resolve) => waiting.push(resolve));
     opened++;
     const connection = await connect(services, url);
-    services.onEnd.push(() => connection.end().catch(() => {}));
+    connections.push(connection);
     return connection;
   };
   const release = (connection: pg.Client) => {
@@ -269,6 +280,45 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
     }
   };
 
+  /**
+   * Audit records and settlements, committed together: those handed over while a commit runs go in
+   * the next, in the order given. Each row's were a commit of their own, one after another, on the
+   * rows' way. `write` resolves once its statement is committed; `flush` once every one handed over is.
+   */
+  let queue: Array<{ statement: string; done: (error?: unknown) => void }> = [];
+  let committing: Promise<void> | undefined;
+  const pending = new Set<Promise<void>>();
+  const commitQueued = async () => {
+    while (queue.length > 0) {
+      const group = queue;
+      queue = [];
+      const error = await transaction(
+        async (connection) => {
+          try {
+            await connection.query(`BEGIN; ${group.map((item) => item.statement).join(';\n')}; COMMIT`);
+          } catch (failure) {
+            await connection.query('ROLLBACK').catch(() => {});
+            throw failure;
+          }
+        },
+        { single: true },
+      ).then(() => undefined, (failure: unknown) => failure ?? new Error('failed'));
+      for (const item of group) item.done(error);
+    }
+    committing = undefined;
+  };
+  const write = (statement: string): Promise<void> => {
+    const written = new Promise<void>((resolve, reject) => queue.push({ statement, done: (error) => (error ? reject(error) : resolve()) }));
+    pending.add(written);
+    void written.catch(() => {}).finally(() => pending.delete(written));
+    committing ??= commitQueued();
+    return written;
+  };
+  const flush = async () => {
+    await Promise.all([...pending]);
+  };
+  const auditStatement = (record: object) => `INSERT INTO payctl_audit (username, host, record) VALUES (${literal(username)}, ${literal(host)}, ${literal(JSON.stringify(record))})`;
+
   let runId: number;
   try {
     const version = await schemaVersion(client);
@@ -287,13 +337,13 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
   }
 
   /** Sets a claim's outcome, in one statement; what was not paid no longer counts towards its day's total. */
-  const recordOutcome = async (client: pg.Client, claimId: number, outcome: ClaimOutcome) => {
-    await client.query(
-      `WITH c AS (UPDATE payctl_claims SET state = $2, withdrawal_id = $3, settled_at = now() WHERE id = $1 RETURNING account, day, amount)
-       UPDATE payctl_daily_totals d SET total = d.total - c.amount FROM c WHERE $2 IN ('refused', 'absent') AND d.account = c.account AND d.day = c.day`,
-      [claimId, outcome.state, outcome.state === 'done' ? outcome.withdrawalId : null],
-    );
+  const outcomeStatement = (claimId: number, outcome: ClaimOutcome) => {
+    const [id, state, withdrawalId] = [claimId, outcome.state, outcome.state === 'done' ? outcome.withdrawalId : null].map(literal);
+    return `WITH c AS (UPDATE payctl_claims SET state = ${state}, withdrawal_id = ${withdrawalId}, settled_at = now() WHERE id = ${id} RETURNING account, day, amount)
+       UPDATE payctl_daily_totals d SET total = d.total - c.amount FROM c WHERE ${state} IN ('refused', 'absent') AND d.account = c.account AND d.day = c.day`;
   };
+  const recordOutcome = (client: pg.Client, claimId: number, outcome: ClaimOutcome) => client.query(outcomeStatement(claimId, outcome));
+
 
   return {
     name: url,
@@ -301,34 +351,39 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
       transaction(
         async (client) => {
           const { account, identity, amount } = request;
-          // Held across the statement below and its commit: what it reads of this identity is then final.
-          const lock = [`${account} ${identity}`];
-          await client.query('SELECT pg_advisory_lock(hashtext($1))', lock);
-          let result: pg.QueryResult<Holder & { claim_id: string | null; day_total: string | null }>;
+          const value = (v: string | number | null) => (v === null ? 'NULL' : typeof v === 'number' ? String(Math.trunc(v)) : client.escapeLiteral(v));
+          const [$1, $2, $3, $4, $5, $6, $7, $8] = [account, identity, amount, runId, username, host, request.file, request.maxDailyTotal ?? null].map(value);
+          // One round trip and one commit: the lock on this identity, taken first, is held to the commit, so what
+          // the statement after it reads of the identity is final (each statement of the string reads afresh). The
+          // day's row of the account stays locked (its claims one after another) only while the server runs it.
+          // Literals, not parameters: only the simple protocol takes several statements at once.
+          let results: Array<pg.QueryResult<Holder & { claim_id: string | null; day_total: string | null }>>;
           try {
-            // One statement, committed by itself: the day's row of the account stays locked (its claims one after
-            // another) only while the server runs it, never across a round trip to this machine.
-            result = await client.query(
-              `WITH held AS (
-                 SELECT * FROM payctl_claims WHERE account = $1 AND identity = $2
+            results = (await client.query(
+              `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${value(`${account} ${identity}`)}));
+               WITH held AS (
+                 SELECT * FROM payctl_claims WHERE account = ${$1} AND identity = ${$2}
                    AND (${IN_FLIGHT}${request.allowDone ? '' : ` OR (state = 'done' AND claimed_at > now() - interval '${WINDOW}')`})
                  ORDER BY claimed_at DESC LIMIT 1),
                total AS (
                  INSERT INTO payctl_daily_totals AS d (account, day, total)
-                 SELECT $1, ${DAY}, $3 WHERE NOT EXISTS (SELECT FROM held) AND ($8::bigint IS NULL OR $3 <= $8::bigint)
-                 ON CONFLICT (account, day) DO UPDATE SET total = d.total + EXCLUDED.total WHERE $8::bigint IS NULL OR d.total + EXCLUDED.total <= $8::bigint
+                 SELECT ${$1}, ${DAY}, ${$3} WHERE NOT EXISTS (SELECT FROM held) AND (${$8}::bigint IS NULL OR ${$3} <= ${$8}::bigint)
+                 ON CONFLICT (account, day) DO UPDATE SET total = d.total + EXCLUDED.total WHERE ${$8}::bigint IS NULL OR d.total + EXCLUDED.total <= ${$8}::bigint
                  RETURNING total),
                claim AS (
                  INSERT INTO payctl_claims (account, identity, amount, day, state, run_id, username, host, file)
-                 SELECT $1, $2, $3, ${DAY}, 'claimed', $4, $5, $6, $7 WHERE EXISTS (SELECT FROM total)
+                 SELECT ${$1}, ${$2}, ${$3}, ${DAY}, 'claimed', ${$4}, ${$5}, ${$6}, ${$7} WHERE EXISTS (SELECT FROM total)
                  RETURNING id)
-               SELECT (SELECT id FROM claim) AS claim_id, (SELECT total FROM payctl_daily_totals WHERE account = $1 AND day = ${DAY}) AS day_total, held.*
-               FROM (VALUES (1)) AS one LEFT JOIN held ON true`,
-              [account, identity, amount, runId, username, host, request.file, request.maxDailyTotal ?? null],
-            );
-          } finally {
-            await client.query('SELECT pg_advisory_unlock(hashtext($1))', lock);
+               SELECT (SELECT id FROM claim) AS claim_id, (SELECT total FROM payctl_daily_totals WHERE account = ${$1} AND day = ${DAY}) AS day_total, held.*
+               FROM (VALUES (1)) AS one LEFT JOIN held ON true;
+               COMMIT`,
+            )) as unknown as typeof results;
+          } catch (error) {
+            // A statement that failed leaves the transaction open, aborted.
+            await client.query('ROLLBACK').catch(() => {});
+            throw error;
           }
+          const result = results[2]!;
           const row = result.rows[0]!;
           if (row.claim_id === null && row.state !== null) throw new Refusal(heldError(row, url));
           if (row.claim_id === null) {
@@ -343,7 +398,8 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
           }
           const claimId = Number(row.claim_id);
           return {
-            settle: (outcome: ClaimOutcome) => transaction((client) => recordOutcome(client, claimId, outcome), { single: true }).catch(() => {}),
+            // Behind the row: committed with the next group, and before the run reports (flush).
+            settle: async (outcome: ClaimOutcome) => void write(outcomeStatement(claimId, outcome)).catch(() => {}),
           } satisfies Claim;
         },
         { single: true },
@@ -362,11 +418,12 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
         }
       });
     },
-    audit: async (record) => {
-      await transaction((client) => client.query('INSERT INTO payctl_audit (username, host, record) VALUES ($1, $2, $3)', [username, host, JSON.stringify(record)]), {
-        single: true,
-      });
+    audit: async (record, { behind = false } = {}) => {
+      const written = write(auditStatement(record));
+      if (behind) void written.catch(() => {});
+      else await written;
     },
+    flush,
     claimsOf: async (account, withdrawalIds, identities) => {
       const { rows } = await transaction(() =>
         client.query<Holder & { identity: string }>(
