@@ -10,6 +10,8 @@ import { LedgerUnavailable, makerOf, type Claim, type ClaimOutcome, type ClaimRe
 
 /** The namespace of payctl's advisory locks (the first key of the two-key form). */
 const LOCK_SPACE = 0x70617963; // "payc"
+/** The namespace of the locks on an account's day ("payd"), apart from the runs' ids in LOCK_SPACE. */
+const DAY_LOCK_SPACE = 0x70617964;
 /** The lock `ledger init` holds for its transaction: migrations from two machines run one after the other. */
 const INIT_LOCK = 1;
 const DAY = "(now() AT TIME ZONE 'America/Sao_Paulo')::date";
@@ -35,11 +37,17 @@ const MIGRATIONS: readonly string[] = [
    CREATE TABLE payctl_daily_totals (account text NOT NULL, day date NOT NULL, total bigint NOT NULL, PRIMARY KEY (account, day));
    CREATE TABLE payctl_audit (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), username text NOT NULL, host text NOT NULL, record jsonb NOT NULL);`,
   // The twins of a batch are looked up by their withdrawal ids (claimsOf): without it, a scan of every claim the team made.
-  `CREATE INDEX payctl_claims_withdrawal ON payctl_claims (account, withdrawal_id) WHERE withdrawal_id IS NOT NULL;`,
+  // The day's total is the sum of its claims that may have paid, read under a lock (see claim): a row of totals that
+  // every claim updated made the claims of an account wait for each other's commit.
+  `CREATE INDEX payctl_claims_withdrawal ON payctl_claims (account, withdrawal_id) WHERE withdrawal_id IS NOT NULL;
+   CREATE INDEX payctl_claims_day ON payctl_claims (account, day);
+   DROP TABLE payctl_daily_totals;`,
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 const IN_FLIGHT = "state IN ('claimed', 'unknown')";
+/** Claims that count towards their day's total: all but those that paid nothing. */
+const MAY_HAVE_PAID = "state IN ('claimed', 'unknown', 'done')";
 
 /**
  * A value as an SQL literal (node-postgres's quoting), for the strings of several statements sent
@@ -336,11 +344,10 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
     throw new LedgerUnavailable(url, whyOf(error));
   }
 
-  /** Sets a claim's outcome, in one statement; what was not paid no longer counts towards its day's total. */
+  /** Sets a claim's outcome, in one statement; what was not paid (refused, absent) no longer counts towards its day's total. */
   const outcomeStatement = (claimId: number, outcome: ClaimOutcome) => {
     const [id, state, withdrawalId] = [claimId, outcome.state, outcome.state === 'done' ? outcome.withdrawalId : null].map(literal);
-    return `WITH c AS (UPDATE payctl_claims SET state = ${state}, withdrawal_id = ${withdrawalId}, settled_at = now() WHERE id = ${id} RETURNING account, day, amount)
-       UPDATE payctl_daily_totals d SET total = d.total - c.amount FROM c WHERE ${state} IN ('refused', 'absent') AND d.account = c.account AND d.day = c.day`;
+    return `UPDATE payctl_claims SET state = ${state}, withdrawal_id = ${withdrawalId}, settled_at = now() WHERE id = ${id}`;
   };
   const recordOutcome = (client: pg.Client, claimId: number, outcome: ClaimOutcome) => client.query(outcomeStatement(claimId, outcome));
 
@@ -354,27 +361,29 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
           const value = (v: string | number | null) => (v === null ? 'NULL' : typeof v === 'number' ? String(Math.trunc(v)) : client.escapeLiteral(v));
           const [$1, $2, $3, $4, $5, $6, $7, $8] = [account, identity, amount, runId, username, host, request.file, request.maxDailyTotal ?? null].map(value);
           // One round trip and one commit: the lock on this identity, taken first, is held to the commit, so what
-          // the statement after it reads of the identity is final (each statement of the string reads afresh). The
-          // day's row of the account stays locked (its claims one after another) only while the server runs it.
+          // the statement after it reads of the identity is final (each statement of the string reads afresh).
+          // The day's total: a claim under a limit holds its account's day alone while it sums the day's claims
+          // and adds its own; other claims share that lock, so they never wait for each other, only for it.
           // Literals, not parameters: only the simple protocol takes several statements at once.
+          const limited = request.maxDailyTotal !== undefined;
+          const dayLock = `hashtext(${$1} || ' ' || ${DAY}::text)`;
+          const dayTotal = `(SELECT coalesce(sum(amount), 0) FROM payctl_claims WHERE account = ${$1} AND day = ${DAY} AND ${MAY_HAVE_PAID})`;
           let results: Array<pg.QueryResult<Holder & { claim_id: string | null; day_total: string | null }>>;
           try {
             results = (await client.query(
               `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${value(`${account} ${identity}`)}));
+               SELECT pg_advisory_xact_lock${limited ? '' : '_shared'}(${DAY_LOCK_SPACE}, ${dayLock});
                WITH held AS (
                  SELECT * FROM payctl_claims WHERE account = ${$1} AND identity = ${$2}
                    AND (${IN_FLIGHT}${request.allowDone ? '' : ` OR (state = 'done' AND claimed_at > now() - interval '${WINDOW}')`})
                  ORDER BY claimed_at DESC LIMIT 1),
-               total AS (
-                 INSERT INTO payctl_daily_totals AS d (account, day, total)
-                 SELECT ${$1}, ${DAY}, ${$3} WHERE NOT EXISTS (SELECT FROM held) AND (${$8}::bigint IS NULL OR ${$3} <= ${$8}::bigint)
-                 ON CONFLICT (account, day) DO UPDATE SET total = d.total + EXCLUDED.total WHERE ${$8}::bigint IS NULL OR d.total + EXCLUDED.total <= ${$8}::bigint
-                 RETURNING total),
+               total AS (SELECT ${limited ? dayTotal : 'NULL::bigint'} AS total),
                claim AS (
                  INSERT INTO payctl_claims (account, identity, amount, day, state, run_id, username, host, file)
-                 SELECT ${$1}, ${$2}, ${$3}, ${DAY}, 'claimed', ${$4}, ${$5}, ${$6}, ${$7} WHERE EXISTS (SELECT FROM total)
+                 SELECT ${$1}, ${$2}, ${$3}, ${DAY}, 'claimed', ${$4}, ${$5}, ${$6}, ${$7}
+                 WHERE NOT EXISTS (SELECT FROM held)${limited ? ` AND (SELECT total FROM total) + ${$3} <= ${$8}` : ''}
                  RETURNING id)
-               SELECT (SELECT id FROM claim) AS claim_id, (SELECT total FROM payctl_daily_totals WHERE account = ${$1} AND day = ${DAY}) AS day_total, held.*
+               SELECT (SELECT id FROM claim) AS claim_id, (SELECT total FROM total) AS day_total, held.*
                FROM (VALUES (1)) AS one LEFT JOIN held ON true;
                COMMIT`,
             )) as unknown as typeof results;
@@ -383,7 +392,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
             await client.query('ROLLBACK').catch(() => {});
             throw error;
           }
-          const result = results[2]!;
+          const result = results[3]!;
           const row = result.rows[0]!;
           if (row.claim_id === null && row.state !== null) throw new Refusal(heldError(row, url));
           if (row.claim_id === null) {
