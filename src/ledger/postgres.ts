@@ -289,42 +289,52 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
   };
 
   /**
-   * Audit records and settlements, committed together: those handed over while a commit runs go in
-   * the next, in the order given. Each row's were a commit of their own, one after another, on the
-   * rows' way. `write` resolves once its statement is committed; `flush` once every one handed over is.
+   * Statements committed together: those handed over while a commit runs go in the next, in the order
+   * given. Each row's audit records and settlement were a commit of their own, one after another, on
+   * the rows' way. `write` resolves once its statement is committed.
    */
-  let queue: Array<{ statement: string; done: (error?: unknown) => void }> = [];
-  let committing: Promise<void> | undefined;
-  const pending = new Set<Promise<void>>();
-  const commitQueued = async () => {
-    while (queue.length > 0) {
-      const group = queue;
-      queue = [];
-      const error = await transaction(
-        async (connection) => {
-          try {
-            await connection.query(`BEGIN; ${group.map((item) => item.statement).join(';\n')}; COMMIT`);
-          } catch (failure) {
-            await connection.query('ROLLBACK').catch(() => {});
-            throw failure;
-          }
-        },
-        { single: true },
-      ).then(() => undefined, (failure: unknown) => failure ?? new Error('failed'));
-      for (const item of group) item.done(error);
-    }
-    committing = undefined;
+  const grouped = () => {
+    let queue: Array<{ statement: string; done: (error?: unknown) => void }> = [];
+    let committing: Promise<void> | undefined;
+    const commitQueued = async () => {
+      while (queue.length > 0) {
+        const group = queue;
+        queue = [];
+        const error = await transaction(
+          async (connection) => {
+            try {
+              await connection.query(`BEGIN; ${group.map((item) => item.statement).join(';\n')}; COMMIT`);
+            } catch (failure) {
+              await connection.query('ROLLBACK').catch(() => {});
+              throw failure;
+            }
+          },
+          { single: true },
+        ).then(() => undefined, (failure: unknown) => failure ?? new Error('failed'));
+        for (const item of group) item.done(error);
+      }
+      committing = undefined;
+    };
+    return (statement: string): Promise<void> => {
+      const written = new Promise<void>((resolve, reject) => queue.push({ statement, done: (error) => (error ? reject(error) : resolve()) }));
+      committing ??= commitQueued();
+      return written;
+    };
   };
-  const write = (statement: string): Promise<void> => {
-    const written = new Promise<void>((resolve, reject) => queue.push({ statement, done: (error) => (error ? reject(error) : resolve()) }));
+  /** Audit intents, which hold up their POST, apart from what goes behind the rows, so they never wait for its commits. */
+  const writeNow = grouped();
+  const writeGroupBehind = grouped();
+  const pending = new Set<Promise<void>>();
+  const writeBehind = (statement: string) => {
+    const written = writeGroupBehind(statement);
     pending.add(written);
     void written.catch(() => {}).finally(() => pending.delete(written));
-    committing ??= commitQueued();
-    return written;
   };
+  /** Commits every settlement and audit outcome handed over so far. */
   const flush = async () => {
     await Promise.all([...pending]);
   };
+
   const auditStatement = (record: object) => `INSERT INTO payctl_audit (username, host, record) VALUES (${literal(username)}, ${literal(host)}, ${literal(JSON.stringify(record))})`;
 
   let runId: number;
@@ -408,7 +418,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
           const claimId = Number(row.claim_id);
           return {
             // Behind the row: committed with the next group, and before the run reports (flush).
-            settle: async (outcome: ClaimOutcome) => void write(outcomeStatement(claimId, outcome)).catch(() => {}),
+            settle: async (outcome: ClaimOutcome) => writeBehind(outcomeStatement(claimId, outcome)),
           } satisfies Claim;
         },
         { single: true },
@@ -428,9 +438,8 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
       });
     },
     audit: async (record, { behind = false } = {}) => {
-      const written = write(auditStatement(record));
-      if (behind) void written.catch(() => {});
-      else await written;
+      if (behind) writeBehind(auditStatement(record));
+      else await writeNow(auditStatement(record));
     },
     flush,
     claimsOf: async (account, withdrawalIds, identities) => {
