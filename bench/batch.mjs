@@ -5,7 +5,8 @@
 //       one empty page, so this is the batch with next to no check (payctl has no way to skip it);
 //   (b) an account with BENCH_EARLIER withdrawals made in its window (made before the timed
 //       run, straight through the sandbox's API): the check reads them all, 100 a page;
-//   (c) (a) with a team ledger on PostgreSQL (`profiles set --ledger`, `ledger init`);
+//   (c) (a) with a team ledger on PostgreSQL (`profiles set --ledger`, `ledger init`; each payctl
+//       compared a database of its own in the cluster, as their schema versions may differ);
 //   (d) the concurrency bound, rows x latency / concurrency: the time the batch would take
 //       if only the API's latency counted.
 // Each run pays fresh rows (pix keys of its own, so the check finds no twins) from a file in
@@ -53,8 +54,8 @@ function payctl(args, env, input = '', program = bin) {
   });
 }
 
-async function mustRun(args, env, input) {
-  const result = await payctl(args, env, input);
+async function mustRun(args, env, input, program = bin) {
+  const result = await payctl(args, env, input, program);
   if (result.code !== 0) throw new Error(`payctl ${args.join(' ')} exited ${result.code}: ${result.stderr}`);
   return result;
 }
@@ -90,9 +91,13 @@ async function startPostgres() {
   const port = await freePort();
   // fsync on (the default), unlike the tests: the ledger's commits cost what they would for a team.
   run('pg_ctl', ['-D', data, '-o', `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1`, '-l', path.join(dir, 'log'), '-w', 'start']);
-  run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'ledger', 'payctl'], { ...process.env, PGPASSWORD: password });
+  /** A database of its own (each payctl compared inits its own: their schema versions may differ); its URL. */
+  const database = (name) => {
+    run('createdb', ['-h', '127.0.0.1', '-p', String(port), '-U', 'ledger', name], { ...process.env, PGPASSWORD: password });
+    return `postgres://ledger@127.0.0.1:${port}/${name}`;
+  };
   return {
-    url: `postgres://ledger@127.0.0.1:${port}/payctl`,
+    database,
     password,
     close: () => {
       run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
@@ -145,9 +150,14 @@ try {
     ...extra,
   });
   const plain = operator();
-  const withLedger = operator({ PGPASSWORD: db.password });
-  await mustRun(['profiles', 'set', 'default', '--ledger', db.url], withLedger);
-  await mustRun(['ledger', 'init'], withLedger);
+  const programs = { this: bin, ...(baseline ? { baseline } : {}) };
+  /** The operator with a team ledger, for each payctl compared. */
+  const withLedger = {};
+  for (const [which, program] of Object.entries(programs)) {
+    withLedger[which] = operator({ PGPASSWORD: db.password });
+    const url = db.database(`payctl_${which}`);
+    for (const args of [['profiles', 'set', 'default', '--ledger', url], ['ledger', 'init']]) await mustRun(args, withLedger[which], '', program);
+  }
 
   /**
    * One batch of fresh rows (keys named after the batch) from a folder of its own, so its
@@ -155,14 +165,17 @@ try {
    * account (with no earlier withdrawals) whatever ran before it.
    */
   let batches = 0;
-  const batch = async ({ env: operatorEnv, made = 0 }, program = bin) => {
+  const batch = async ({ env: envOf, made = 0 }, which = 'this') => {
+    const program = programs[which];
+    const operatorEnv = envOf(which);
     const n = batches++;
     const sandbox = await startSandbox();
     try {
       const env = { ...operatorEnv, PAYCTL_BASE_URL: sandbox.url };
-      await mustRun(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], env, 'acme-sandbox-secret\n');
-      await mustRun(['api', 'POST', '/sandbox/balance', '--main-account', '--data', JSON.stringify({ pix: 900_000_000 })], env);
-      const bank = (await mustRun(['bank-accounts', 'list', '--main-account', '--fields', 'id', '-o', 'tsv'], env)).stdout.split('\n')[0];
+      // Set up by the payctl timed: with a ledger, its writes are audited in its own database.
+      await mustRun(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], env, 'acme-sandbox-secret\n', program);
+      await mustRun(['api', 'POST', '/sandbox/balance', '--main-account', '--data', JSON.stringify({ pix: 900_000_000 })], env, '', program);
+      const bank = (await mustRun(['bank-accounts', 'list', '--main-account', '--fields', 'id', '-o', 'tsv'], env, '', program)).stdout.split('\n')[0];
       await makeEarlier(sandbox.url, bank, made);
       const count = async () => (await mustRun(['withdrawals', 'list', '--main-account', '--all', '-o', 'ndjson'], env)).stdout.split('\n').filter(Boolean).length;
       const before = await count();
@@ -181,17 +194,16 @@ try {
 
   const bound = (rows * latencyMs) / concurrency / 1000;
   const cases = {
-    'no withdrawals in the window (check: 1 page)': { env: plain },
-    [`${earlier} withdrawals in the window (check: ${Math.floor(earlier / 100) + 1} pages)`]: { env: plain, made: earlier },
-    'no withdrawals, team ledger (PostgreSQL)': { env: withLedger },
+    'no withdrawals in the window (check: 1 page)': { env: () => plain },
+    [`${earlier} withdrawals in the window (check: ${Math.floor(earlier / 100) + 1} pages)`]: { env: () => plain, made: earlier },
+    'no withdrawals, team ledger (PostgreSQL)': { env: (which) => withLedger[which] },
   };
   const load = os.loadavg()[0];
   console.log(`withdraw batch: ${rows} rows, sandbox latency ${latencyMs} ms, --concurrency ${concurrency}, ${runs} runs per case alternated, node ${process.version}`);
-  const programs = { this: bin, ...(baseline ? { baseline } : {}) };
-  for (const c of Object.values(cases)) for (const program of Object.values(programs)) await batch(c, program); // warm-up: caches, the ledger's first connections
+  for (const c of Object.values(cases)) for (const which of Object.keys(programs)) await batch(c, which); // warm-up: caches, the ledger's first connections
   const times = Object.fromEntries(Object.keys(cases).flatMap((name) => Object.keys(programs).map((which) => [`${name}|${which}`, []])));
   for (let run = 0; run < runs; run++) {
-    for (const [name, c] of Object.entries(cases)) for (const [which, program] of Object.entries(programs)) times[`${name}|${which}`].push(await batch(c, program));
+    for (const [name, c] of Object.entries(cases)) for (const which of Object.keys(programs)) times[`${name}|${which}`].push(await batch(c, which));
   }
   const table = ['| case | payctl | median | runs | bound / median | target ≥ 0.85 |', '|---|---|---|---|---|---|'];
   for (const [key, seconds] of Object.entries(times)) {

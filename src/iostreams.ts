@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import { accessSync, constants } from 'node:fs';
 import path from 'node:path';
 import type { Readable, Writable } from 'node:stream';
@@ -27,6 +28,8 @@ export class Interrupts {
   private handler?: () => void;
 
   constructor(private readonly listen?: SignalListener) {
+    // Every request in flight listens to it (a batch's rows, the twin check's pages at once): no bound to warn at.
+    setMaxListeners(0, this.controller.signal);
     listen?.('SIGINT', () => this.interrupt());
   }
 

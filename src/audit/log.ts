@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { ExitCode, PayctlError } from '../errors.js';
 import { takeLock } from '../withdrawal/lock.js';
-import { assertPrivate, syncFolder } from '../withdrawal/private-file.js';
+import { assertPrivate, sharedFsync, syncFolder } from '../withdrawal/private-file.js';
 
 /**
  * The audit trail: every POST, PUT and DELETE payctl sends, recorded before it is
@@ -13,7 +13,8 @@ import { assertPrivate, syncFolder } from '../withdrawal/private-file.js';
  *
  * Each record is one line, written with a single write on a descriptor opened
  * O_APPEND (so lines of processes appending at once never interleave) and
- * flushed with fsync. The file is rotated by size: under a lock it is renamed
+ * flushed with fsync, shared by the records written meanwhile (a batch's rows in
+ * flight). The file is rotated by size: under a lock it is renamed
  * aside (`audit-<time>-<pid>.ndjson`) and a new one begun; a process that opened
  * the old file just before writes its line there, so no line is lost, and every
  * file is read back. The folder is 0700 and the files 0600.
@@ -101,25 +102,45 @@ export class AuditLog {
     this.maxBytes = maxBytesOf(env);
   }
 
+  /** The current file's descriptor, kept open across records so that their fsyncs are shared, until close. */
+  private open?: { fd: number; ino: number; sync: () => Promise<void> };
+  private readonly opened: number[] = [];
+
   /** Appends one record, on disk when this returns; throws what stopped it. */
   async append(record: AuditRecord): Promise<void> {
+    let current = statOf(this.file);
+    if ((current?.size ?? 0) >= this.maxBytes) {
+      await this.rotate();
+      current = statOf(this.file);
+    }
+    const { fd, sync } = this.descriptor(current?.ino);
+    const line = Buffer.from(`${JSON.stringify(record)}\n`);
+    const written = fs.writeSync(fd, line);
+    if (written !== line.length) throw Object.assign(new Error(`wrote ${written} of ${line.length} bytes`), { code: 'ENOSPC' });
+    await sync();
+  }
+
+  /**
+   * The descriptor of the current file, opened again when the file is another (rotated aside, by this
+   * process or another). One left behind stays open until close: one per rotation, rare.
+   */
+  private descriptor(ino: number | undefined): { fd: number; sync: () => Promise<void> } {
+    if (this.open && this.open.ino === ino) return this.open;
     const dir = path.dirname(this.file);
     const made = fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     if (made) syncFolder(path.dirname(dir));
     assertPrivate(this.file, 'audit log', 'file');
-    if (fileSize(this.file) >= this.maxBytes) await this.rotate();
-    const line = Buffer.from(`${JSON.stringify(record)}\n`);
-    const existed = fs.existsSync(this.file);
     const fd = fs.openSync(this.file, fs.constants.O_WRONLY | fs.constants.O_APPEND | fs.constants.O_CREAT | fs.constants.O_NOFOLLOW, 0o600);
-    try {
-      const written = fs.writeSync(fd, line);
-      if (written !== line.length) throw Object.assign(new Error(`wrote ${written} of ${line.length} bytes`), { code: 'ENOSPC' });
-      // Off the event loop: the rows of a batch in flight flush theirs at once.
-      await new Promise<void>((resolve, reject) => fs.fsync(fd, (error) => (error ? reject(error) : resolve())));
-    } finally {
-      fs.closeSync(fd);
-    }
-    if (!existed) syncFolder(dir);
+    if (ino === undefined) syncFolder(dir);
+    this.opened.push(fd);
+    this.open = { fd, ino: fs.fstatSync(fd).ino, sync: sharedFsync(fd) };
+    return this.open;
+  }
+
+  /** Closes the descriptors, once every append has returned. */
+  close(): void {
+    for (const fd of this.opened.splice(0)) fs.closeSync(fd);
+    this.open = undefined;
   }
 
   /** Renames the full file aside, under a lock and only if it is still full then (another process may have just done it). */
@@ -136,13 +157,15 @@ export class AuditLog {
   }
 }
 
-function fileSize(file: string): number {
+function statOf(file: string): fs.Stats | undefined {
   try {
-    return fs.statSync(file).size;
+    return fs.statSync(file);
   } catch {
-    return 0;
+    return undefined;
   }
 }
+
+const fileSize = (file: string): number => statOf(file)?.size ?? 0;
 
 
 /** The audit files, oldest first: rotated ones by their names (which sort by time), then the current one. */

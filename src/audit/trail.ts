@@ -26,6 +26,7 @@ function userName(env: NodeJS.ProcessEnv): string {
  */
 export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrubber }, account: string | null): AuditHooks {
   const log = new AuditLog(services.env);
+  services.onEnd.push(async () => log.close());
   const scrub = (value: unknown) => services.secrets.scrubDeep(maskSecrets(value));
   return {
     async before(write): Promise<AuditedWrite> {
@@ -68,7 +69,7 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
               ...(outcome.error ? { error: services.secrets.scrub(outcome.error) } : {}),
             };
             await log.append(record);
-            await ledger.audit(record);
+            await ledger.audit(record, { behind: true });
           } catch (error) {
             services.warn(`cannot record the outcome of ${write.method} ${write.path} in the audit log ${log.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
           }
@@ -123,6 +124,8 @@ export async function settleWithdrawals(services: RunConfig & Notices, findings:
     for (const settlement of settlements) await log.append(settlement);
   } catch (error) {
     services.warn(`cannot record in the audit log ${log.file} what ${by} found: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
+  } finally {
+    log.close();
   }
 }
 

@@ -5,7 +5,7 @@ import type { RowState } from '../batch/journal.js';
 import { ExitCode, PayctlError } from '../errors.js';
 import type { RunConfig } from '../config/run.js';
 import { idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
-import type { ClaimKey, ClaimRequest, KnownClaim, Ledger, LedgerRun } from './ledger.js';
+import { makerOf, type ClaimKey, type ClaimRequest, type KnownClaim, type Ledger, type LedgerRun } from './ledger.js';
 import { LOCAL_LEDGER, parseLedgerUrl } from './url.js';
 import { platformAccount } from '../withdrawal/lock.js';
 
@@ -17,6 +17,7 @@ const LOCAL: Ledger = {
   claim: async () => ({ settle: async () => {} }),
   settleLeftOver: async () => {},
   audit: async () => {},
+  flush: async () => {},
   claimsOf: async () => [],
 };
 
@@ -47,9 +48,15 @@ export function ledgerOf(services: LedgerRun): Promise<Ledger> {
  * Claims the withdrawal in the profile's ledger, sends it, and settles the claim
  * with what came of it: done with the withdrawal's id, refused when the API
  * refused it, unknown when no answer says (then --reconcile or `withdrawals get`
- * settles it). Under --dry-run nothing is claimed.
+ * settles it). Under --dry-run nothing is claimed. The settlement is committed before this returns,
+ * or, `behind` (a batch's rows), by the ledger's flush before the batch reports (ledgerWritten).
  */
-export async function sendClaimed<T extends { id: string } | undefined>(ctx: { readonly services: LedgerRun }, request: Omit<ClaimRequest, 'maxDailyTotal'>, send: () => Promise<T>): Promise<T> {
+export async function sendClaimed<T extends { id: string } | undefined>(
+  ctx: { readonly services: LedgerRun },
+  request: Omit<ClaimRequest, 'maxDailyTotal'>,
+  send: () => Promise<T>,
+  { behind = false } = {},
+): Promise<T> {
   if (ctx.services.flags.dryRun) return send();
   const ledger = await ledgerOf(ctx.services);
   const claim = await ledger.claim({ ...request, maxDailyTotal: ctx.services.settings().profile?.maxDailyTotal });
@@ -60,10 +67,26 @@ export async function sendClaimed<T extends { id: string } | undefined>(ctx: { r
     const known = error instanceof PayctlError ? error : undefined;
     const mayHaveMoved = !known || known.exitCode === ExitCode.unknownOutcome || (known.status !== undefined && known.status >= 500);
     await claim.settle(mayHaveMoved ? { state: 'unknown' } : { state: 'refused' });
+    if (!behind) await ledger.flush().catch(() => {});
     throw error;
   }
   await claim.settle(created ? { state: 'done', withdrawalId: created.id } : { state: 'unknown' });
+  if (!behind) await ledger.flush().catch(() => {});
   return created;
+}
+
+/**
+ * What a batch handed its ledger behind its rows (settlements, audit outcomes), committed before it
+ * reports. A ledger that cannot is a warning: the rows were sent and the journal has them; their claims
+ * stay in flight (`ledger status`) until --reconcile settles them.
+ */
+export async function ledgerWritten(services: LedgerRun, reconcileCommand: string): Promise<void> {
+  if (services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER) return;
+  try {
+    await (await ledgerOf(services)).flush();
+  } catch (error) {
+    services.warn(`${(error as Error).message.replace(/: nothing was sent$/, '')}: the outcomes of rows sent are in the journal, not in the team's ledger; record them there with: ${reconcileCommand}`);
+  }
 }
 
 /** A single withdrawal's claim: by what it pays (method, amount, destination) in its account. */
@@ -133,8 +156,6 @@ export async function makersOfTwins(
     }),
   );
 }
-
-const makerOf = (claim: KnownClaim) => `${claim.user}@${claim.host}${claim.file ? ` (file ${claim.file})` : ''}`;
 
 /** Records in the ledger what `--reconcile` decided of rows a run left in flight; rows it could not decide stay claimed. */
 export async function settleLeftOverRows(

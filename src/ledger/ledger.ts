@@ -19,8 +19,13 @@ export interface Ledger {
   claim(request: ClaimRequest): Promise<Claim>;
   /** Settles the claims of rows left in flight by a run that has ended, as a reconcile decided them. */
   settleLeftOver(account: string, identity: string, outcome: ClaimOutcome): Promise<void>;
-  /** Keeps an audit record for the team; a ledger that cannot is exit 4 before the write is sent. */
-  audit(record: object): Promise<void>;
+  /**
+   * Keeps an audit record for the team; a ledger that cannot is exit 4 before the write is sent.
+   * `behind` (an outcome): handed over, committed by `flush` at the latest.
+   */
+  audit(record: object, options?: { behind?: boolean }): Promise<void>;
+  /** Commits every settlement and audit record handed over so far; rejects when the ledger cannot. */
+  flush(): Promise<void>;
   /**
    * The claims behind withdrawals already on the platform, for naming twins: those settled done
    * with one of `withdrawalIds`, and those of `identities` whose outcome is not recorded yet.
@@ -36,6 +41,9 @@ export interface KnownClaim {
   host: string;
   file: string | null;
 }
+
+/** Who made a claim, as payctl names an operator: `USER@HOST (file F)`. */
+export const makerOf = (claim: Pick<KnownClaim, 'user' | 'host' | 'file'>): string => `${claim.user}@${claim.host}${claim.file ? ` (file ${claim.file})` : ''}`;
 
 /** Where a claim lives: the account money leaves and what makes it the same payment. */
 export type ClaimKey = Pick<ClaimRequest, 'account' | 'identity'>;
@@ -57,7 +65,10 @@ export interface ClaimRequest {
 }
 
 export interface Claim {
-  /** Records the outcome; never throws (the send happened): a ledger that failed stops the next claim instead. */
+  /**
+   * Hands the outcome over, committed by the ledger's `flush` at the latest; never throws (the send
+   * happened): a ledger that failed stops the next claim instead.
+   */
   settle(outcome: ClaimOutcome): Promise<void>;
 }
 

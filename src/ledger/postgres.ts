@@ -3,12 +3,15 @@ import pg from 'pg';
 import { systemKeychain } from '../config/keychain.js';
 import { usageError } from '../errors.js';
 import { formatCentsExact } from '../output/money.js';
+import { formatLocalTime } from '../output/time.js';
 import { duplicateWindowOf } from '../withdrawal/duplicates.js';
 import { checkSslMode } from './url.js';
-import { LedgerUnavailable, type Claim, type ClaimOutcome, type ClaimRequest, type Ledger, type LedgerRun } from './ledger.js';
+import { LedgerUnavailable, makerOf, type Claim, type ClaimOutcome, type ClaimRequest, type Ledger, type LedgerRun } from './ledger.js';
 
 /** The namespace of payctl's advisory locks (the first key of the two-key form). */
 const LOCK_SPACE = 0x70617963; // "payc"
+/** The namespace of the locks on an account's day ("payd"), apart from the runs' ids in LOCK_SPACE. */
+const DAY_LOCK_SPACE = 0x70617964;
 /** The lock `ledger init` holds for its transaction: migrations from two machines run one after the other. */
 const INIT_LOCK = 1;
 const DAY = "(now() AT TIME ZONE 'America/Sao_Paulo')::date";
@@ -18,7 +21,7 @@ const CONNECT_TIMEOUT_MS = 10_000;
  * settle side by side (one queue on one connection was most of a batch's time),
  * and the server commits them together.
  */
-const MAX_CONNECTIONS = 4;
+const MAX_CONNECTIONS = 8;
 
 /** Versioned migrations: each runs once, in order, in `ledger init`'s one transaction. */
 const MIGRATIONS: readonly string[] = [
@@ -33,10 +36,24 @@ const MIGRATIONS: readonly string[] = [
    CREATE INDEX payctl_claims_identity ON payctl_claims (account, identity, claimed_at);
    CREATE TABLE payctl_daily_totals (account text NOT NULL, day date NOT NULL, total bigint NOT NULL, PRIMARY KEY (account, day));
    CREATE TABLE payctl_audit (id bigserial PRIMARY KEY, at timestamptz NOT NULL DEFAULT now(), username text NOT NULL, host text NOT NULL, record jsonb NOT NULL);`,
+  // The twins of a batch are looked up by their withdrawal ids (claimsOf): without it, a scan of every claim the team made.
+  // The day's total is the sum of its claims that may have paid, read under a lock (see claim): a row of totals that
+  // every claim updated made the claims of an account wait for each other's commit.
+  `CREATE INDEX payctl_claims_withdrawal ON payctl_claims (account, withdrawal_id) WHERE withdrawal_id IS NOT NULL;
+   CREATE INDEX payctl_claims_day ON payctl_claims (account, day);
+   DROP TABLE payctl_daily_totals;`,
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
 const IN_FLIGHT = "state IN ('claimed', 'unknown')";
+/** Claims that count towards their day's total: all but those that paid nothing. */
+const MAY_HAVE_PAID = "state IN ('claimed', 'unknown', 'done')";
+
+/**
+ * A value as an SQL literal (node-postgres's quoting), for the strings of several statements sent
+ * at once: only the simple protocol takes them, and it takes no parameters.
+ */
+const literal = (value: string | number | null): string => (value === null ? 'NULL' : typeof value === 'number' ? String(Math.trunc(value)) : pg.escapeLiteral(value));
 
 interface Holder {
   username: string;
@@ -114,9 +131,22 @@ async function connect(services: LedgerRun, url: string): Promise<pg.Client> {
       throw error;
     });
   } catch (error) {
-    const why = (error as Error)?.message === NO_SSL ? `its server does not offer SSL, which sslmode=${mode}${given ? '' : ' (PGSSLMODE)'} requires` : whyOf(error);
-    throw new LedgerUnavailable(url, why);
+    throw new LedgerUnavailable(url, whyNoSsl(error, `sslmode=${mode}${given ? '' : ' (PGSSLMODE)'}`) ?? whyOf(error));
   }
+}
+
+/** Certificates TLS could not trace to an authority this machine trusts. */
+const UNTRUSTED = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED']);
+
+/** What the SSL mode in effect (`mode`, as the user set it) has to do with a failed connection, if anything. */
+function whyNoSsl(error: unknown, mode: string): string | undefined {
+  const { message = '', code = '' } = (error ?? {}) as { message?: string; code?: string };
+  if (message === NO_SSL) return `its server does not offer SSL, which ${mode} requires`;
+  if (UNTRUSTED.has(code)) return `its server's certificate is not trusted (${message}), which ${mode} requires: give the authority that signed it as sslrootcert=FILE in the URL`;
+  if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `its server's certificate is not for this host (${message}), which ${mode} requires`;
+  // The server's pg_hba.conf takes this client only over SSL (hostssl); libpq's wording ends so.
+  if (mode.startsWith('sslmode=disable') && /, no encryption$/.test(message)) return `its server takes this connection only over SSL, which ${mode} refuses`;
+  return undefined;
 }
 
 const whyOf = (error: unknown): string => {
@@ -200,7 +230,12 @@ export async function ledgerStatus(services: LedgerRun, url: string): Promise<Le
  */
 export async function openPostgresLedger(services: LedgerRun, url: string): Promise<Ledger> {
   const client = await connect(services, url);
-  services.onEnd.push(() => client.end().catch(() => {}));
+  const connections = [client];
+  // What is written behind the rows is committed before the connections close.
+  services.onEnd.push(async () => {
+    await flush().catch(() => {});
+    await Promise.all(connections.map((connection) => connection.end().catch(() => {})));
+  });
   const username = userName();
   const host = os.hostname();
   /** A claim settled done within the profile's duplicate window refuses the same payment again, on the ledger's clock. */
@@ -216,7 +251,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
     if (opened >= MAX_CONNECTIONS) return new Promise((resolve) => waiting.push(resolve));
     opened++;
     const connection = await connect(services, url);
-    services.onEnd.push(() => connection.end().catch(() => {}));
+    connections.push(connection);
     return connection;
   };
   const release = (connection: pg.Client) => {
@@ -253,6 +288,55 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
     }
   };
 
+  /**
+   * Statements committed together: those handed over while a commit runs go in the next, in the order
+   * given. Each row's audit records and settlement were a commit of their own, one after another, on
+   * the rows' way. `write` resolves once its statement is committed.
+   */
+  const grouped = () => {
+    let queue: Array<{ statement: string; done: (error?: unknown) => void }> = [];
+    let committing: Promise<void> | undefined;
+    const commitQueued = async () => {
+      while (queue.length > 0) {
+        const group = queue;
+        queue = [];
+        const error = await transaction(
+          async (connection) => {
+            try {
+              await connection.query(`BEGIN; ${group.map((item) => item.statement).join(';\n')}; COMMIT`);
+            } catch (failure) {
+              await connection.query('ROLLBACK').catch(() => {});
+              throw failure;
+            }
+          },
+          { single: true },
+        ).then(() => undefined, (failure: unknown) => failure ?? new Error('failed'));
+        for (const item of group) item.done(error);
+      }
+      committing = undefined;
+    };
+    return (statement: string): Promise<void> => {
+      const written = new Promise<void>((resolve, reject) => queue.push({ statement, done: (error) => (error ? reject(error) : resolve()) }));
+      committing ??= commitQueued();
+      return written;
+    };
+  };
+  /** Audit intents, which hold up their POST, apart from what goes behind the rows, so they never wait for its commits. */
+  const writeNow = grouped();
+  const writeGroupBehind = grouped();
+  const pending = new Set<Promise<void>>();
+  const writeBehind = (statement: string) => {
+    const written = writeGroupBehind(statement);
+    pending.add(written);
+    void written.catch(() => {}).finally(() => pending.delete(written));
+  };
+  /** Commits every settlement and audit outcome handed over so far. */
+  const flush = async () => {
+    await Promise.all([...pending]);
+  };
+
+  const auditStatement = (record: object) => `INSERT INTO payctl_audit (username, host, record) VALUES (${literal(username)}, ${literal(host)}, ${literal(JSON.stringify(record))})`;
+
   let runId: number;
   try {
     const version = await schemaVersion(client);
@@ -271,14 +355,13 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
     throw new LedgerUnavailable(url, whyOf(error));
   }
 
-  /** Sets a claim's outcome, in one statement; what was not paid no longer counts towards its day's total. */
-  const recordOutcome = async (client: pg.Client, claimId: number, outcome: ClaimOutcome) => {
-    await client.query(
-      `WITH c AS (UPDATE payctl_claims SET state = $2, withdrawal_id = $3, settled_at = now() WHERE id = $1 RETURNING account, day, amount)
-       UPDATE payctl_daily_totals d SET total = d.total - c.amount FROM c WHERE $2 IN ('refused', 'absent') AND d.account = c.account AND d.day = c.day`,
-      [claimId, outcome.state, outcome.state === 'done' ? outcome.withdrawalId : null],
-    );
+  /** Sets a claim's outcome, in one statement; what was not paid (refused, absent) no longer counts towards its day's total. */
+  const outcomeStatement = (claimId: number, outcome: ClaimOutcome) => {
+    const [id, state, withdrawalId] = [claimId, outcome.state, outcome.state === 'done' ? outcome.withdrawalId : null].map(literal);
+    return `UPDATE payctl_claims SET state = ${state}, withdrawal_id = ${withdrawalId}, settled_at = now() WHERE id = ${id}`;
   };
+  const recordOutcome = (client: pg.Client, claimId: number, outcome: ClaimOutcome) => client.query(outcomeStatement(claimId, outcome));
+
 
   return {
     name: url,
@@ -286,35 +369,43 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
       transaction(
         async (client) => {
           const { account, identity, amount } = request;
-          // Held across the statement below and its commit: what it reads of this identity is then final.
-          const lock = [`${account} ${identity}`];
-          await client.query('SELECT pg_advisory_lock(hashtext($1))', lock);
-          let result: pg.QueryResult<Holder & { claim_id: string | null; day_total: string | null }>;
+          const value = (v: string | number | null) => (v === null ? 'NULL' : typeof v === 'number' ? String(Math.trunc(v)) : client.escapeLiteral(v));
+          const [$1, $2, $3, $4, $5, $6, $7, $8] = [account, identity, amount, runId, username, host, request.file, request.maxDailyTotal ?? null].map(value);
+          // One round trip and one commit: the lock on this identity, taken first, is held to the commit, so what
+          // the statement after it reads of the identity is final (each statement of the string reads afresh).
+          // The day's total: a claim under a limit holds its account's day alone while it sums the day's claims
+          // and adds its own; other claims share that lock, so they never wait for each other, only for it.
+          // Literals, not parameters: only the simple protocol takes several statements at once.
+          const limited = request.maxDailyTotal !== undefined;
+          const dayLock = `hashtext(${$1} || ' ' || ${DAY}::text)`;
+          const dayTotal = `(SELECT coalesce(sum(amount), 0) FROM payctl_claims WHERE account = ${$1} AND day = ${DAY} AND ${MAY_HAVE_PAID})`;
+          let results: Array<pg.QueryResult<Holder & { claim_id: string | null; day_total: string | null }>>;
           try {
-            // One statement, committed by itself: the day's row of the account stays locked (its claims one after
-            // another) only while the server runs it, never across a round trip to this machine.
-            result = await client.query(
-              `WITH held AS (
-                 SELECT * FROM payctl_claims WHERE account = $1 AND identity = $2
+            results = (await client.query(
+              `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${value(`${account} ${identity}`)}));
+               SELECT pg_advisory_xact_lock${limited ? '' : '_shared'}(${DAY_LOCK_SPACE}, ${dayLock});
+               WITH held AS (
+                 SELECT * FROM payctl_claims WHERE account = ${$1} AND identity = ${$2}
                    AND (${IN_FLIGHT}${request.allowDone ? '' : ` OR (state = 'done' AND claimed_at > now() - interval '${WINDOW}')`})
                  ORDER BY claimed_at DESC LIMIT 1),
-               total AS (
-                 INSERT INTO payctl_daily_totals AS d (account, day, total)
-                 SELECT $1, ${DAY}, $3 WHERE NOT EXISTS (SELECT FROM held) AND ($8::bigint IS NULL OR $3 <= $8::bigint)
-                 ON CONFLICT (account, day) DO UPDATE SET total = d.total + EXCLUDED.total WHERE $8::bigint IS NULL OR d.total + EXCLUDED.total <= $8::bigint
-                 RETURNING total),
+               total AS (SELECT ${limited ? dayTotal : 'NULL::bigint'} AS total),
                claim AS (
                  INSERT INTO payctl_claims (account, identity, amount, day, state, run_id, username, host, file)
-                 SELECT $1, $2, $3, ${DAY}, 'claimed', $4, $5, $6, $7 WHERE EXISTS (SELECT FROM total)
+                 SELECT ${$1}, ${$2}, ${$3}, ${DAY}, 'claimed', ${$4}, ${$5}, ${$6}, ${$7}
+                 WHERE NOT EXISTS (SELECT FROM held)${limited ? ` AND (SELECT total FROM total) + ${$3} <= ${$8}` : ''}
                  RETURNING id)
-               SELECT (SELECT id FROM claim) AS claim_id, (SELECT total FROM payctl_daily_totals WHERE account = $1 AND day = ${DAY}) AS day_total, held.*
-               FROM (VALUES (1)) AS one LEFT JOIN held ON true`,
-              [account, identity, amount, runId, username, host, request.file, request.maxDailyTotal ?? null],
-            );
-          } finally {
-            await client.query('SELECT pg_advisory_unlock(hashtext($1))', lock);
+               SELECT (SELECT id FROM claim) AS claim_id, (SELECT total FROM total) AS day_total, held.*
+               FROM (VALUES (1)) AS one LEFT JOIN held ON true;
+               COMMIT`,
+            )) as unknown as typeof results;
+          } catch (error) {
+            // A statement that failed leaves the transaction open, aborted.
+            await client.query('ROLLBACK').catch(() => {});
+            throw error;
           }
-          const row = result.rows[0]!;
+          // BEGIN, the two locks, then the claim's one row.
+          const row = results[3]?.rows[0];
+          if (row === undefined) throw new Error('the ledger answered the claim with no row');
           if (row.claim_id === null && row.state !== null) throw new Refusal(heldError(row, url));
           if (row.claim_id === null) {
             const total = Number(row.day_total ?? 0);
@@ -328,7 +419,8 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
           }
           const claimId = Number(row.claim_id);
           return {
-            settle: (outcome: ClaimOutcome) => transaction((client) => recordOutcome(client, claimId, outcome), { single: true }).catch(() => {}),
+            // Behind the row: committed with the next group, and before the run reports (flush).
+            settle: async (outcome: ClaimOutcome) => writeBehind(outcomeStatement(claimId, outcome)),
           } satisfies Claim;
         },
         { single: true },
@@ -347,11 +439,11 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
         }
       });
     },
-    audit: async (record) => {
-      await transaction((client) => client.query('INSERT INTO payctl_audit (username, host, record) VALUES ($1, $2, $3)', [username, host, JSON.stringify(record)]), {
-        single: true,
-      });
+    audit: async (record, { behind = false } = {}) => {
+      if (behind) writeBehind(auditStatement(record));
+      else await writeNow(auditStatement(record));
     },
+    flush,
     claimsOf: async (account, withdrawalIds, identities) => {
       const { rows } = await transaction(() =>
         client.query<Holder & { identity: string }>(
@@ -370,8 +462,9 @@ class Refusal {
 }
 
 function heldError(holder: Holder, url: string) {
-  const since = holder.claimed_at.toLocaleString();
-  const who = `${holder.username} on ${holder.host}${holder.file ? ` (${holder.file})` : ''}`;
+  // As payctl's tables print times: the local time zone, to the minute.
+  const since = formatLocalTime(holder.claimed_at.toISOString());
+  const who = makerOf({ user: holder.username, host: holder.host, file: holder.file });
   const what =
     holder.state === 'done'
       ? `was already paid by ${who} at ${since} (withdrawal ${holder.withdrawal_id ?? 'unknown'})`

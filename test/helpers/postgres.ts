@@ -31,12 +31,22 @@ const freePort = () =>
   });
 
 /**
+ * `ssl`: SSL on, with a self-signed certificate for 127.0.0.1 made with openssl in the
+ * cluster's folder (`certificate` is its file, the authority to trust); `sslOnly`: a
+ * pg_hba.conf that takes TCP connections over SSL only.
+ */
+export interface PostgresOptions {
+  ssl?: boolean;
+  sslOnly?: boolean;
+}
+
+/**
  * A throw-away PostgreSQL cluster in a temporary folder, on a free port of
  * 127.0.0.1, with password (scram) authentication for a test role that owns the
  * database `payctl`. PostgreSQL refuses to run as root, so as root the cluster is
  * made and run by the `postgres` user (its folder owned by that user).
  */
-export async function startPostgres(): Promise<TestPostgres> {
+export async function startPostgres({ ssl = false, sslOnly = false }: PostgresOptions = {}): Promise<TestPostgres & { certificate?: string }> {
   const bin = postgresBin();
   if (!bin) throw new Error('PostgreSQL is not installed (apt-get install postgresql)');
   const asRoot = process.getuid?.() === 0;
@@ -54,16 +64,30 @@ export async function startPostgres(): Promise<TestPostgres> {
   if (owner !== undefined) chownSync(pwfile, owner, -1);
   run('initdb', ['-D', data, '-U', 'ledger', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
-  const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  let options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
+  const certificate = ssl ? path.join(dir, 'server.crt') : undefined;
+  if (certificate) {
+    const key = path.join(dir, 'server.key');
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', certificate, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'pipe' });
+    // The server refuses a key others can read.
+    chmodSync(key, 0o600);
+    if (owner !== undefined) for (const file of [key, certificate]) chownSync(file, owner, -1);
+    options += ` -c ssl=on -c ssl_cert_file=${certificate} -c ssl_key_file=${key}`;
+  }
+  if (sslOnly) {
+    writeFileSync(path.join(data, 'pg_hba.conf'), 'local all all scram-sha-256\nhostssl all all 127.0.0.1/32 scram-sha-256\n');
+  }
   const start = () => void run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
   const stop = () => void run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
   start();
-  const admin = new pg.Client({ host: '127.0.0.1', port, user: 'ledger', password, database: 'postgres' });
+  // The test's own connections trust the certificate: payctl's are what is tested.
+  const tls = certificate ? { ssl: { rejectUnauthorized: false } } : {};
+  const admin = new pg.Client({ host: '127.0.0.1', port, user: 'ledger', password, database: 'postgres', ...tls });
   await admin.connect();
   await admin.query('CREATE DATABASE payctl');
   await admin.end();
   const query = async <T extends pg.QueryResultRow>(sql: string, params: unknown[] = []) => {
-    const client = new pg.Client({ host: '127.0.0.1', port, user: 'ledger', password, database: 'payctl' });
+    const client = new pg.Client({ host: '127.0.0.1', port, user: 'ledger', password, database: 'payctl', ...tls });
     await client.connect();
     try {
       return (await client.query<T>(sql, params)).rows;
@@ -74,6 +98,7 @@ export async function startPostgres(): Promise<TestPostgres> {
   return {
     url: `postgres://ledger@127.0.0.1:${port}/payctl`,
     password,
+    ...(certificate ? { certificate } : {}),
     port,
     query,
     stop,

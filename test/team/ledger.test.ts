@@ -80,7 +80,29 @@ describe('a team on one ledger', () => {
     expect((await runInProcess(['ledger', 'init'], { env: envA })).stderr).toMatch(/nothing to do/);
     const status = await runInProcess(['ledger', 'status', '--json'], { env: envB });
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ ledger: db.url, answers: true, schemaVersion: 1, inFlight: [] });
+    expect(JSON.parse(status.stdout)).toMatchObject({ ledger: db.url, answers: true, schemaVersion: 2, inFlight: [] });
+  });
+
+  it('a ledger at schema version 1 is refused until ledger init upgrades it, from two machines at once: the index of claims by withdrawal id is made once', async () => {
+    const index = () => db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'payctl_claims_withdrawal'");
+    expect(await index()).toHaveLength(1);
+    // As a ledger made by the payctl before: version 1, without the indexes, with a table of daily totals.
+    await db.query('DROP INDEX payctl_claims_withdrawal');
+    await db.query('DROP INDEX payctl_claims_day');
+    await db.query('CREATE TABLE payctl_daily_totals (account text NOT NULL, day date NOT NULL, total bigint NOT NULL, PRIMARY KEY (account, day))');
+    await db.query('DELETE FROM payctl_schema WHERE version = 2');
+    const pix = ['withdraw', 'pix', '--amount', '785', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'upgrade-check@example.com', '--yes', '--main-account'];
+    const refused = await runInProcess(pix, { env: envA });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('is at schema version 1, this payctl needs 2: nothing was sent');
+    expect((await sandboxWithdrawals(session)).filter((w) => w.pixKey === 'upgrade-check@example.com')).toHaveLength(0);
+    const startAt = Date.now() + 50;
+    const inits = await Promise.all([workers[0]!.run(['ledger', 'init'], { env: envA, startAt }), workers[1]!.run(['ledger', 'init'], { env: envB, startAt })]);
+    for (const init of inits) expect(init.code, init.stderr).toBe(0);
+    expect(inits.map((init) => init.stderr.includes('schema version 1 → 2')).sort()).toEqual([false, true]);
+    expect((await index())[0]!.indexdef).toMatch(/\(account, withdrawal_id\) WHERE \(withdrawal_id IS NOT NULL\)/);
+    expect(await db.query('SELECT version FROM payctl_schema ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(await db.query("SELECT to_regclass('payctl_daily_totals') AS found")).toEqual([{ found: null }]);
   });
 
   it(`two operators run the same batch at the same moment, ${ROUNDS} rounds: every row paid once`, async () => {
@@ -105,7 +127,7 @@ describe('a team on one ledger', () => {
     expect(refused.code, refused.stderr).toBe(2);
     // The first row reached the platform before the kill: the platform check, which comes first, names it as a twin.
     // A row only claimed (sent or not) is refused by the ledger, naming the holder.
-    expect(refused.stderr).toMatch(new RegExp(`twin: made .*killed-0@example.com|is claimed by ${os.userInfo().username} on ${os.hostname()} \\(${fileA.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) since `));
+    expect(refused.stderr).toMatch(new RegExp(`twin: made .*killed-0@example.com|is claimed by ${os.userInfo().username}@${os.hostname()} \\(file ${fileA.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) since `));
     const reconciled = await runInProcess(batchArgs(fileA, ['--reconcile']), { env: envA });
     expect([0, 2], reconciled.stderr).toContain(reconciled.code);
     const rerun = await runInProcess(batchArgs(fileB), { env: envB });
@@ -169,8 +191,11 @@ describe('a team on one ledger', () => {
   });
 
   it('the daily total hit by two operators at once: the sum sent never exceeds it', async () => {
-    const day = await db.query<{ total: string }>("SELECT total FROM payctl_daily_totals WHERE day = (now() AT TIME ZONE 'America/Sao_Paulo')::date");
-    const today = day.reduce((sum, row) => sum + Number(row.total), 0);
+    // Today's total so far: the claims that may have paid (not refused, not absent).
+    const day = await db.query<{ total: string }>(
+      "SELECT coalesce(sum(amount), 0) AS total FROM payctl_claims WHERE day = (now() AT TIME ZONE 'America/Sao_Paulo')::date AND state IN ('claimed', 'unknown', 'done')",
+    );
+    const today = Number(day[0]!.total);
     const room = 45_000;
     // Nothing counts the limit without a ledger, so a profile without one cannot take it.
     const alone = await runInProcess(['profiles', 'set', 'default', '--max-daily-total', '1000'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir() } });
@@ -280,7 +305,35 @@ describe('a team on one ledger', () => {
     expect(disabled.code, disabled.stderr).toBe(0);
     expect(await made()).toBe(1);
     const status = await runCli(['ledger', 'status', '--json'], { env: { ...envA, PGSSLMODE: 'allow' } });
-    expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 1 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 2 });
+  });
+
+  it('sslmode against a server with SSL on and SSL-only: require connects; verify-full is exit 4 without its authority, nothing sent, and pays with it (sslrootcert); disable is exit 4 saying the server wants SSL', async () => {
+    const secure = await startPostgres({ ssl: true, sslOnly: true });
+    try {
+      // The server takes nothing but SSL from 127.0.0.1 (pg_hba.conf hostssl): what connects went over SSL.
+      const env = (query: string) => ({ ...envA, PGPASSWORD: secure.password, PAYCTL_LEDGER: `${secure.url}?${query}` });
+      const init = await runCli(['ledger', 'init'], { env: env('sslmode=require') });
+      expect(init.code, init.stderr).toBe(0);
+      const status = await runCli(['ledger', 'status', '--json'], { env: env('sslmode=require') });
+      expect(status.code, status.stderr).toBe(0);
+      expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 2 });
+      const key = 'ssl-on-check@example.com';
+      const pix = ['withdraw', 'pix', '--amount', '786', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
+      const made = () => sandboxWithdrawals(session).then((all) => all.filter((w) => w.pixKey === key).length);
+      const unverified = await runCli(pix, { env: env('sslmode=verify-full') });
+      expect(unverified.code, unverified.stderr).toBe(4);
+      expect(unverified.stderr).toMatch(/does not answer \(its server's certificate is not trusted \(self-signed certificate\), which sslmode=verify-full requires: give the authority that signed it as sslrootcert=FILE in the URL\): nothing was sent/);
+      const plain = await runCli(pix, { env: env('sslmode=disable') });
+      expect(plain.code, plain.stderr).toBe(4);
+      expect(plain.stderr).toMatch(/does not answer \(its server takes this connection only over SSL, which sslmode=disable refuses\): nothing was sent/);
+      expect(await made()).toBe(0);
+      const verified = await runCli(pix, { env: env(`sslmode=verify-full&sslrootcert=${encodeURIComponent(secure.certificate!)}`) });
+      expect(verified.code, verified.stderr).toBe(0);
+      expect(await made()).toBe(1);
+    } finally {
+      secure.close();
+    }
   });
 
   it('the password from ~/.pgpass when PGPASSWORD is not set; a wrong one is exit 4', async () => {
@@ -289,7 +342,7 @@ describe('a team on one ledger', () => {
     const status = (env: Record<string, string>) => runCli(['ledger', 'status', '--json'], { env: { ...withoutPassword, ...env } }).then((r) => JSON.parse(r.stdout));
     expect(await status({ HOME: home })).toMatchObject({ answers: false });
     writeFileSync(path.join(home, '.pgpass'), `127.0.0.1:${db.port}:payctl:ledger:${db.password}\n`, { mode: 0o600 });
-    expect(await status({ HOME: home })).toMatchObject({ answers: true, schemaVersion: 1 });
+    expect(await status({ HOME: home })).toMatchObject({ answers: true, schemaVersion: 2 });
     const wrong = await runCli(['ledger', 'status'], { env: { ...withoutPassword, HOME: home, PGPASSWORD: 'not-the-password-8' } });
     expect(wrong.code).toBe(4);
     expect(wrong.stdout + wrong.stderr).toMatch(/password authentication failed/);
@@ -309,7 +362,7 @@ describe('a team on one ledger', () => {
       });
       expect(store.status, String(store.stderr)).toBe(0);
       const after = await runCli(['ledger', 'status', '--json'], { env });
-      expect(JSON.parse(after.stdout), after.stderr).toMatchObject({ answers: true, schemaVersion: 1 });
+      expect(JSON.parse(after.stdout), after.stderr).toMatchObject({ answers: true, schemaVersion: 2 });
       const pix = ['withdraw', 'pix', '--amount', '783', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'keychain-check@example.com', '--yes', '--main-account', '--debug'];
       const paid = await runCli(pix, { env });
       expect(paid.code, paid.stderr).toBe(0);
@@ -328,6 +381,31 @@ describe('a team on one ledger', () => {
     const withdrawal = await runCli(pix, { env: { ...envA, NODE_OPTIONS } });
     expect(withdrawal.code, withdrawal.stderr).toBe(0);
     expect(withdrawal.stderr).toContain('pg loaded: true');
+  });
+
+  it("a held claim names its holder as USER@HOST and since when in the user's time zone, as the tables print times", async () => {
+    const key = 'tokyo-check@example.com';
+    const pix = ['withdraw', 'pix', '--amount', '784', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
+    // A run killed while its POST is held before the platform: only the ledger knows of it, claimed by a run that ended.
+    // Both operators go through the proxy: the account is named after the origin reached.
+    const proxy = await startProxy(session.sandbox.url);
+    proxy.holdPosts(() => new Promise(() => {}));
+    try {
+      const running = startCli(pix, { ...envA, PAYCTL_BASE_URL: proxy.url });
+      await waitUntil('the POST at the proxy', async () => proxy.posts.length > 0);
+      running.child.kill('SIGKILL');
+      await running.done;
+      // 03:04 UTC is 12:04 in Tokyo (UTC+9, no daylight saving time).
+      await db.query("UPDATE payctl_claims SET claimed_at = '2026-11-26T03:04:05Z' WHERE amount = 784");
+      const held = await runCli(pix, { env: { ...envB, PAYCTL_BASE_URL: proxy.url.replace('127.0.0.1', 'localhost'), TZ: 'Asia/Tokyo' } });
+      expect(held.code, held.stderr).toBe(2);
+      expect(held.stderr).toContain(`is claimed by ${os.userInfo().username}@${os.hostname()} since 2026-11-26 12:04, in the team's ledger`);
+      expect(proxy.posts).toHaveLength(1);
+      expect((await sandboxWithdrawals(session)).filter((w) => w.pixKey === key)).toHaveLength(0);
+    } finally {
+      await db.query("UPDATE payctl_claims SET state = 'absent' WHERE amount = 784");
+      await proxy.close();
+    }
   });
 
   it('a single withdrawal whose answer was lost stays claimed, unknown, until withdrawals get settles it', async () => {

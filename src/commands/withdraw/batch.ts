@@ -19,7 +19,7 @@ import { resolveRequired } from '../../prompt.js';
 import { readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { batchDrawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
-import { rowClaim, sendClaimed, settleJournalPaidRows } from '../../ledger/index.js';
+import { ledgerWritten, rowClaim, sendClaimed, settleJournalPaidRows } from '../../ledger/index.js';
 import type { HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
@@ -183,6 +183,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
     await recordAll(toSend, clientFor, outcomes);
   } else if (toSend.length > 0) {
     sending = await sendAll(ctx, toSend, plan, journal, lock, clientFor, outcomes);
+    await ledgerWritten(services, plan.reconcileCommand);
     if (sending.stopped === 'interrupted') io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
   }
   journal.close();
@@ -235,7 +236,7 @@ async function sendAll(
     clockOffset: async (row) => readApiClockOffset(await clientFor(row.account)),
     send: async (row) => {
       const api = await clientFor(row.account);
-      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), () => withdraw(api, row.request));
+      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), () => withdraw(api, row.request), { behind: true });
       // Rows are sent only when not under --dry-run, which records them instead (recordAll).
       if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);
       return created;
