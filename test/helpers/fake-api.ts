@@ -25,6 +25,16 @@ export function sendJson(response: http.ServerResponse, status: number, body: un
   response.end(text);
 }
 
+/**
+ * Answers `GET /withdrawals/balance` with balances that cover any test's withdrawals (a withdrawal's
+ * confirmation reads them before it asks); false for any other request, for the handler to answer.
+ */
+export function answeredBalance(request: RecordedRequest, response: http.ServerResponse): boolean {
+  if (request.method !== 'GET' || new URL(request.url, 'http://fake').pathname !== '/withdrawals/balance') return false;
+  sendJson(response, 200, { data: { disponiblePixBalance: 100_000, disponibleCardBalance: 100_000, disponibleBilletBalance: 100_000, withdrawalsInProcessingBalance: 0 }, message: 'ok' });
+  return true;
+}
+
 /** A port on 127.0.0.1 nothing listens on (taken from the OS, then released): connections are refused. */
 export async function closedPort(): Promise<number> {
   const probe = net.createServer();

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
+import { answeredBalance, fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
 import { csvFile, expectPaidOnce, paidByKey, PIX_HEADER, pixBatchThrough, pixKeys, pixRows, sandboxBehindProxy, shim } from './helpers.js';
 
 /**
@@ -120,6 +120,7 @@ describe('when reconcile cannot decide', () => {
     let listed: unknown[] = [];
     const api = await startFakeApi((request, response) => {
       response.sendDate = false;
+      if (answeredBalance(request, response)) return;
       if (request.method === 'POST') {
         created.createdAt = created.updatedAt = new Date().toISOString();
         listed = [created];
@@ -149,6 +150,7 @@ describe('when reconcile cannot decide', () => {
   it('a list item that could be the row but lacks the fields to tell: the row stays unknown', async () => {
     let listed: unknown[] = [];
     const api = await startFakeApi((request, response) => {
+      if (answeredBalance(request, response)) return;
       if (request.method === 'POST') {
         // The API's list gives the withdrawal without its PIX key.
         listed = [

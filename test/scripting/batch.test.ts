@@ -4,7 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { BIN, cleanEnv, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
+import { answeredBalance, fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
 import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
 let session: SandboxSession;
@@ -212,6 +212,7 @@ describe('withdraw --from-csv with an answer that never comes', () => {
     };
     let listed: unknown[] = [];
     const api = await startFakeApi((request, response) => {
+      if (answeredBalance(request, response)) return;
       if (request.method === 'POST') {
         created.createdAt = created.updatedAt = new Date().toISOString();
         listed = [created];
