@@ -335,7 +335,8 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
     await Promise.all([...pending]);
   };
 
-  const auditStatement = (record: object) => `INSERT INTO payctl_audit (username, host, record) VALUES (${literal(username)}, ${literal(host)}, ${literal(JSON.stringify(record))})`;
+  /** An audit record's insert; a claim's transaction adds its condition (`AND …`) to keep its intent only with it. */
+  const auditStatement = (record: object) => `INSERT INTO payctl_audit (username, host, record) SELECT ${literal(username)}, ${literal(host)}, ${literal(JSON.stringify(record))} WHERE true`;
 
   let runId: number;
   try {
@@ -365,13 +366,13 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
 
   return {
     name: url,
-    claim: (request: ClaimRequest) =>
+    claim: (request: ClaimRequest, intent?: object) =>
       transaction(
         async (client) => {
           const { account, identity, amount } = request;
           const value = (v: string | number | null) => (v === null ? 'NULL' : typeof v === 'number' ? String(Math.trunc(v)) : client.escapeLiteral(v));
           const [$1, $2, $3, $4, $5, $6, $7, $8] = [account, identity, amount, runId, username, host, request.file, request.maxDailyTotal ?? null].map(value);
-          // One round trip and one commit: the lock on this identity, taken first, is held to the commit, so what
+          // One round trip and one commit, the write's audit intent in it when given: the lock on this identity, taken first, is held to the commit, so what
           // the statement after it reads of the identity is final (each statement of the string reads afresh).
           // The day's total: a claim under a limit holds its account's day alone while it sums the day's claims
           // and adds its own; other claims share that lock, so they never wait for each other, only for it.
@@ -393,7 +394,8 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
                  INSERT INTO payctl_claims (account, identity, amount, day, state, run_id, username, host, file)
                  SELECT ${$1}, ${$2}, ${$3}, ${DAY}, 'claimed', ${$4}, ${$5}, ${$6}, ${$7}
                  WHERE NOT EXISTS (SELECT FROM held)${limited ? ` AND (SELECT total FROM total) + ${$3} <= ${$8}` : ''}
-                 RETURNING id)
+                 RETURNING id)${intent ? `,
+               audited AS (${auditStatement(intent)} AND EXISTS (SELECT FROM claim))` : ''}
                SELECT (SELECT id FROM claim) AS claim_id, (SELECT total FROM total) AS day_total, held.*
                FROM (VALUES (1)) AS one LEFT JOIN held ON true;
                COMMIT`,
