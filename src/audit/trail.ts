@@ -28,6 +28,8 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
   const log = new AuditLog(services.env);
   services.onEnd.push(async () => log.close());
   const scrub = (value: unknown) => services.secrets.scrubDeep(maskSecrets(value));
+  // Asked once: os.userInfo() reads the user database, and a batch writes an intent per row.
+  const user = userName(services.env);
   return {
     async before(write): Promise<AuditedWrite> {
       const settings = services.settings();
@@ -36,7 +38,7 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
         type: 'intent',
         id,
         at: new Date().toISOString(),
-        user: userName(services.env),
+        user,
         host: os.hostname(),
         pid: process.pid,
         profile: settings.profileName,

@@ -17,11 +17,12 @@ const INIT_LOCK = 1;
 const DAY = "(now() AT TIME ZONE 'America/Sao_Paulo')::date";
 const CONNECT_TIMEOUT_MS = 10_000;
 /**
- * Connections a run holds at most: the rows of a batch in flight claim, audit and
- * settle side by side (one queue on one connection was most of a batch's time),
- * and the server commits them together.
+ * Connections a run holds at most: the rows of a batch in flight claim side by side
+ * (one queue on one connection was most of a batch's time), and the server commits
+ * them together; 8 rows (--concurrency 8) never wait for a connection the groups
+ * committed behind them and the intents of writes without a claim hold.
  */
-const MAX_CONNECTIONS = 8;
+const MAX_CONNECTIONS = 10;
 
 /** Versioned migrations: each runs once, in order, in `ledger init`'s one transaction. */
 const MIGRATIONS: readonly string[] = [
