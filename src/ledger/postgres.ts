@@ -235,6 +235,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
   // What is written behind the rows is committed before the connections close.
   services.onEnd.push(async () => {
     await flush().catch(() => {});
+    await Promise.allSettled(opening);
     await Promise.all(connections.map((connection) => connection.end().catch(() => {})));
   });
   const username = userName();
@@ -246,14 +247,28 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
   const idle: pg.Client[] = [client];
   const waiting: Array<(connection: pg.Client) => void> = [];
   let opened = 1;
+  const opening: Array<Promise<void>> = [];
   const acquire = async (): Promise<pg.Client> => {
     const free = idle.pop();
     if (free) return free;
-    if (opened >= MAX_CONNECTIONS) return new Promise((resolve) => waiting.push(resolve));
-    opened++;
-    const connection = await connect(services, url);
-    connections.push(connection);
-    return connection;
+    const next = new Promise<pg.Client>((resolve) => waiting.push(resolve));
+    if (opened < MAX_CONNECTIONS) {
+      opened++;
+      // Opened aside: a connection released meanwhile serves this work first. Opening one (a server
+      // process, SCRAM) took 250-330 ms while a batch's first rows started, a claim 3 ms.
+      const open = connect(services, url).then(
+        (connection) => {
+          connections.push(connection);
+          release(connection);
+        },
+        (error: unknown) => {
+          // The work waiting is served by a connection released, and fails there.
+          broken ??= error instanceof LedgerUnavailable ? error : new LedgerUnavailable(url, whyOf(error));
+        },
+      );
+      opening.push(open);
+    }
+    return next;
   };
   const release = (connection: pg.Client) => {
     const waiter = waiting.shift();
