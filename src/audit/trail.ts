@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ExitCode } from '../errors.js';
 import type { AuditHooks, AuditedWrite, WriteOutcome } from '../http/client.js';
-import { ledgerOf, type LedgerRun } from '../ledger/index.js';
+import { auditIntent, ledgerOf, type LedgerRun } from '../ledger/index.js';
 import type { RunConfig } from '../config/run.js';
 import type { Notices } from '../process-io.js';
 import { maskSecrets, type SecretScrubber } from '../redact.js';
@@ -28,6 +28,8 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
   const log = new AuditLog(services.env);
   services.onEnd.push(async () => log.close());
   const scrub = (value: unknown) => services.secrets.scrubDeep(maskSecrets(value));
+  // Asked once: os.userInfo() reads the user database, and a batch writes an intent per row.
+  const user = userName(services.env);
   return {
     async before(write): Promise<AuditedWrite> {
       const settings = services.settings();
@@ -36,7 +38,7 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
         type: 'intent',
         id,
         at: new Date().toISOString(),
-        user: userName(services.env),
+        user,
         host: os.hostname(),
         pid: process.pid,
         profile: settings.profileName,
@@ -48,14 +50,17 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
         ...(write.query && Object.keys(write.query).length > 0 ? { query: scrub(write.query) as Record<string, string> } : {}),
         ...(write.body === undefined ? {} : { body: scrub(write.body) }),
       };
+      // The team's copy first, with a withdrawal's claim: a ledger that refuses the claim or cannot keep
+      // the intent stops the write (nothing sent) before the local log says it was meant to go.
+      await auditIntent(services, intent);
+      const ledger = await ledgerOf(services);
       try {
         await log.append(intent);
       } catch (error) {
-        throw auditWriteError(log.file, error);
+        const failure = auditWriteError(log.file, error);
+        await ledger.audit({ type: 'outcome', id, at: new Date().toISOString(), status: null, resourceId: null, exitCode: failure.exitCode, error: failure.message }, { behind: true });
+        throw failure;
       }
-      // The team's copy: a ledger that cannot keep it stops the write (exit 4, nothing sent).
-      const ledger = await ledgerOf(services);
-      await ledger.audit(intent);
       return {
         after: async (outcome: WriteOutcome) => {
           try {

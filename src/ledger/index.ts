@@ -1,3 +1,4 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
@@ -5,7 +6,7 @@ import type { RowState } from '../batch/journal.js';
 import { ExitCode, PayctlError } from '../errors.js';
 import type { RunConfig } from '../config/run.js';
 import { idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
-import { makerOf, type ClaimKey, type ClaimRequest, type KnownClaim, type Ledger, type LedgerRun } from './ledger.js';
+import { makerOf, type Claim, type ClaimKey, type ClaimRequest, type KnownClaim, type Ledger, type LedgerRun } from './ledger.js';
 import { LOCAL_LEDGER, parseLedgerUrl } from './url.js';
 import { platformAccount } from '../withdrawal/lock.js';
 
@@ -45,6 +46,23 @@ export function ledgerOf(services: LedgerRun): Promise<Ledger> {
 }
 
 /**
+ * The claim of the withdrawal sendClaimed is sending, made by the first audit intent of its
+ * send (auditIntent), so that claim and intent are one commit on the row's way; undefined once made.
+ */
+const claimOnWrite = new AsyncLocalStorage<(intent: object) => Promise<Claim> | undefined>();
+
+/**
+ * Keeps a write's audit intent in the team's ledger before it is sent: in the claim's commit for the
+ * write of a claimed withdrawal, else in one of its own. Throws (nothing sent) when the claim is
+ * refused or the ledger does not answer.
+ */
+export async function auditIntent(services: LedgerRun, intent: object): Promise<void> {
+  const claimed = claimOnWrite.getStore()?.(intent);
+  if (claimed) await claimed;
+  else await (await ledgerOf(services)).audit(intent);
+}
+
+/**
  * Claims the withdrawal in the profile's ledger, sends it, and settles the claim
  * with what came of it: done with the withdrawal's id, refused when the API
  * refused it, unknown when no answer says (then --reconcile or `withdrawals get`
@@ -59,18 +77,25 @@ export async function sendClaimed<T extends { id: string } | undefined>(
 ): Promise<T> {
   if (ctx.services.flags.dryRun) return send();
   const ledger = await ledgerOf(ctx.services);
-  const claim = await ledger.claim({ ...request, maxDailyTotal: ctx.services.settings().profile?.maxDailyTotal });
+  const claimRequest = { ...request, maxDailyTotal: ctx.services.settings().profile?.maxDailyTotal };
+  // Every write of a run that is not --dry-run records its intent (auditIntent) before it is sent, so
+  // the POST never leaves before this claim is committed; a send that wrote nothing claimed nothing.
+  let claiming: Promise<Claim> | undefined;
+  const claimWith = (intent: object) => (claiming ? undefined : (claiming = ledger.claim(claimRequest, intent)));
   let created: T;
   try {
-    created = await send();
+    created = await claimOnWrite.run(claimWith, send);
   } catch (error) {
+    const claim = await claiming?.catch(() => undefined);
+    if (!claim) throw error;
     const known = error instanceof PayctlError ? error : undefined;
     const mayHaveMoved = !known || known.exitCode === ExitCode.unknownOutcome || (known.status !== undefined && known.status >= 500);
     await claim.settle(mayHaveMoved ? { state: 'unknown' } : { state: 'refused' });
     if (!behind) await ledger.flush().catch(() => {});
     throw error;
   }
-  await claim.settle(created ? { state: 'done', withdrawalId: created.id } : { state: 'unknown' });
+  const claim = await claiming;
+  await claim?.settle(created ? { state: 'done', withdrawalId: created.id } : { state: 'unknown' });
   if (!behind) await ledger.flush().catch(() => {});
   return created;
 }

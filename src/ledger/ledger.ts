@@ -14,9 +14,10 @@ export interface Ledger {
   /**
    * Claims a withdrawal before it is sent, in one transaction with the day's total
    * of its account. Refused (exit 2, the holder named) when another claim holds it;
-   * exit 4 when the ledger does not answer.
+   * exit 4 when the ledger does not answer. `intent`: the audit record of the write that sends it, kept
+   * in the claim's own commit (and only if the claim is made), in place of a commit of its own.
    */
-  claim(request: ClaimRequest): Promise<Claim>;
+  claim(request: ClaimRequest, intent?: object): Promise<Claim>;
   /** Settles the claims of rows left in flight by a run that has ended, as a reconcile decided them. */
   settleLeftOver(account: string, identity: string, outcome: ClaimOutcome): Promise<void>;
   /**

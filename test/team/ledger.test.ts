@@ -261,6 +261,42 @@ describe('a team on one ledger', () => {
     }
   });
 
+  it("a row's audit intent is committed with its claim, before its POST; the team's trail holds one write per row, done, and none for a row held by another's claim", async () => {
+    const prefix = 'one-commit';
+    const [fileA, fileB] = twoCopies(prefix, 3, 20_000);
+    const proxy = await startProxy(session.sandbox.url);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    proxy.holdPosts(() => held);
+    try {
+      const running = startCli(batchArgs(fileA), { ...envA, PAYCTL_BASE_URL: proxy.url });
+      await waitUntil('three requests', async () => proxy.posts.length === 3);
+      // While the POSTs are held no claim is settled yet: each row's intent was written by its claim's transaction.
+      const together = await db.query<{ amount: string }>(
+        `SELECT c.amount FROM payctl_claims c JOIN payctl_audit a ON a.xmin = c.xmin
+         WHERE c.file = $1 AND a.record->>'type' = 'intent' AND a.record->'body'->>'amount' = c.amount::text ORDER BY c.amount`,
+        [fileA],
+      );
+      expect(together.map((row) => Number(row.amount))).toEqual([20_000, 20_001, 20_002]);
+      // The other operator's copy, through the same API, is refused by the held claims, nothing of it in the team's trail.
+      const refused = await runInProcess(batchArgs(fileB), { env: { ...envB, PAYCTL_BASE_URL: proxy.url.replace('127.0.0.1', 'localhost') } });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(/is claimed by /);
+      release();
+      const done = await running.done;
+      expect(done.code, done.stderr).toBe(0);
+    } finally {
+      release();
+      await proxy.close();
+    }
+    await expectPaidOnce(session, prefix, pixKeys(prefix, 3));
+    const team = await runInProcess(['audit', '--team', '--all', '--json'], { env: envB });
+    expect(team.code, team.stderr).toBe(0);
+    const writes = (JSON.parse(team.stdout) as Array<{ body: { pixKey?: string }; outcome: string; resourceId: string | null }>).filter((entry) => entry.body?.pixKey?.startsWith(`${prefix}-`));
+    const made = (await sandboxWithdrawals(session)).filter((w) => w.pixKey?.startsWith(`${prefix}-`));
+    expect(writes.map((entry) => [entry.outcome, entry.resourceId]).sort()).toEqual(made.map((w) => ['done', w.id]).sort());
+  });
+
   it('the password is never in argv, output, --debug or the audit trail', async () => {
     const refused = await runInProcess(['profiles', 'set', 'default', '--ledger', db.url.replace('ledger@', `ledger:${db.password}@`)], { env: envA });
     expect(refused.code).toBe(2);
