@@ -200,25 +200,35 @@ describe('what a request loads', () => {
     return { code: result.code, stdout: result.stdout, ...(JSON.parse(readFileSync(list, 'utf8')) as { modules: string[]; files: string[] }) };
   }
 
-  it('jq is loaded only by a run with --jq', async () => {
-    const plain = await loadedModules('pipe');
-    expect(plain.code).toBe(0);
-    expect(plain.files.filter((file) => file.includes('jq-wasm'))).toEqual([]);
-    const filtered = await loadedModules('pipe', ['--jq', '.disponiblePixBalance']);
-    expect(filtered.code).toBe(0);
-    expect(filtered.stdout).toBe(`${BALANCE.disponiblePixBalance}\n`);
-    expect(filtered.files.some((file) => file.includes('jq-wasm'))).toBe(true);
-  });
-
-  it('ExcelJS is loaded only by a run that writes a workbook', async () => {
-    const plain = await loadedModules('pipe');
-    expect(plain.code).toBe(0);
-    expect(plain.files.filter((file) => file.includes('exceljs'))).toEqual([]);
-    const workbook = await loadedModules('pipe', ['-o', 'xlsx']);
-    expect(workbook.code).toBe(0);
-    expect(workbook.stdout.startsWith('PK')).toBe(true);
-    expect(workbook.files.some((file) => /[\\/]vendor[\\/]exceljs\.cjs$/.test(file))).toBe(true);
-  });
+  const onDemand = [
+    {
+      library: 'jq',
+      by: 'a run with --jq',
+      args: ['--jq', '.disponiblePixBalance'],
+      named: 'jq-wasm',
+      isLibrary: (file: string) => file.includes('jq-wasm'),
+      printed: (stdout: string) => expect(stdout).toBe(`${BALANCE.disponiblePixBalance}\n`),
+    },
+    {
+      library: 'ExcelJS',
+      by: 'a run that writes a workbook',
+      args: ['-o', 'xlsx'],
+      named: 'exceljs',
+      isLibrary: (file: string) => /[\\/]vendor[\\/]exceljs\.cjs$/.test(file),
+      printed: (stdout: string) => expect(stdout.startsWith('PK')).toBe(true),
+    },
+  ];
+  for (const { library, by, args, named, isLibrary, printed } of onDemand) {
+    it(`${library} is loaded only by ${by}`, async () => {
+      const plain = await loadedModules('pipe');
+      expect(plain.code).toBe(0);
+      expect(plain.files.filter((file) => file.includes(named))).toEqual([]);
+      const using = await loadedModules('pipe', args);
+      expect(using.code).toBe(0);
+      printed(using.stdout);
+      expect(using.files.some(isLibrary)).toBe(true);
+    });
+  }
 
   it('balance --json answers through node:http without loading undici (fetch) or node:tty', async () => {
     const before = api.requests.length;
