@@ -386,8 +386,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
       transaction(
         async (client) => {
           const { account, identity, amount } = request;
-          const value = (v: string | number | null) => (v === null ? 'NULL' : typeof v === 'number' ? String(Math.trunc(v)) : client.escapeLiteral(v));
-          const [$1, $2, $3, $4, $5, $6, $7, $8] = [account, identity, amount, runId, username, host, request.file, request.maxDailyTotal ?? null].map(value);
+          const [$1, $2, $3, $4, $5, $6, $7, $8] = [account, identity, amount, runId, username, host, request.file, request.maxDailyTotal ?? null].map(literal);
           // One round trip and one commit, the write's audit intent in it when given: the lock on this identity, taken first, is held to the commit, so what
           // the statement after it reads of the identity is final (each statement of the string reads afresh).
           // The day's total: a claim under a limit holds its account's day alone while it sums the day's claims
@@ -399,7 +398,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
           let results: Array<pg.QueryResult<Holder & { claim_id: string | null; day_total: string | null }>>;
           try {
             results = (await client.query(
-              `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${value(`${account} ${identity}`)}));
+              `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${literal(`${account} ${identity}`)}));
                SELECT pg_advisory_xact_lock${limited ? '' : '_shared'}(${DAY_LOCK_SPACE}, ${dayLock});
                WITH held AS (
                  SELECT * FROM payctl_claims WHERE account = ${$1} AND identity = ${$2}
