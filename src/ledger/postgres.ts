@@ -136,14 +136,25 @@ async function connect(services: LedgerRun, url: string): Promise<pg.Client> {
   }
 }
 
-/** Certificates TLS could not trace to an authority this machine trusts. */
-const UNTRUSTED = new Set(['DEPTH_ZERO_SELF_SIGNED_CERT', 'SELF_SIGNED_CERT_IN_CHAIN', 'UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'UNABLE_TO_GET_ISSUER_CERT', 'UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'CERT_UNTRUSTED']);
+/**
+ * Certificates TLS could not trace to an authority this machine trusts, each in payctl's words: Node's own
+ * message differs between versions (24 appends advice about --use-system-ca that contradicts sslrootcert).
+ */
+const UNTRUSTED = new Map([
+  ['DEPTH_ZERO_SELF_SIGNED_CERT', 'self-signed certificate'],
+  ['SELF_SIGNED_CERT_IN_CHAIN', 'self-signed certificate in the chain'],
+  ['UNABLE_TO_VERIFY_LEAF_SIGNATURE', 'unable to verify the first certificate'],
+  ['UNABLE_TO_GET_ISSUER_CERT', 'unable to get the issuer certificate'],
+  ['UNABLE_TO_GET_ISSUER_CERT_LOCALLY', 'unable to get the local issuer certificate'],
+  ['CERT_UNTRUSTED', 'certificate not trusted'],
+]);
 
 /** What the SSL mode in effect (`mode`, as the user set it) has to do with a failed connection, if anything. */
 function whyNoSsl(error: unknown, mode: string): string | undefined {
   const { message = '', code = '' } = (error ?? {}) as { message?: string; code?: string };
   if (message === NO_SSL) return `its server does not offer SSL, which ${mode} requires`;
-  if (UNTRUSTED.has(code)) return `its server's certificate is not trusted (${message}), which ${mode} requires: give the authority that signed it as sslrootcert=FILE in the URL`;
+  const untrusted = UNTRUSTED.get(code);
+  if (untrusted) return `its server's certificate is not trusted (${untrusted}), which ${mode} requires: give the authority that signed it as sslrootcert=FILE in the URL`;
   if (code === 'ERR_TLS_CERT_ALTNAME_INVALID') return `its server's certificate is not for this host (${message}), which ${mode} requires`;
   // The server's pg_hba.conf takes this client only over SSL (hostssl); libpq's wording ends so.
   if (mode.startsWith('sslmode=disable') && /, no encryption$/.test(message)) return `its server takes this connection only over SSL, which ${mode} refuses`;
