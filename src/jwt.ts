@@ -1,3 +1,5 @@
+import { clip } from './text.js';
+
 /** A token no API issued: characters a bearer token cannot have, or a JWT whose payload or `exp` cannot be read. */
 export class MalformedToken extends Error {
   constructor(reason: string) {
@@ -37,7 +39,7 @@ export function jwtExpiry(token: string): Date | undefined {
   if (exp === undefined) return undefined;
   if (typeof exp !== 'number' || !Number.isFinite(exp) || exp < 0 || exp > LATEST_EXP) {
     throw new MalformedToken(
-      `is a malformed JWT: its exp (${String(JSON.stringify(exp)).slice(0, 40)}) is not a time in seconds since 1970, up to the year 9999`,
+      `is a malformed JWT: its exp (${clip(String(JSON.stringify(exp)), 40)}) is not a time in seconds since 1970, up to the year 9999`,
     );
   }
   return new Date(exp * 1000);

@@ -171,6 +171,14 @@ describe('the named cases, word for word', () => {
     expect(api.requests.length).toBe(sent);
   });
 
+  it('a long exp is quoted cut between characters, never inside an emoji', async () => {
+    // 38 letters and an emoji: its first half was the 40th UTF-16 unit of the quoted exp.
+    const result = await runInProcess(['balance'], { env: env(configDirWith('{}'), { PAYCTL_TOKEN: jwtWithExp(`${'x'.repeat(38)}😀later`) }) });
+    expect(result.code, result.stderr).toBe(3);
+    expect(result.stderr).toContain(`its exp ("${'x'.repeat(36)}...) is not a time`);
+    expect(result.stderr).not.toMatch(/\p{Cs}/u); // no half of a surrogate pair
+  });
+
   it('a malformed JWT: auth token refuses it (exit 2); stored by hand, auth status says why it is unusable (exit 3)', async () => {
     const bad = jwtWithPayload('[1,2]');
     const given = await runInProcess(['auth', 'token', '--stdin'], { env: env(configDirWith('{}')), input: `${bad}\n` });
