@@ -1,8 +1,8 @@
 import { ExitCode } from '../errors.js';
-import { auditFiles, readRecords, type AuditRecord, type IntentRecord, type OutcomeRecord, type SettledRecord } from './log.js';
+import { auditFiles, readRecords, type AuditRecord, type AuditIntent, type OutcomeRecord, type SettledRecord } from './log.js';
 
 /** One write as `payctl audit` shows it: its intent joined with its outcome and settlement. */
-export interface AuditEntry extends Omit<IntentRecord, 'type' | 'pid' | 'query' | 'body'> {
+export interface AuditEntry extends Omit<AuditIntent, 'type' | 'pid' | 'query' | 'body'> {
   query: Record<string, string> | null;
   body: unknown;
   /** done, refused, not sent, unknown, settled: paid, settled: not made. */
@@ -25,7 +25,7 @@ function outcomeOf(outcome: OutcomeRecord | undefined, settled: SettledRecord | 
   return outcome.exitCode === ExitCode.tookNoEffect ? 'not sent' : 'refused';
 }
 
-function entryOf(intent: IntentRecord, outcome: OutcomeRecord | undefined, settled: SettledRecord | undefined): AuditEntry {
+function entryOf(intent: AuditIntent, outcome: OutcomeRecord | undefined, settled: SettledRecord | undefined): AuditEntry {
   return {
     at: intent.at,
     user: intent.user,
@@ -65,13 +65,13 @@ export interface AuditSelection {
 export function readAuditEntries(env: NodeJS.ProcessEnv, { since, last }: AuditSelection): { entries: AuditEntry[]; more: boolean; damaged: number } {
   const outcomes = new Map<string, OutcomeRecord>();
   const settlements = new Map<string, SettledRecord>();
-  const intents: IntentRecord[] = [];
+  const intents: AuditIntent[] = [];
   let damaged = 0;
   let more = false;
   for (const file of auditFiles(env).reverse()) {
     const read = readRecords(file);
     damaged += read.damaged;
-    const fileIntents: IntentRecord[] = [];
+    const fileIntents: AuditIntent[] = [];
     let older = false;
     for (const record of read.records as AuditRecord[]) {
       if (record.type === 'outcome') outcomes.set(record.id, record);
@@ -93,7 +93,7 @@ export function readAuditEntries(env: NodeJS.ProcessEnv, { since, last }: AuditS
 export function entriesOfRecords(records: readonly AuditRecord[], { since, last }: AuditSelection): { entries: AuditEntry[]; more: boolean } {
   const outcomes = new Map(records.flatMap((record) => (record.type === 'outcome' ? [[record.id, record] as const] : [])));
   const settlements = new Map(records.flatMap((record) => (record.type === 'settled' ? [[record.id, record] as const] : [])));
-  const intents = records.filter((record): record is IntentRecord => record.type === 'intent' && (since === undefined || Date.parse(record.at) >= since));
+  const intents = records.filter((record): record is AuditIntent => record.type === 'intent' && (since === undefined || Date.parse(record.at) >= since));
   const shown = last === undefined ? intents : intents.slice(-last);
   return { entries: shown.map((intent) => entryOf(intent, outcomes.get(intent.id), settlements.get(intent.id))), more: shown.length < intents.length };
 }

@@ -20,7 +20,7 @@ import { assertPrivate, sharedFsync, syncFolder } from '../withdrawal/private-fi
  * file is read back. The folder is 0700 and the files 0600.
  */
 
-export interface IntentRecord {
+export interface AuditIntent {
   type: 'intent';
   id: string;
   at: string;
@@ -63,7 +63,7 @@ export interface SettledRecord {
   status: string | null;
 }
 
-export type AuditRecord = IntentRecord | OutcomeRecord | SettledRecord;
+export type AuditRecord = AuditIntent | OutcomeRecord | SettledRecord;
 
 const DEFAULT_MAX_BYTES = 5 * 1024 * 1024;
 const LOCK_WAIT_MS = 10_000;
@@ -210,7 +210,7 @@ function parseRecord(line: string): AuditRecord | undefined {
   if (!value || typeof value !== 'object') return undefined;
   const record = value as Partial<AuditRecord>;
   if (typeof record.id !== 'string' || typeof record.at !== 'string') return undefined;
-  if (record.type === 'intent') return typeof record.method === 'string' && typeof record.path === 'string' ? (record as IntentRecord) : undefined;
+  if (record.type === 'intent') return typeof record.method === 'string' && typeof record.path === 'string' ? (record as AuditIntent) : undefined;
   if (record.type === 'outcome') return typeof record.exitCode === 'number' ? (record as OutcomeRecord) : undefined;
   if (record.type === 'settled') return record as SettledRecord;
   return undefined;

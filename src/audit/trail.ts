@@ -7,7 +7,7 @@ import type { RunConfig } from '../config/run.js';
 import type { Notices } from '../process-io.js';
 import { maskSecrets, type SecretScrubber } from '../redact.js';
 import { compareWithdrawal, createdAtOf, idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
-import { AuditLog, auditFiles, auditWriteError, readRecords, type IntentRecord, type SettledRecord } from './log.js';
+import { AuditLog, auditFiles, auditWriteError, readRecords, type AuditIntent, type SettledRecord } from './log.js';
 
 /** Who runs payctl, as the system knows them. */
 function userName(env: NodeJS.ProcessEnv): string {
@@ -34,7 +34,7 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
     async before(write): Promise<AuditedWrite> {
       const settings = services.settings();
       const id = randomUUID();
-      const intent: IntentRecord = {
+      const intent: AuditIntent = {
         type: 'intent',
         id,
         at: new Date().toISOString(),
@@ -100,7 +100,7 @@ export async function settleWithdrawals(services: RunConfig & Notices, findings:
   const files = auditFiles(services.env);
   if (findings.length === 0 || files.length === 0) return;
   const { baseUrl } = services.settings();
-  const open = new Map<string, IntentRecord>();
+  const open = new Map<string, AuditIntent>();
   const claimed = new Set<string>();
   // The current file and the one before it: a write of unknown outcome is settled soon after, or by hand.
   for (const file of files.slice(-2)) {
@@ -134,7 +134,7 @@ export async function settleWithdrawals(services: RunConfig & Notices, findings:
   }
 }
 
-function matches(intent: IntentRecord, { identity, account, found }: WithdrawalFinding): boolean {
+function matches(intent: AuditIntent, { identity, account, found }: WithdrawalFinding): boolean {
   if (intent.account !== account) return false;
   const body = intent.body && typeof intent.body === 'object' ? (intent.body as Record<string, unknown>) : {};
   const asSent = { ...body, withdrawalPaymentType: String(body.withdrawalMethod ?? '').toUpperCase(), id: 'intent' };

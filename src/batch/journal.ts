@@ -33,7 +33,7 @@ export interface RunRecord {
   at: string;
 }
 
-export interface IntentRecord {
+export interface RowIntent {
   type: 'intent';
   key: string;
   line: number;
@@ -92,7 +92,7 @@ export interface AbsentRecord {
   at: string;
 }
 
-export type JournalRecord = JournalHeader | RunRecord | IntentRecord | DoneRecord | FailedRecord | NotSentRecord | UnknownRecord | AbsentRecord;
+export type JournalRecord = JournalHeader | RunRecord | RowIntent | DoneRecord | FailedRecord | NotSentRecord | UnknownRecord | AbsentRecord;
 
 export type RowState =
   | { state: 'new' }
@@ -104,7 +104,7 @@ export type RowState =
    * whole record before it, a bound on when that intent was made, and
    * `cutAfterApiAt` the same on the API's clock (the latest intent's), when known.
    */
-  | { state: 'unknown'; intent?: IntentRecord; cutAfter?: string; cutAfterApiAt?: string; error?: string };
+  | { state: 'unknown'; intent?: RowIntent; cutAfter?: string; cutAfterApiAt?: string; error?: string };
 
 export interface JournalContents {
   header?: JournalHeader;

@@ -1,4 +1,5 @@
 /** What a handler receives and returns, and the helpers every handler shares. */
+import type { PageQuery as ApiPageQuery } from '../api/pages.js';
 import type { ListMeta } from '../api/types.js';
 import type { ChangeSet } from './changes.js';
 import { ApiError, type ErrorKind } from './errors.js';
@@ -43,10 +44,8 @@ export interface Reply {
 
 export const single = (data: unknown, message: string): Reply => ({ body: { data, message } });
 
-export interface PageQuery {
-  page: number;
-  limit: number;
-}
+/** A list query as the sandbox serves it: the API's, with the schema's defaults filled in. */
+export type PageQuery = Required<ApiPageQuery>;
 
 /** page and limit of a list query (validated, defaults filled in by the schema) */
 export const pageQuery = (query: Record<string, unknown>): PageQuery => ({ page: query.page as number, limit: query.limit as number });
