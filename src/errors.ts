@@ -61,6 +61,8 @@ export interface ErrorDetails {
   status?: number;
   /** A 429's `Retry-After`, in milliseconds, for a caller that waits it out itself. */
   retryAfterMs?: number;
+  /** The request never reached the server (connection refused, DNS, a proxy that would not connect): nothing took effect. */
+  neverReachedServer?: boolean;
 }
 
 /** The one error type commands throw; main() renders it and exits with its code. */
@@ -69,6 +71,7 @@ export class PayctlError extends Error {
   readonly returnCode?: number;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  readonly neverReachedServer: boolean;
 
   constructor(
     message: string,
@@ -81,6 +84,7 @@ export class PayctlError extends Error {
     this.returnCode = details.returnCode;
     this.status = details.status;
     this.retryAfterMs = details.retryAfterMs;
+    this.neverReachedServer = details.neverReachedServer ?? false;
   }
 }
 

@@ -114,7 +114,7 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
       if (!known || mayHaveMoved(known)) {
         outcome = reportRow(row, 'unknown', { error: message });
         written = await record({ type: 'unknown', key: row.key, error: message, at: new Date().toISOString() });
-      } else if (neverReached(known)) {
+      } else if (known.neverReachedServer) {
         // The next rows would meet the same closed door: stop, and leave them to a rerun.
         outcome = reportRow(row, 'not-sent', { error: message });
         written = await record({ type: 'not-sent', key: row.key, error: message, at: new Date().toISOString() });
@@ -168,15 +168,6 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
  * it), even one that carries the API's error body.
  */
 const mayHaveMoved = (error: PayctlError): boolean => error.exitCode === ExitCode.unknownOutcome || (error.status !== undefined && error.status >= 500);
-
-/**
- * Whether the request never reached the API: a network failure before it could take
- * effect (connection refused, DNS, a proxy that would not connect; src/http/client.ts
- * makes one reached, such as a timeout after it was written, an unknown outcome) with no
- * answer at all. A 408 or 429 came from the server, and a silent ledger is its own stop.
- */
-const neverReached = (error: PayctlError): boolean =>
-  error.exitCode === ExitCode.network && error.status === undefined && !(error instanceof LedgerUnavailable);
 
 /** What the exit of a batch depends on beyond its report. */
 export interface BatchEnd {

@@ -335,7 +335,10 @@ function errorFromTransport(error: unknown, sent: Write): PayctlError {
       });
     }
     const exitCode = error.code === RESPONSE_TOO_LARGE ? ExitCode.answerTooLargeToRead : ExitCode.network;
-    return new PayctlError(error.message, exitCode, { hint: error.hint ?? 'nothing took effect; it is safe to retry' });
+    return new PayctlError(error.message, exitCode, {
+      hint: error.hint ?? 'nothing took effect; it is safe to retry',
+      neverReachedServer: !error.reachedServer,
+    });
   }
   return new PayctlError(
     `request failed: ${(error as Error)?.message ?? String(error)}`,

@@ -188,6 +188,33 @@ describe('the batch engine', () => {
     expect(exitOf(result)).toBe(ExitCode.auth);
   });
 
+  it('stops when a request never reached the API: that row and the rows after it are not sent, and the journal says so for the rerun', async () => {
+    const { rows, journal, fake, run } = startBatch(4, 2);
+    await fake.started(2);
+    fake.sends[0]!.answer.resolve(created(rows[0]!));
+    await fake.started(3);
+    fake.sends[1]!.answer.reject(new PayctlError('connection refused', ExitCode.network, { neverReachedServer: true }));
+    fake.sends[2]!.answer.resolve(created(rows[2]!));
+    // Were the last row started, it is answered, so that the run ends and the count below fails.
+    void fake.started(4).then(() => fake.sends[3]!.answer.resolve(created(rows[3]!)));
+    const result = await run;
+    expect(fake.sends).toHaveLength(3);
+    expect(result.stopped).toBe('unreachable');
+    expect(rows.map((row) => outcomeOf(result, row).outcome)).toEqual(['sent', 'not-sent', 'sent', 'not-sent']);
+    expect(typesOf(journal.records, rows[1]!)).toEqual(['intent', 'not-sent']);
+    expect(exitOf(result)).toBe(ExitCode.network);
+  });
+
+  it('a network failure after the request reached the server is not taken for one that never left', async () => {
+    const { rows, fake, run } = startBatch(2, 2);
+    await fake.started(2);
+    fake.sends[0]!.answer.reject(new PayctlError('the connection was reset', ExitCode.network));
+    fake.sends[1]!.answer.resolve(created(rows[1]!));
+    const result = await run;
+    expect(result.stopped).toBeUndefined();
+    expect(rows.map((row) => outcomeOf(result, row).outcome)).toEqual(['failed', 'sent']);
+  });
+
   it('stops when the journal cannot be written: a row answered but not recorded makes the exit 5', async () => {
     const { rows, fake, run } = startBatch(3, 1, { failOn: (record) => record.type === 'done' });
     await fake.started(1);
