@@ -580,3 +580,6 @@ export interface PostbackPayload {
   event: 'withdrawal.status_changed';
   data: Withdrawal;
 }
+
+/** The range of the properties the document names WITHDRAWAL_AMOUNT (x-range-name). */
+export const WITHDRAWAL_AMOUNT = { minimum: 100, maximum: 1000000000000 } as const;

@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
 import { PayctlError, usageError } from '../errors.js';
 import { formatCentsExact } from '../output/money.js';
-import { centsIfReais, MINIMUM_WITHDRAWAL, parseBrl, parseUuid } from '../validation/flags.js';
+import { centsIfReais, parseUuid, parseWithdrawalReais } from '../validation/flags.js';
 import { parseWithdrawRequest, requiredWithdrawFields, withdrawFieldsOf, type WithdrawField } from '../withdrawal/request.js';
 import { parseCsv, type BatchFileSeparator, type CsvTable } from './csv.js';
 import type { SheetChoice } from './workbook.js';
@@ -155,8 +155,8 @@ function batchOf(
     try {
       const fields: Partial<Record<WithdrawField, string>> = Object.fromEntries(withdrawFieldsOf(method).map((field) => [field, cells[label(field)]]));
       if (!inReais) refuseReaisAsCents(fields.amount);
-      // Reais become the cents every other check and the journal know; the minimum is said in reais.
-      else if (fields.amount?.trim()) fields.amount = String(parseBrl(AMOUNT_BRL, fields.amount, MINIMUM_WITHDRAWAL));
+      // Reais become the cents every other check and the journal know; the range is said in reais.
+      else if (fields.amount?.trim()) fields.amount = String(parseWithdrawalReais(AMOUNT_BRL, fields.amount));
       const request = parseWithdrawRequest(method, fields, label);
       const account = cells.subaccount ? parseUuid('subaccount', cells.subaccount) : defaultAccount;
       const reference = cells.reference || null;

@@ -1,4 +1,4 @@
-import { BRAZILIAN_STATES, PIX_KEY_TYPES, type PixKeyType } from '../api/types.js';
+import { BRAZILIAN_STATES, PIX_KEY_TYPES, WITHDRAWAL_AMOUNT, type PixKeyType } from '../api/types.js';
 import { usageError } from '../errors.js';
 import { isCalendarDate, isEmail, isoDay, isPlausibleBirthdate, isUuid, isValidCnpj, isValidCpf, isValidCpfOrCnpj, isValidPixPhone, passesLuhn, withoutCountryCode } from './rules.js';
 import { characterCount, clip } from '../text.js';
@@ -82,8 +82,11 @@ export function centsIfReais(raw: string): number | undefined {
 
 const minimumRule = (minimum: number) => (minimum ? `, at least ${minimum}` : '');
 
-/** Integer cents, as the API takes money; `12.34` and `R$ 12` are refused with the cents they would be. */
-export function parseCents(flag: string, raw: string, minimum = 0): number {
+/**
+ * Integer cents, as the API takes money, from `minimum` to `maximum`; `12.34` and `R$ 12`
+ * are refused with the cents they would be.
+ */
+export function parseCents(flag: string, raw: string, minimum = 0, maximum = Number.MAX_SAFE_INTEGER): number {
   const text = raw.trim();
   const asReais = centsIfReais(text);
   if (asReais !== undefined) throw fail(flag, raw, `amounts are integer cents${minimumRule(minimum)}: as reais, ${text} is ${asReais} cents`);
@@ -92,29 +95,32 @@ export function parseCents(flag: string, raw: string, minimum = 0): number {
   const value = Number(text);
   if (!Number.isSafeInteger(value)) throw fail(flag, raw, 'is too large');
   if (value < minimum) throw fail(flag, raw, `must be at least ${minimum} cents (${reaisText(minimum)})`);
+  if (value > maximum) throw fail(flag, raw, `must be at most ${maximum} cents (${reaisText(maximum)})`);
   return value;
 }
 
 /** `R$ 1,00` for 100 cents, for messages. */
-const reaisText = (cents: number) => `R$ ${Math.floor(cents / 100)},${String(cents % 100).padStart(2, '0')}`;
+const reaisText = (cents: number) => `R$ ${String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+$)/g, '.')},${String(cents % 100).padStart(2, '0')}`;
 
 /**
  * Reais as written in Brazil (`1.234,56`, `R$ 1.234,56`, `1234,56`), as integer cents
  * (brlCents); anything else is refused naming the forms taken.
  */
-export function parseBrl(flag: string, raw: string, minimum = 0): number {
+export function parseBrl(flag: string, raw: string, minimum = 0, maximum = Number.MAX_SAFE_INTEGER): number {
   const cents = brlCents(raw);
   if (cents === undefined) {
     throw fail(flag, raw, 'must be reais as written in Brazil, such as 1.234,56 or R$ 1.234,56 (a comma before at most two decimals, dots between thousands)');
   }
   if (cents < minimum) throw fail(flag, raw, `must be at least ${reaisText(minimum)}`);
+  if (cents > maximum) throw fail(flag, raw, `must be at most ${reaisText(maximum)}`);
   return cents;
 }
 
-/** The least a withdrawal moves, in cents (the reference's minimum). */
-export const MINIMUM_WITHDRAWAL = 100;
+/** A withdrawal's amount in cents, within the API document's range for it. */
+export const parseWithdrawalAmount: Parser<number> = (flag, raw) => parseCents(flag, raw, WITHDRAWAL_AMOUNT.minimum, WITHDRAWAL_AMOUNT.maximum);
 
-export const parseWithdrawalAmount: Parser<number> = (flag, raw) => parseCents(flag, raw, MINIMUM_WITHDRAWAL);
+/** A withdrawal's amount in reais as written in Brazil, within the same range. */
+export const parseWithdrawalReais: Parser<number> = (flag, raw) => parseBrl(flag, raw, WITHDRAWAL_AMOUNT.minimum, WITHDRAWAL_AMOUNT.maximum);
 
 export const parsePercentage: Parser<number> = (flag, raw) => {
   if (!/^\d{1,3}(\.\d{1,2})?$/.test(raw.trim())) throw fail(flag, raw, 'must be a number from 0.01 to 100 with at most 2 decimals');

@@ -33,6 +33,7 @@ const CASES: Array<[string, string[], string, RegExp]> = [
   ['amount in reais', [...PIX, '--amount', '12.34'], '--amount', /integer cents/],
   ['amount as R$', [...PIX, '--amount', 'R$ 12'], '--amount', /integer cents/],
   ['amount under the minimum', [...PIX, '--amount', '99'], '--amount', /at least 100/],
+  ['amount over the API document\'s maximum', [...PIX, '--amount', '1000000000001'], '--amount', /at most 1000000000000 cents \(R\$ 10\.000\.000\.000,00\)/],
   ['bank account not a number', [...replace(PIX, '--bank-account', 'abc'), '--amount', '1000'], '--bank-account', /whole number/],
   ['unknown PIX key type', [...replace(PIX, '--pix-key-type', 'iban'), '--amount', '1000'], '--pix-key-type', /DOCUMENT_CPF.*cpf/],
   [

@@ -203,6 +203,22 @@ describe('amounts in a batch', () => {
     expect(result.stderr).toMatch(/line 2: amount "1\.234,56" reads as reais.*123456 cents.*amount_brl/);
     expect(result.stderr).toMatch(/line 3: amount "12,50" reads as reais.*1250 cents.*amount_brl/);
   });
+
+  it("refuses amounts outside the API document's range for a withdrawal, in reais and in cents, and sends nothing", async () => {
+    const reais = csv('range-brl.csv', [
+      'amount_brl;bank_account_id;pix_key_type;pix_key',
+      `"0,99";${bankAccountId};email;range-a@example.com`,
+      `"10.000.000.000,01";${bankAccountId};email;range-b@example.com`,
+    ]);
+    const cents = csv('range-cents.csv', ['amount;bank_account_id;pix_key_type;pix_key', `1000000000001;${bankAccountId};email;range-c@example.com`]);
+    const { result, paid } = await paidBy(() => batch(reais), 2);
+    expect(paid).toEqual([]);
+    expect(result.stderr).toMatch(/line 2: amount_brl "0,99" is invalid: must be at least R\$ 1,00/);
+    expect(result.stderr).toMatch(/line 3: amount_brl "10\.000\.000\.000,01" is invalid: must be at most R\$ 10\.000\.000\.000,00/);
+    const inCents = await paidBy(() => batch(cents), 2);
+    expect(inCents.paid).toEqual([]);
+    expect(inCents.result.stderr).toMatch(/line 2: amount "1000000000001" is invalid: must be at most 1000000000000 cents/);
+  });
 });
 
 describe('-o csv for pt-BR spreadsheets', () => {
