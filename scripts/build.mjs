@@ -10,7 +10,7 @@
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readdirSync, renameSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { cliBundle, common } from './bundle-options.mjs';
 import { writeValidators } from './gen-validators.mjs';
@@ -110,6 +110,14 @@ await Promise.all([
     outExtension: { '.js': '.cjs' },
   }),
 ]);
+
+// bin/dist.js reads dist/cli.cjs as Latin-1, which is its text only while it is ASCII (esbuild
+// escapes what is outside it in strings; a licence comment was not).
+const outsideAscii = readFileSync(path.join(staging, 'cli.cjs')).findIndex((byte) => byte > 0x7f);
+if (outsideAscii >= 0) {
+  rmSync(staging, { recursive: true, force: true });
+  throw new Error(`dist/cli.cjs holds a byte outside ASCII at offset ${outsideAscii}: bin/dist.js reads it as Latin-1`);
+}
 
 // The V8 code cache of cli.cjs (for this Node; other versions make their own on
 // first use) and the help of every command (bin/dist.js), made by running the

@@ -59,6 +59,10 @@ const requireJq = {
 export const cliBundle = {
   ...common,
   outExtension: { '.js': '.cjs' },
+  // The licences of what is bundled go to dist/cli.cjs.LEGAL.txt: one character outside ASCII
+  // (ky's ©) makes V8 hold the whole source as two bytes a character, and a start-up
+  // allocates the source twice (read, then wrapped: bin/dist.js). scripts/build.mjs checks it.
+  legalComments: 'linked',
   // Native: resolved from node_modules at run time, and loaded only in the keychain's child process (src/config/keychain.ts).
   external: ['@napi-rs/keyring'],
   inject: kyWithoutUndici.inject,

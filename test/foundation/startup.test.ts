@@ -98,6 +98,12 @@ describe('help', () => {
 });
 
 describe('code cache', () => {
+  it("the bundle is ASCII, as the launcher's Latin-1 read of it needs, and the licences of what it bundles are beside it", () => {
+    const bundle = readFileSync(path.join(PACKAGE, 'dist/cli.cjs'));
+    expect(bundle.findIndex((byte) => byte > 0x7f)).toBe(-1);
+    expect(readFileSync(path.join(PACKAGE, 'dist/cli.cjs.LEGAL.txt'), 'utf8')).toContain('MIT License © Sindre Sorhus');
+  });
+
   it('the launcher loads the bundle with the code cache made by its build, and V8 takes it; nothing is written', () => {
     const cacheHome = tempConfigDir();
     expect(cacheVerdict(BIN, cacheHome)).toBe('false');
