@@ -76,6 +76,31 @@ const lazyChildProcess = {
   },
 };
 
+/**
+ * esbuild turns `import fs from 'node:fs'` into a copy of the whole module, a getter made for
+ * each of its exports (its `__toESM`), once in every file that imports it so: 22 copies in
+ * dist/cli.cjs, 2% of the CPU profile of `balance --json`. Payctl's own imports of these modules
+ * go instead to one ES module each that re-exports the module (default) and its plain values
+ * (named), which the bundle links to directly. A name it does not re-export (a getter, such as
+ * fs.promises) fails the build.
+ */
+const DEFAULT_IMPORTED = /^node:(fs|path|os|http)$/;
+const builtinsAsModules = {
+  name: 'builtins-as-modules',
+  setup(builder) {
+    builder.onResolve({ filter: DEFAULT_IMPORTED }, (args) =>
+      args.kind === 'import-statement' && !args.importer.includes(`${'node_modules'}/`) ? { path: args.path, namespace: 'builtin' } : undefined,
+    );
+    builder.onLoad({ filter: /.*/, namespace: 'builtin' }, async (args) => {
+      const { default: builtin } = await import(args.path);
+      const values = Object.entries(Object.getOwnPropertyDescriptors(builtin)).filter(([name, d]) => 'value' in d && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+      return {
+        contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\nexport const { ${values.map(([name]) => name).join(', ')} } = m;\n`,
+        loader: 'js',
+      };
+    });
+  },
+};
 
 /**
  * The first line of dist/cli.cjs names its build; a code cache starts with the
@@ -95,7 +120,7 @@ await Promise.all([
     ...cliBundle,
     entryPoints: { cli: 'src/cli.ts' },
     outdir: staging,
-    plugins: [requireApart, lazyChildProcess, ...cliBundle.plugins],
+    plugins: [requireApart, lazyChildProcess, builtinsAsModules, ...cliBundle.plugins],
     banner: { js: buildLine },
   }),
   build({

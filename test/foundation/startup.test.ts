@@ -104,6 +104,10 @@ describe('code cache', () => {
     expect(readFileSync(path.join(PACKAGE, 'dist/cli.cjs.LEGAL.txt'), 'utf8')).toContain('MIT License © Sindre Sorhus');
   });
 
+  it("the bundle copies no Node module's exports at run time (esbuild's interop for a default import, scripts/build.mjs)", () => {
+    expect(readFileSync(path.join(PACKAGE, 'dist/cli.cjs'), 'latin1').match(/\w+\(require\("node:\w+"\),1\)/g)).toBeNull();
+  });
+
   it('the launcher loads the bundle with the code cache made by its build, and V8 takes it; nothing is written', () => {
     const cacheHome = tempConfigDir();
     expect(cacheVerdict(BIN, cacheHome)).toBe('false');
