@@ -21,6 +21,7 @@ const LOCAL: Ledger = {
   assertAnswers: () => {},
   audit: async () => {},
   flush: async () => {},
+  close: async () => {},
   claimsOf: async () => [],
 };
 
@@ -41,7 +42,10 @@ export function ledgerOf(services: LedgerRun): Promise<Ledger> {
   let ledger = opened.get(services);
   if (!ledger) {
     const url = ledgerUrlOf(services);
-    ledger = url === LOCAL_LEDGER ? Promise.resolve(LOCAL) : import('./postgres.js').then(({ openPostgresLedger }) => openPostgresLedger(services, url));
+    const opening = url === LOCAL_LEDGER ? Promise.resolve(LOCAL) : import('./postgres.js').then(({ openPostgresLedger }) => openPostgresLedger(services, url));
+    // Closed when the run ends, even while it is still opening (a batch opens it beside its check, which may refuse first).
+    services.onEnd.push(async () => (await opening.catch(() => undefined))?.close());
+    ledger = opening;
     opened.set(services, ledger);
   }
   return ledger;

@@ -35,6 +35,8 @@ export interface Ledger {
   audit(record: object, options?: { behind?: boolean }): Promise<void>;
   /** Commits every settlement and audit record handed over so far; rejects when the ledger cannot. */
   flush(): Promise<void>;
+  /** Commits what was handed over, as far as it can, and lets the ledger go: at the run's end. */
+  close(): Promise<void>;
   /**
    * The claims behind withdrawals already on the platform, for naming twins: those settled done
    * with one of `withdrawalIds`, and those of `identities` whose outcome is not recorded yet.

@@ -252,12 +252,12 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
     });
   watch(client);
   // What is written behind the rows is committed before the connections close.
-  services.onEnd.push(async () => {
+  const close = async () => {
     await flush().catch(() => {});
     await Promise.allSettled(opening);
     closing = true;
     await Promise.all(connections.map((connection) => connection.end().catch(() => {})));
-  });
+  };
   const username = userName();
   const host = os.hostname();
   /** A claim settled done within the profile's duplicate window refuses the same payment again, on the ledger's clock. */
@@ -388,6 +388,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
     runId = Number(run.id);
     await client.query('SELECT pg_advisory_lock($1, $2::integer)', [LOCK_SPACE, runId]);
   } catch (error) {
+    await close();
     if (error instanceof Error && 'exitCode' in error) throw error;
     throw new LedgerUnavailable(url, whyOf(error));
   }
@@ -501,6 +502,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
       else await writeNow(auditStatement(record));
     },
     flush,
+    close,
     assertAnswers: () => {
       if (broken) throw broken;
     },

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -142,9 +144,9 @@ describe('a team on one ledger', () => {
     await waitUntil('twelve claims', async () => (await claimsOf(file)) >= 12);
     running.child.kill('SIGKILL');
     await running.done;
-    // One transaction per claim would give as many as there are claims.
+    // A claim's time is its transaction's start (now()): one transaction per claim would give as many as there are claims.
     const [{ claims, commits }] = await db.query<{ claims: string; commits: string }>(
-      'SELECT count(*) AS claims, count(DISTINCT xmin::text) AS commits FROM payctl_claims WHERE file = $1',
+      'SELECT count(*) AS claims, count(DISTINCT claimed_at) AS commits FROM payctl_claims WHERE file = $1',
       [file],
     ) as [{ claims: string; commits: string }];
     expect(Number(commits)).toBeLessThanOrEqual(Number(claims) / 3);
@@ -157,6 +159,39 @@ describe('a team on one ledger', () => {
     expect(rerun.code, rerun.stderr).toBe(0);
     await expectPaidOnce(session, prefix, pixKeys(prefix, 24));
     expect(await db.query("SELECT count(*)::int AS n FROM payctl_claims WHERE file = $1 AND state IN ('claimed', 'unknown')", [file])).toEqual([{ n: 0 }]);
+  });
+
+  it('a batch that fails before it sends (the API unreachable) while its ledger is still opening ends, the ledger closed', async () => {
+    const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows('no-api', 1, bank)]);
+    // The way to the database is held until the batch has failed (its journal's lock released): the ledger opens after that.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const connections: net.Socket[] = [];
+    const proxy = net.createServer((socket) => {
+      connections.push(socket);
+      socket.on('error', () => {});
+      void held.then(() => {
+        const upstream = net.connect(Number(new URL(db.url).port), '127.0.0.1').on('error', () => socket.destroy());
+        connections.push(upstream);
+        socket.pipe(upstream).pipe(socket);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const ledger = db.url.replace(/:\d+\//, `:${(proxy.address() as net.AddressInfo).port}/`);
+    try {
+      const running = startCli(batchArgs(file), { ...envA, PAYCTL_BASE_URL: 'http://127.0.0.1:9', PAYCTL_LEDGER: ledger });
+      await waitUntil('the ledger connecting, then the batch over', async () => connections.length > 0 && !existsSync(`${file}.journal.lock`));
+      release();
+      // A deadline, not a measure: a ledger opened after the run's end would keep it alive for ever.
+      const ended = await Promise.race([running.done, sleep(RUN_DEADLINE_MS, undefined, { ref: false })]);
+      running.child.kill('SIGKILL');
+      expect(ended, 'payctl never ended').toBeDefined();
+      expect([3, 4], ended!.stderr).toContain(ended!.code);
+    } finally {
+      release();
+      for (const socket of connections) socket.destroy();
+      proxy.close();
+    }
   });
 
   it("twins are named with the operator and file the ledger knows; --allow-duplicate pays a batch's copy, the ledger letting it past its paid claims", async () => {
