@@ -19,7 +19,7 @@
 // PostgreSQL is a throw-away cluster in a temporary folder on a free port of 127.0.0.1, as
 // test/helpers/postgres.ts starts it (run by the `postgres` user when this runs as root).
 //   npm run build && npm run bench:batch
-//   (BENCH_RUNS=3, BENCH_ROWS=500, BENCH_LATENCY_MS=100, BENCH_CONCURRENCY=8, BENCH_EARLIER=2000)
+//   (BENCH_RUNS=3, BENCH_ROWS=500, BENCH_LATENCY_MS=100, BENCH_CONCURRENCY=8, BENCH_EARLIER=2000, BENCH_CASES=ledger)
 import { execFileSync, spawn } from 'node:child_process';
 import { chmodSync, chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -193,11 +193,13 @@ try {
   };
 
   const bound = (rows * latencyMs) / concurrency / 1000;
-  const cases = {
+  const allCases = {
     'no withdrawals in the window (check: 1 page)': { env: () => plain },
     [`${earlier} withdrawals in the window (check: ${Math.floor(earlier / 100) + 1} pages)`]: { env: () => plain, made: earlier },
     'no withdrawals, team ledger (PostgreSQL)': { env: (which) => withLedger[which] },
   };
+  // BENCH_CASES=ledger: only the cases whose name holds it.
+  const cases = Object.fromEntries(Object.entries(allCases).filter(([name]) => name.includes(process.env.BENCH_CASES ?? '')));
   const load = os.loadavg()[0];
   console.log(`withdraw batch: ${rows} rows, sandbox latency ${latencyMs} ms, --concurrency ${concurrency}, ${runs} runs per case alternated, node ${process.version}`);
   for (const c of Object.values(cases)) for (const which of Object.keys(programs)) await batch(c, which); // warm-up: caches, the ledger's first connections

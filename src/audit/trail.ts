@@ -27,32 +27,14 @@ function userName(env: NodeJS.ProcessEnv): string {
 export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrubber }, account: string | null): AuditHooks {
   const log = new AuditLog(services.env);
   services.onEnd.push(async () => log.close());
-  const scrub = (value: unknown) => services.secrets.scrubDeep(maskSecrets(value));
-  // Asked once: os.userInfo() reads the user database, and a batch writes an intent per row.
-  const user = userName(services.env);
+  const intentOf = intentMaker(services);
   return {
     async before(write): Promise<AuditedWrite> {
-      const settings = services.settings();
-      const id = randomUUID();
-      const intent: AuditIntent = {
-        type: 'intent',
-        id,
-        at: new Date().toISOString(),
-        user,
-        host: os.hostname(),
-        pid: process.pid,
-        profile: settings.profileName,
-        env: settings.env,
-        baseUrl: settings.baseUrl,
-        account,
-        method: write.method,
-        path: services.secrets.scrub(write.path),
-        ...(write.query && Object.keys(write.query).length > 0 ? { query: scrub(write.query) as Record<string, string> } : {}),
-        ...(write.body === undefined ? {} : { body: scrub(write.body) }),
-      };
       // The team's copy first, with a withdrawal's claim: a ledger that refuses the claim or cannot keep
-      // the intent stops the write (nothing sent) before the local log says it was meant to go.
-      await auditIntent(services, intent);
+      // the intent stops the write (nothing sent) before the local log says it was meant to go. A batch
+      // row claimed ahead keeps the intent made with its claim.
+      const intent = await auditIntent(services, intentOf(account, write));
+      const { id } = intent;
       const ledger = await ledgerOf(services);
       try {
         await log.append(intent);
@@ -83,6 +65,37 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
     },
   };
 }
+
+/**
+ * Makes the audit intent of a write in an account (a sub-account id, or null): as the write is sent,
+ * or ahead of it for a batch row claimed ahead (claimsAhead), the same in all but its id and time.
+ */
+export function intentMaker(services: RunConfig & { readonly secrets: SecretScrubber }): (account: string | null, write: AuditableWrite) => AuditIntent {
+  const scrub = (value: unknown) => services.secrets.scrubDeep(maskSecrets(value));
+  // Asked once: os.userInfo() reads the user database, and a batch writes an intent per row.
+  const user = userName(services.env);
+  return (account, write) => {
+    const settings = services.settings();
+    return {
+      type: 'intent',
+      id: randomUUID(),
+      at: new Date().toISOString(),
+      user,
+      host: os.hostname(),
+      pid: process.pid,
+      profile: settings.profileName,
+      env: settings.env,
+      baseUrl: settings.baseUrl,
+      account,
+      method: write.method,
+      path: services.secrets.scrub(write.path),
+      ...(write.query && Object.keys(write.query).length > 0 ? { query: scrub(write.query) as Record<string, string> } : {}),
+      ...(write.body === undefined ? {} : { body: scrub(write.body) }),
+    };
+  };
+}
+
+type AuditableWrite = Parameters<AuditHooks['before']>[0];
 
 /** How long before its intent a withdrawal may seem to be created: this machine's clock and the API's may differ. */
 const CLOCK_SLACK_MS = 5 * 60 * 1000;

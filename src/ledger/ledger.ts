@@ -12,12 +12,20 @@ export interface Ledger {
   /** `local`, or the database's URL (which never holds a password). */
   readonly name: string;
   /**
-   * Claims a withdrawal before it is sent, in one transaction with the day's total
-   * of its account. Refused (exit 2, the holder named) when another claim holds it;
-   * exit 4 when the ledger does not answer. `intent`: the audit record of the write that sends it, kept
-   * in the claim's own commit (and only if the claim is made), in place of a commit of its own.
+   * Claims withdrawals before they are sent, in one transaction with the day's total of their
+   * accounts. Each is made, or refused (an exit 2 error in its place, the holder named) when another
+   * claim holds it or the day's total would pass the limit; rejects (exit 4) when the ledger does not
+   * answer. `intent`: the audit record of the write that sends it, kept in the claims' commit (and only
+   * if its claim is made), in place of a commit of its own.
    */
-  claim(request: ClaimRequest, intent?: object): Promise<Claim>;
+  claimAll(entries: ReadonlyArray<{ request: ClaimRequest; intent?: object }>): Promise<Array<Claim | PayctlError>>;
+  /**
+   * Settles as never sent the claims in flight (not `unknown`) that runs of this user on this host left,
+   * having ended, for rows of `file` among `keys`, which the caller knows were never sent.
+   */
+  settleUnsent(file: string, keys: readonly ClaimKey[]): Promise<void>;
+  /** Throws (exit 4) once the ledger was seen failing: a query failed, or the server closed a connection. */
+  assertAnswers(): void;
   /** Settles the claims of rows left in flight by a run that has ended, as a reconcile decided them. */
   settleLeftOver(account: string, identity: string, outcome: ClaimOutcome): Promise<void>;
   /**
@@ -27,6 +35,8 @@ export interface Ledger {
   audit(record: object, options?: { behind?: boolean }): Promise<void>;
   /** Commits every settlement and audit record handed over so far; rejects when the ledger cannot. */
   flush(): Promise<void>;
+  /** Commits what was handed over, as far as it can, and lets the ledger go: at the run's end. */
+  close(): Promise<void>;
   /**
    * The claims behind withdrawals already on the platform, for naming twins: those settled done
    * with one of `withdrawalIds`, and those of `identities` whose outcome is not recorded yet.

@@ -1,7 +1,7 @@
 import os from 'node:os';
 import pg from 'pg';
 import { systemKeychain } from '../config/keychain.js';
-import { usageError } from '../errors.js';
+import { usageError, type PayctlError } from '../errors.js';
 import { formatCentsExact } from '../output/money.js';
 import { formatLocalTime } from '../output/time.js';
 import { duplicateWindowOf } from '../withdrawal/duplicates.js';
@@ -243,12 +243,21 @@ export async function ledgerStatus(services: LedgerRun, url: string): Promise<Le
 export async function openPostgresLedger(services: LedgerRun, url: string): Promise<Ledger> {
   const client = await connect(services, url);
   const connections = [client];
+  let closing = false;
+  // A connection the server closed (the database stopped, or cut it off) fails the ledger for the run at once, not
+  // at its next query: a row claimed ahead is then not sent.
+  const watch = (connection: pg.Client) =>
+    connection.on('end', () => {
+      if (!closing) broken ??= new LedgerUnavailable(url, 'the server closed the connection');
+    });
+  watch(client);
   // What is written behind the rows is committed before the connections close.
-  services.onEnd.push(async () => {
+  const close = async () => {
     await flush().catch(() => {});
     await Promise.allSettled(opening);
+    closing = true;
     await Promise.all(connections.map((connection) => connection.end().catch(() => {})));
-  });
+  };
   const username = userName();
   const host = os.hostname();
   /** A claim settled done within the profile's duplicate window refuses the same payment again, on the ledger's clock. */
@@ -270,6 +279,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
       const open = connect(services, url).then(
         (connection) => {
           connections.push(connection);
+          watch(connection);
           release(connection);
         },
         (error: unknown) => {
@@ -307,7 +317,6 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
       return result;
     } catch (error) {
       if (!single) await connection.query('ROLLBACK').catch(() => {});
-      if (error instanceof Refusal) throw error.error;
       broken ??= error instanceof LedgerUnavailable ? error : new LedgerUnavailable(url, whyOf(error));
       throw broken;
     } finally {
@@ -379,6 +388,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
     runId = Number(run.id);
     await client.query('SELECT pg_advisory_lock($1, $2::integer)', [LOCK_SPACE, runId]);
   } catch (error) {
+    await close();
     if (error instanceof Error && 'exitCode' in error) throw error;
     throw new LedgerUnavailable(url, whyOf(error));
   }
@@ -390,66 +400,74 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
   };
   const recordOutcome = (client: pg.Client, claimId: number, outcome: ClaimOutcome) => client.query(outcomeStatement(claimId, outcome));
 
+  /** A claim's statement, its locks taken before it: inserts the claim unless held or over the day's limit, and says which. */
+  const claimStatement = (request: ClaimRequest, intent: object | undefined) => {
+    const { account, identity, amount, file, maxDailyTotal } = request;
+    const [$1, $2, $3, $4, $5, $6, $7, $8] = [account, identity, amount, runId, username, host, file, maxDailyTotal ?? null].map(literal);
+    const limited = request.maxDailyTotal !== undefined;
+    const dayTotal = `(SELECT coalesce(sum(amount), 0) FROM payctl_claims WHERE account = ${$1} AND day = ${DAY} AND ${MAY_HAVE_PAID})`;
+    return `WITH held AS (
+         SELECT * FROM payctl_claims WHERE account = ${$1} AND identity = ${$2}
+           AND (${IN_FLIGHT}${request.allowDone ? '' : ` OR (state = 'done' AND claimed_at > now() - interval '${WINDOW}')`})
+         ORDER BY claimed_at DESC LIMIT 1),
+       total AS (SELECT ${limited ? dayTotal : 'NULL::bigint'} AS total),
+       claim AS (
+         INSERT INTO payctl_claims (account, identity, amount, day, state, run_id, username, host, file)
+         SELECT ${$1}, ${$2}, ${$3}, ${DAY}, 'claimed', ${$4}, ${$5}, ${$6}, ${$7}
+         WHERE NOT EXISTS (SELECT FROM held)${limited ? ` AND (SELECT total FROM total) + ${$3} <= ${$8}` : ''}
+         RETURNING id)${intent ? `,
+       audited AS (${auditStatement(intent)} AND EXISTS (SELECT FROM claim))` : ''}
+       SELECT (SELECT id FROM claim) AS claim_id, (SELECT total FROM total) AS day_total, held.*
+       FROM (VALUES (1)) AS one LEFT JOIN held ON true`;
+  };
+
 
   return {
     name: url,
-    claim: (request: ClaimRequest, intent?: object) =>
+    claimAll: (entries) =>
       transaction(
         async (client) => {
-          const { account, identity, amount } = request;
-          const [$1, $2, $3, $4, $5, $6, $7, $8] = [account, identity, amount, runId, username, host, request.file, request.maxDailyTotal ?? null].map(literal);
-          // One round trip and one commit, the write's audit intent in it when given: the lock on this identity, taken first, is held to the commit, so what
-          // the statement after it reads of the identity is final (each statement of the string reads afresh).
+          // One round trip and one commit for every claim, each with its write's audit intent when given: the locks on their
+          // identities, taken first, are held to the commit, so what the statements after them read of an identity is final
+          // (each statement of the string reads afresh, its transaction's own claims included).
           // The day's total: a claim under a limit holds its account's day alone while it sums the day's claims
           // and adds its own; other claims share that lock, so they never wait for each other, only for it.
+          // Locks are taken in the order of their keys, so that two runs claiming rows of one sheet in two orders never deadlock.
           // Literals, not parameters: only the simple protocol takes several statements at once.
-          const limited = request.maxDailyTotal !== undefined;
-          const dayLock = `hashtext(${$1} || ' ' || ${DAY}::text)`;
-          const dayTotal = `(SELECT coalesce(sum(amount), 0) FROM payctl_claims WHERE account = ${$1} AND day = ${DAY} AND ${MAY_HAVE_PAID})`;
+          const limited = entries.some(({ request }) => request.maxDailyTotal !== undefined);
+          const keys = (values: readonly string[]) => `ARRAY[${[...new Set(values)].map(literal).join(', ')}]::text[]`;
+          const statements = [
+            'BEGIN',
+            `SELECT pg_advisory_xact_lock(key) FROM (SELECT DISTINCT hashtext(value) AS key FROM unnest(${keys(entries.map(({ request }) => `${request.account} ${request.identity}`))}) AS value ORDER BY 1) AS ordered`,
+            `SELECT pg_advisory_xact_lock${limited ? '' : '_shared'}(${DAY_LOCK_SPACE}, key) FROM (SELECT DISTINCT hashtext(value || ' ' || ${DAY}::text) AS key FROM unnest(${keys(entries.map(({ request }) => request.account))}) AS value ORDER BY 1) AS ordered`,
+            ...entries.map(({ request, intent }) => claimStatement(request, intent)),
+            'COMMIT',
+          ];
           let results: Array<pg.QueryResult<Holder & { claim_id: string | null; day_total: string | null }>>;
           try {
-            results = (await client.query(
-              `BEGIN; SELECT pg_advisory_xact_lock(hashtext(${literal(`${account} ${identity}`)}));
-               SELECT pg_advisory_xact_lock${limited ? '' : '_shared'}(${DAY_LOCK_SPACE}, ${dayLock});
-               WITH held AS (
-                 SELECT * FROM payctl_claims WHERE account = ${$1} AND identity = ${$2}
-                   AND (${IN_FLIGHT}${request.allowDone ? '' : ` OR (state = 'done' AND claimed_at > now() - interval '${WINDOW}')`})
-                 ORDER BY claimed_at DESC LIMIT 1),
-               total AS (SELECT ${limited ? dayTotal : 'NULL::bigint'} AS total),
-               claim AS (
-                 INSERT INTO payctl_claims (account, identity, amount, day, state, run_id, username, host, file)
-                 SELECT ${$1}, ${$2}, ${$3}, ${DAY}, 'claimed', ${$4}, ${$5}, ${$6}, ${$7}
-                 WHERE NOT EXISTS (SELECT FROM held)${limited ? ` AND (SELECT total FROM total) + ${$3} <= ${$8}` : ''}
-                 RETURNING id)${intent ? `,
-               audited AS (${auditStatement(intent)} AND EXISTS (SELECT FROM claim))` : ''}
-               SELECT (SELECT id FROM claim) AS claim_id, (SELECT total FROM total) AS day_total, held.*
-               FROM (VALUES (1)) AS one LEFT JOIN held ON true;
-               COMMIT`,
-            )) as unknown as typeof results;
+            results = (await client.query(statements.join(';\n'))) as unknown as typeof results;
           } catch (error) {
             // A statement that failed leaves the transaction open, aborted.
             await client.query('ROLLBACK').catch(() => {});
             throw error;
           }
-          // BEGIN, the two locks, then the claim's one row.
-          const row = results[3]?.rows[0];
-          if (row === undefined) throw new Error('the ledger answered the claim with no row');
-          if (row.claim_id === null && row.state !== null) throw new Refusal(heldError(row, url));
-          if (row.claim_id === null) {
-            const total = Number(row.day_total ?? 0);
-            throw new Refusal(
-              usageError(
-                `${formatCentsExact(amount)} would take today's total of the team's withdrawals from this account to ${formatCentsExact(total + amount)}, ` +
+          // BEGIN and the two locks, then each claim's one row.
+          return entries.map(({ request }, i): Claim | PayctlError => {
+            const row = results[3 + i]?.rows[0];
+            if (row === undefined) throw new Error('the ledger answered a claim with no row');
+            if (row.claim_id === null && row.state !== null) return heldError(row, url);
+            if (row.claim_id === null) {
+              const total = Number(row.day_total ?? 0);
+              return usageError(
+                `${formatCentsExact(request.amount)} would take today's total of the team's withdrawals from this account to ${formatCentsExact(total + request.amount)}, ` +
                   `above the profile's --max-daily-total ${formatCentsExact(request.maxDailyTotal!)} (counted in the ledger ${url}, days in America/Sao_Paulo): nothing was sent`,
                 'wait for tomorrow, or raise the limit: payctl profiles set NAME --max-daily-total CENTS',
-              ),
-            );
-          }
-          const claimId = Number(row.claim_id);
-          return {
+              );
+            }
+            const claimId = Number(row.claim_id);
             // Behind the row: committed with the next group, and before the run reports (flush).
-            settle: async (outcome: ClaimOutcome) => writeBehind(outcomeStatement(claimId, outcome)),
-          } satisfies Claim;
+            return { settle: async (outcome: ClaimOutcome) => writeBehind(outcomeStatement(claimId, outcome)) };
+          });
         },
         { single: true },
       ),
@@ -467,11 +485,27 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
         }
       });
     },
+    settleUnsent: async (file, keys) => {
+      // The lock on a run's id is free once the run has ended; a live run's claims are its own to settle.
+      await transaction((client) =>
+        client.query(
+          `UPDATE payctl_claims SET state = 'absent', settled_at = now()
+           WHERE state = 'claimed' AND file = $1 AND username = $2 AND host = $3 AND run_id <> $4
+             AND (account, identity) IN (SELECT * FROM unnest($5::text[], $6::text[]))
+             AND pg_try_advisory_xact_lock(${LOCK_SPACE}, run_id::integer)`,
+          [file, username, host, runId, keys.map((key) => key.account), keys.map((key) => key.identity)],
+        ),
+      );
+    },
     audit: async (record, { behind = false } = {}) => {
       if (behind) writeBehind(auditStatement(record));
       else await writeNow(auditStatement(record));
     },
     flush,
+    close,
+    assertAnswers: () => {
+      if (broken) throw broken;
+    },
     claimsOf: async (account, withdrawalIds, identities) => {
       const { rows } = await transaction(() =>
         client.query<Holder & { identity: string }>(
@@ -482,11 +516,6 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
       return rows.map((row) => ({ identity: row.identity, withdrawalId: row.withdrawal_id, user: row.username, host: row.host, file: row.file }));
     },
   };
-}
-
-/** A refusal inside a claim's transaction: rolled back, and the ledger stays usable. */
-class Refusal {
-  constructor(readonly error: Error) {}
 }
 
 function heldError(holder: Holder, url: string) {

@@ -1,5 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { cpSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
@@ -135,6 +137,63 @@ describe('a team on one ledger', () => {
     await expectPaidOnce(session, prefix, pixKeys(prefix, 6));
   });
 
+  it('rows are claimed ahead, a group to a commit; a batch killed so leaves them in flight, and its rerun settles those its journal never sent and pays every row once', async () => {
+    const prefix = 'ahead';
+    const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, 24, bank)]);
+    const running = startCli(batchArgs(file, ['--concurrency', '4']), envA);
+    await waitUntil('twelve claims', async () => (await claimsOf(file)) >= 12);
+    running.child.kill('SIGKILL');
+    await running.done;
+    // A claim's time is its transaction's start (now()): one transaction per claim would give as many as there are claims.
+    const [{ claims, commits }] = await db.query<{ claims: string; commits: string }>(
+      'SELECT count(*) AS claims, count(DISTINCT claimed_at) AS commits FROM payctl_claims WHERE file = $1',
+      [file],
+    ) as [{ claims: string; commits: string }];
+    expect(Number(commits)).toBeLessThanOrEqual(Number(claims) / 3);
+    const status = await runInProcess(['ledger', 'status', '--json'], { env: envA });
+    const inFlight = (JSON.parse(status.stdout) as { inFlight: Array<{ file: string; runEnded: boolean }> }).inFlight.filter((claim) => claim.file === file);
+    expect(inFlight.length).toBeGreaterThan(0);
+    expect(inFlight.every((claim) => claim.runEnded)).toBe(true);
+    // Rows sent without an answer recorded are settled from the platform; those claimed and never sent by the journal's account.
+    const rerun = await runInProcess(batchArgs(file, ['--reconcile']), { env: envA });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    await expectPaidOnce(session, prefix, pixKeys(prefix, 24));
+    expect(await db.query("SELECT count(*)::int AS n FROM payctl_claims WHERE file = $1 AND state IN ('claimed', 'unknown')", [file])).toEqual([{ n: 0 }]);
+  });
+
+  it('a batch that fails before it sends (the API unreachable) while its ledger is still opening ends, the ledger closed', async () => {
+    const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows('no-api', 1, bank)]);
+    // The way to the database is held until the batch has failed (its journal's lock released): the ledger opens after that.
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    const connections: net.Socket[] = [];
+    const proxy = net.createServer((socket) => {
+      connections.push(socket);
+      socket.on('error', () => {});
+      void held.then(() => {
+        const upstream = net.connect(Number(new URL(db.url).port), '127.0.0.1').on('error', () => socket.destroy());
+        connections.push(upstream);
+        socket.pipe(upstream).pipe(socket);
+      });
+    });
+    await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+    const ledger = db.url.replace(/:\d+\//, `:${(proxy.address() as net.AddressInfo).port}/`);
+    try {
+      const running = startCli(batchArgs(file), { ...envA, PAYCTL_BASE_URL: 'http://127.0.0.1:9', PAYCTL_LEDGER: ledger });
+      await waitUntil('the ledger connecting, then the batch over', async () => connections.length > 0 && !existsSync(`${file}.journal.lock`));
+      release();
+      // A deadline, not a measure: a ledger opened after the run's end would keep it alive for ever.
+      const ended = await Promise.race([running.done, sleep(RUN_DEADLINE_MS, undefined, { ref: false })]);
+      running.child.kill('SIGKILL');
+      expect(ended, 'payctl never ended').toBeDefined();
+      expect([3, 4], ended!.stderr).toContain(ended!.code);
+    } finally {
+      release();
+      for (const socket of connections) socket.destroy();
+      proxy.close();
+    }
+  });
+
   it("twins are named with the operator and file the ledger knows; --allow-duplicate pays a batch's copy, the ledger letting it past its paid claims", async () => {
     const prefix = 'named';
     const [fileA, fileB] = twoCopies(prefix, 2, 60_000);
@@ -234,16 +293,18 @@ describe('a team on one ledger', () => {
       expect(stopped.code, stopped.stderr).toBe(4);
       expect(stopped.stderr).toMatch(/ledger .* does not answer/);
       db.start();
-      // Every withdrawal made was claimed first: none went out once the ledger was gone.
+      // Every withdrawal made was claimed first: none went out once the ledger was gone, not even a row claimed ahead.
       expect([...(await paidByKey(session, prefix)).values()]).toEqual([1, 1, 1, 1]);
-      expect(await claimsOf(file)).toBe(4);
+      expect(await claimsOf(file)).toBeGreaterThan(4);
       const inFlight = async () => {
         const status = await runInProcess(['ledger', 'status', '--json'], { env: envB });
         expect(status.code, status.stderr).toBe(0);
         return (JSON.parse(status.stdout) as { inFlight: Array<Record<string, unknown>> }).inFlight.filter((claim) => claim.file === file);
       };
       const left = [{ amount: 10_003, state: 'claimed', runEnded: true, user: os.userInfo().username, host: os.hostname() }];
-      expect(await inFlight()).toMatchObject(left);
+      // With the rows claimed ahead and never sent, which the rerun settles: its journal shows them not sent.
+      expect(await inFlight()).toEqual(expect.arrayContaining([expect.objectContaining(left[0])]));
+      expect((await inFlight()).length).toBeGreaterThan(1);
       const rerun = await runInProcess(batchArgs(file), { env });
       expect(rerun.code, rerun.stderr).toBe(0);
       await expectPaidOnce(session, prefix, pixKeys(prefix, 8));

@@ -19,7 +19,9 @@ import { resolveRequired } from '../../prompt.js';
 import { readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { batchDrawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
-import { ledgerWritten, rowClaim, sendClaimed, settleJournalPaidRows } from '../../ledger/index.js';
+import { claimsAhead, ledgerWritten, openLedgerEarly, rowClaim, sendClaimed, settleJournalPaidRows, settleUnsentClaims } from '../../ledger/index.js';
+import { OPERATION_CALLS } from '../../api/validators.js';
+import { intentMaker } from '../../audit/trail.js';
 import type { HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
@@ -150,7 +152,11 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   const toSend = rows.filter((row) => ['new', 'failed'].includes(stateOf(row).state));
   const done = rows.filter((row) => stateOf(row).state === 'done');
   const unknown = rows.filter((row) => stateOf(row).state === 'unknown');
+  // Beside the check, awaited before the first claim; a ledger that fails it fails that claim (exit 4, nothing sent).
+  let unsentSettled: Promise<void> = Promise.resolve();
   if (toSend.length > 0) {
+    openLedgerEarly(services);
+    unsentSettled = settleUnsentClaims(services, rows, states, plan.csvFile).catch(() => {});
     const paidByJournal = new Set([...states.values()].flatMap((s) => (s.state === 'done' ? [s.withdrawalId] : [])));
     const duplicates = await checkBatchTwins(ctx, toSend, paidByJournal, clientFor, plan.allowDuplicate);
     const summary = [
@@ -182,6 +188,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   if (!lock) {
     await recordAll(toSend, clientFor, outcomes);
   } else if (toSend.length > 0) {
+    await unsentSettled;
     sending = await sendAll(ctx, toSend, plan, journal, lock, clientFor, outcomes);
     await ledgerWritten(services, plan.reconcileCommand);
     if (sending.stopped === 'interrupted') io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
@@ -232,11 +239,20 @@ async function sendAll(
     stop.abort();
     io.stderr.write('\nstopping: waiting for the requests in flight (Ctrl-C again to quit now)\n');
   });
+  // A row's write, as its audit intent names it: made ahead with its claim.
+  const { method, path } = OPERATION_CALLS.withdraw;
+  const intentOf = intentMaker(ctx.services);
+  const ahead = claimsAhead(ctx.services, rows, { file: csvFile, allowDuplicate: allowDuplicate.given, concurrency }, (row) =>
+    intentOf(row.account, { method, path, body: row.request }),
+  );
   const client: BatchClient = {
     clockOffset: async (row) => readApiClockOffset(await clientFor(row.account)),
     send: async (row) => {
       const api = await clientFor(row.account);
-      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), () => withdraw(api, row.request), { behind: true });
+      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), () => withdraw(api, row.request), {
+        behind: true,
+        ahead: ahead?.claimOf(row),
+      });
       // Rows are sent only when not under --dry-run, which records them instead (recordAll).
       if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);
       return created;
@@ -247,6 +263,7 @@ async function sendAll(
     for (const [key, outcome] of result.outcomes) outcomes.set(key, outcome);
     return result;
   } finally {
+    await ahead?.unsent();
     releaseCtrlC();
     progress.done();
   }
