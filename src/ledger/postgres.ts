@@ -12,8 +12,12 @@ import { LedgerUnavailable, makerOf, type Claim, type ClaimOutcome, type ClaimRe
 const LOCK_SPACE = 0x70617963; // "payc"
 /** The namespace of the locks on an account's day ("payd"), apart from the runs' ids in LOCK_SPACE. */
 const DAY_LOCK_SPACE = 0x70617964;
-/** The lock `ledger init` holds for its transaction: migrations from two machines run one after the other. */
-const INIT_LOCK = 1;
+/**
+ * The lock `ledger init` holds for its transaction, so that migrations from two machines run one after
+ * the other: a namespace of its own ("payi"), as a key in LOCK_SPACE would be a run's id.
+ */
+const INIT_LOCK_SPACE = 0x70617969;
+const INIT_LOCK = 0;
 const DAY = "(now() AT TIME ZONE 'America/Sao_Paulo')::date";
 const CONNECT_TIMEOUT_MS = 10_000;
 /**
@@ -178,7 +182,7 @@ export async function initLedger(services: LedgerRun, url: string): Promise<{ fr
   const client = await connect(services, url);
   try {
     await client.query('BEGIN');
-    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [LOCK_SPACE, INIT_LOCK]);
+    await client.query('SELECT pg_advisory_xact_lock($1, $2)', [INIT_LOCK_SPACE, INIT_LOCK]);
     await client.query('CREATE TABLE IF NOT EXISTS payctl_schema (version integer PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())');
     const from = (await schemaVersion(client)) ?? 0;
     for (const [done, migration] of MIGRATIONS.slice(from).entries()) {

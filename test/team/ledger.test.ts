@@ -4,6 +4,7 @@ import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { fileURLToPath } from 'node:url';
 import { RUN_DEADLINE_MS, runCli, startCli, tempConfigDir } from '../helpers/cli.js';
@@ -83,6 +84,20 @@ describe('a team on one ledger', () => {
     const status = await runInProcess(['ledger', 'status', '--json'], { env: envB });
     expect(status.code, status.stderr).toBe(0);
     expect(JSON.parse(status.stdout)).toMatchObject({ ledger: db.url, answers: true, schemaVersion: 2, inFlight: [] });
+  });
+
+  it('ledger init does not wait for a run in progress: its lock is not the lock of run 1', async () => {
+    // What a batch holds for as long as it runs: the advisory lock on its run id ("payc", id) in a session of its own.
+    const run = new pg.Client({ host: '127.0.0.1', port: db.port, user: 'ledger', password: db.password, database: 'payctl' });
+    await run.connect();
+    try {
+      await run.query('SELECT pg_advisory_lock($1, $2)', [0x70617963, 1]);
+      const init = await runCli(['ledger', 'init'], { env: envA });
+      expect(init.code, init.stderr).toBe(0);
+      expect(init.stderr).toMatch(/nothing to do/);
+    } finally {
+      await run.end();
+    }
   });
 
   it('a ledger at schema version 1 is refused until ledger init upgrades it, from two machines at once: the index of claims by withdrawal id is made once', async () => {
