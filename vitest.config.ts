@@ -20,6 +20,8 @@ export default defineConfig({
     pool: 'forks',
     poolOptions: { forks: { isolate: false, maxForks: 6, minForks: 6 } },
     globalSetup: ['test/helpers/global-setup.ts'],
+    // With PAYCTL_TEST_CPU=1, the CPU each test file took, printed at the end.
+    setupFiles: ['test/helpers/cpu-per-file.ts'],
     // Type tests (*.test-d.ts) are type-checked by vitest itself, so a type that stops holding
     // fails `vitest run`, not only tsc.
     typecheck: { enabled: true, include: ['test/**/*.test-d.ts'], tsconfig: 'tsconfig.type-tests.json' },

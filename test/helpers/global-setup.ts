@@ -33,6 +33,8 @@ export default function setup(project: TestProject) {
   return () => {
     const tally = path.join(dir, 'tally.ndjson');
     if (existsSync(tally)) console.log(summaryLine(readFileSync(tally, 'utf8')));
+    const cpu = path.join(dir, 'cpu.ndjson');
+    if (existsSync(cpu)) console.log(cpuTable(readFileSync(cpu, 'utf8')));
     const skipped = path.join(dir, 'skipped.ndjson');
     if (existsSync(skipped)) console.log(skippedLine(readFileSync(skipped, 'utf8')));
     rmSync(dir, { recursive: true, force: true });
@@ -46,6 +48,14 @@ export function skippedLine(text: string): string {
   for (const { missing } of records) for (const tool of missing) byTool.set(tool, (byTool.get(tool) ?? 0) + 1);
   const tools = [...byTool].map(([tool, count]) => `${tool} not installed: ${count}`).join('; ');
   return `SKIPPED: ${records.length} tests did not run (${tools}); install those tools to run them (CI requires them)`;
+}
+
+/** The files that took most CPU (test/helpers/cpu-per-file.ts), and the sum over all of them. */
+export function cpuTable(text: string, top = 15): string {
+  const records = text.split('\n').filter(Boolean).map((line) => JSON.parse(line) as { file: string; cpu: number });
+  const total = records.reduce((sum, record) => sum + record.cpu, 0);
+  const rows = records.sort((a, b) => b.cpu - a.cpu).slice(0, top).map((record) => `${record.cpu.toFixed(1).padStart(7)} s  ${record.file}`);
+  return [`CPU of the test files (workers and the children they waited for): ${total.toFixed(0)} s in ${records.length} files; most:`, ...rows].join('\n');
 }
 
 export function summaryLine(text: string): string {

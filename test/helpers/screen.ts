@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
@@ -45,19 +45,13 @@ const quote = (text: string) => `'${text.replace(/'/g, `'\\''`)}'`;
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Runs the built payctl in a terminal emulator (tmux, on a server of its own), stdin,
- * stdout and stderr all on it, pressing each step's keys once its text is on the
- * screen. Unlike a byte log, the result's `screen` is the screen after the terminal
- * acted on every escape sequence: what a cursor move or a line erase did shows there.
- * payctl starts only once tmux records its output, so `bytes` holds all of it.
- */
-/** Waits until `file` has not grown for 200 ms (at most 5 s). */
-/**
  * What the shell writes once payctl has exited, after its last byte: a window title, invisible on
  * the screen. tmux hands the pane's output to the log's reader later, and later still on a busy
  * machine; the log is whole once this has reached it.
  */
 const DONE = '\u001b]2;payctl-screen-done\u0007';
+/** The tmux channel the pane's shell waits on until the recording of its output has begun. */
+const GATE = 'payctl-recording';
 
 async function wholeLog(file: string): Promise<string> {
   const giveUpAt = Date.now() + 10_000;
@@ -68,10 +62,16 @@ async function wholeLog(file: string): Promise<string> {
   }
 }
 
+/**
+ * Runs the built payctl in a terminal emulator (tmux, on a server of its own), stdin,
+ * stdout and stderr all on it, pressing each step's keys once its text is on the
+ * screen. Unlike a byte log, the result's `screen` is the screen after the terminal
+ * acted on every escape sequence: what a cursor move or a line erase did shows there.
+ * payctl starts only once tmux records its output, so `bytes` holds all of it.
+ */
 export async function runCliOnScreen(args: readonly string[], options: ScreenOptions = {}): Promise<ScreenRun> {
   const dir = mkdtempSync(path.join(tmpdir(), 'payctl-screen-'));
   const socket = path.join(dir, 'tmux.sock');
-  const gate = path.join(dir, 'go');
   const log = path.join(dir, 'bytes');
   const exitFile = path.join(dir, 'exit-code');
   const env = Object.entries(cleanEnv(options.env)).map(([key, value]) => quote(`${key}=${value}`));
@@ -79,7 +79,9 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
     path.join(dir, 'run.sh'),
     // The shell records the exit code (128 + the signal's number when one ended payctl, 130 for Ctrl-C).
     [
-      `while [ ! -e ${quote(gate)} ]; do sleep 0.02; done`,
+      // Held until tmux records the pane's output: a wait in tmux itself (a loop of `sleep` started a
+      // process every 20 ms, and each process costs this machine more than the command it runs).
+      `tmux -S ${quote(socket)} wait-for ${GATE}`,
       `env -i TERM="$TERM" ${env.join(' ')} ${[process.execPath, BIN, ...args].map(quote).join(' ')}`,
       `echo $? > ${quote(exitFile)}`,
       `printf '\\033]2;payctl-screen-done\\007'`,
@@ -92,27 +94,21 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
   const tmux = (...tmuxArgs: string[]) => run('tmux', ['-S', socket, '-f', '/dev/null', ...tmuxArgs], { env: cleanEnv() });
   const target = ['-t', 'payctl'];
   try {
+    // One tmux client for the session, its options, the recording and the gate's opening.
+    const size = ['-x', String(options.width ?? 100), '-y', String(options.height ?? 40)];
     await tmux(
-      'new-session',
-      '-d',
-      '-s',
-      'payctl',
-      '-x',
-      String(options.width ?? 100),
-      '-y',
-      String(options.height ?? 40),
-      `sh ${quote(path.join(dir, 'run.sh'))}`,
+      ...['new-session', '-d', '-s', 'payctl', ...size, `sh ${quote(path.join(dir, 'run.sh'))}`, ';'],
+      ...['set-option', ...target, 'remain-on-exit', 'on', ';', 'pipe-pane', '-o', ...target, `cat > ${quote(log)}`, ';', 'wait-for', '-S', GATE],
     );
-    await tmux('set-option', ...target, 'remain-on-exit', 'on');
-    await tmux('pipe-pane', '-o', ...target, `cat > ${quote(log)}`);
-    writeFileSync(gate, '');
     const capture = async () => (await tmux('capture-pane', '-p', ...target)).stdout.split('\n').map((line) => line.trimEnd()).join('\n').trimEnd();
     const pending = [...(options.steps ?? [])];
     const seen: string[] = [];
     const deadline = Date.now() + (options.timeoutMs ?? RUN_DEADLINE_MS);
+    // The log's size when the screen was last read. tmux draws what payctl writes before it passes it to
+    // the log, so a screen that can show something new has a longer log: read again only then (or after keys).
+    let readAt = -1;
     for (;;) {
       const exitCode = existsSync(exitFile) ? readFileSync(exitFile, 'utf8').trim() : '';
-      const screen = await capture();
       if (exitCode !== '') {
         const bytes = await wholeLog(log);
         const finalScreen = await capture();
@@ -131,16 +127,23 @@ export async function runCliOnScreen(args: readonly string[], options: ScreenOpt
         return { code: Number(exitCode), screen: finalScreen, bytes, seen, located };
       }
       const step = pending[0];
-      if (step && (typeof step.after === 'string' ? screen.includes(step.after) : step.after.test(screen))) {
-        pending.shift();
-        seen.push(screen);
-        for (const key of step.keys) await tmux('send-keys', ...target, key);
+      const logSize = existsSync(log) ? statSync(log).size : 0;
+      if (step && logSize !== readAt) {
+        readAt = logSize;
+        const screen = await capture();
+        if (typeof step.after === 'string' ? screen.includes(step.after) : step.after.test(screen)) {
+          pending.shift();
+          seen.push(screen);
+          await tmux('send-keys', ...target, ...step.keys);
+          // The next step may already be on this screen.
+          readAt = -1;
+        }
       }
       if (Date.now() > deadline) {
         throw new Error(
           `payctl ${args.join(' ')} (tmux) did not finish in time` +
             (step ? `; waiting for ${JSON.stringify(String(step.after))}` : '') +
-            `\n--- screen ---\n${screen}`,
+            `\n--- screen ---\n${await capture()}`,
         );
       }
       await pause(50);

@@ -1,4 +1,3 @@
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -7,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
-import { csvFile, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, startProxy } from './helpers.js';
+import { csvFile, deadPid, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, startProxy } from './helpers.js';
 
 /**
  * Two payctl processes at once on the same money: one journal, one account. The processes are
@@ -48,9 +47,6 @@ const runPids = (journal: string) =>
     .map((line) => JSON.parse(line) as { type: string; pid?: number })
     .filter((r) => r.type === 'run')
     .map((r) => r.pid);
-
-/** A process id that no process has now: a child that has exited. */
-const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
 
 const bootId = () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
 

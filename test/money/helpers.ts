@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import http from 'node:http';
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -44,6 +45,9 @@ export function pixRows(prefix: string, count: number, bankAccount: string | num
   return Array.from({ length: count }, (_, i) => `${firstAmount + i},${bankAccount},email,${prefix}-${i}@example.com`);
 }
 export const pixKeys = (prefix: string, count: number) => Array.from({ length: count }, (_, i) => `${prefix}-${i}@example.com`);
+
+/** A process id that no process has now: a child that has exited (`true`; a Node started for it cost about 0.1 s of CPU). */
+export const deadPid = () => spawnSync('true').pid!;
 
 /** Credits the main account and returns its first bank account. */
 export async function fundedMainAccount(session: SandboxSession): Promise<string> {

@@ -1,4 +1,4 @@
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, utimesSync, writeFileSync } from 'node:fs';
 import os, { tmpdir } from 'node:os';
@@ -6,6 +6,7 @@ import path from 'node:path';
 import { build } from 'esbuild';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { ROOT } from '../helpers/cli.js';
+import { deadPid } from './helpers.js';
 
 /**
  * The lock module itself, in many processes at once: each takes the same lock at
@@ -66,8 +67,6 @@ async function takeAtOnce(lockPath: string, count: number): Promise<string[]> {
   await Promise.all(takers.map((t) => t.exited));
   return outcomes.sort();
 }
-
-const deadPid = () => spawnSync(process.execPath, ['-e', '']).pid!;
 
 describe('takeLock across processes', () => {
   it('6 processes at once on a lock left by a process that is gone: exactly one wins, 5 rounds over', async () => {

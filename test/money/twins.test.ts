@@ -12,7 +12,8 @@ import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixK
  * Money moves once across a team: every withdrawal is compared with the account's
  * withdrawals on the platform, and locks are named after the platform account, so
  * copies of a file, other config folders and other spellings of the base URL meet.
- * Every count is read from the sandbox.
+ * Every count is read from the sandbox. Runs are in the test process (session.run) unless
+ * a test needs processes: a time zone, two operators racing.
  */
 let s: SandboxSession;
 let bank: string;
@@ -38,7 +39,7 @@ describe('a batch is checked against the withdrawals on the platform', () => {
   it('a copy, a re-export and a colleague\'s file of a paid CSV pay nothing again (twins named, exit 2); with --allow-duplicate they are paid', async () => {
     const rows = pixRows('copy', 3, bank, 20_000);
     const first = csvFile('payouts.csv', [`${PIX_HEADER},reference`, ...rows.map((row, i) => `${row},nov-${i}`)]);
-    const paid = await s.runProcess(batch(first));
+    const paid = await s.run(batch(first));
     expect(paid.code, paid.stderr).toBe(0);
     await expectPaidOnce(s, 'copy-', pixKeys('copy', 3));
 
@@ -55,7 +56,7 @@ describe('a batch is checked against the withdrawals on the platform', () => {
     const colleague = operator(s, '127.0.0.1');
     const colleagueFile = csvFile('payouts.csv', [PIX_HEADER, ...pixRows('copy', 3, bank, 20_000)]);
     for (const [file, env] of [[copy, s.env], [reExport, s.env], [colleagueFile, colleague]] as const) {
-      const again = await s.runProcess(batch(file), { env });
+      const again = await s.run(batch(file), { env });
       expect(again.code, again.stderr).toBe(2);
       expect(again.stderr).toContain('3 of 3 rows match withdrawals already on the platform, made in the last 24h (listed above): nothing was sent');
       const first = (await sandboxWithdrawals(s)).find((w) => w.pixKey === 'copy-0@example.com')!;
@@ -64,13 +65,13 @@ describe('a batch is checked against the withdrawals on the platform', () => {
       await expectPaidOnce(s, 'copy-', pixKeys('copy', 3));
     }
 
-    const allowed = await s.runProcess(batch(copy, ['--allow-duplicate']));
+    const allowed = await s.run(batch(copy, ['--allow-duplicate']));
     expect(allowed.code, allowed.stderr).toBe(0);
     expect(allowed.stderr).toContain('duplicates:   3 of 3 rows match withdrawals already on the platform, made in the last 24h: sent anyway (--allow-duplicate)');
     expect([...(await paidByKey(s, 'copy-')).values()]).toEqual([2, 2, 2]);
 
     // A rerun of a paid file is not a twin of itself: the journal's rows stay already done.
-    const rerun = await s.runProcess(batch(first));
+    const rerun = await s.run(batch(first));
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.stdout.match(/already-done/g)).toHaveLength(3);
     expect([...(await paidByKey(s, 'copy-')).values()]).toEqual([2, 2, 2]);
@@ -78,19 +79,19 @@ describe('a batch is checked against the withdrawals on the platform', () => {
 
   it('two operators (two config folders, two copies at different paths, localhost and 127.0.0.1) one after the other: every row paid once', async () => {
     const lines = [PIX_HEADER, ...pixRows('team', 3, bank, 30_000)];
-    const alice = await s.runProcess(batch(csvFile('payouts.csv', lines)), { env: operator(s, 'localhost') });
+    const alice = await s.run(batch(csvFile('payouts.csv', lines)), { env: operator(s, 'localhost') });
     expect(alice.code, alice.stderr).toBe(0);
-    const bob = await s.runProcess(batch(csvFile('payouts.csv', lines)), { env: operator(s, '127.0.0.1') });
+    const bob = await s.run(batch(csvFile('payouts.csv', lines)), { env: operator(s, '127.0.0.1') });
     expect(bob.code, bob.stderr).toBe(2);
     expect(bob.stderr).toContain('3 of 3 rows match withdrawals already on the platform');
     await expectPaidOnce(s, 'team-', pixKeys('team', 3));
   });
 
   it('the duplicate window is the profile\'s: validated, exit 2 naming the flag', async () => {
-    const bad = await s.runProcess(['profiles', 'set', 'default', '--duplicate-window', '3 days']);
+    const bad = await s.run(['profiles', 'set', 'default', '--duplicate-window', '3 days']);
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--duplicate-window "3 days" is invalid: must be a span such as 30m, 24h or 7d (s, m, h, d, w), from 1m to 30d');
-    const tooLong = await s.runProcess(['profiles', 'set', 'default', '--duplicate-window', '31d']);
+    const tooLong = await s.run(['profiles', 'set', 'default', '--duplicate-window', '31d']);
     expect(tooLong.code).toBe(2);
     expect(tooLong.stderr).toContain('--duplicate-window "31d" is invalid');
   });
@@ -100,17 +101,17 @@ describe('a batch journal belongs to a platform account, not to a spelling of it
   it('a rerun through localhost of a batch paid through 127.0.0.1 uses its journal: paid rows skipped, an added row paid; another origin is refused', async () => {
     const rows = pixRows('spelled', 3, bank, 50_000);
     const file = csvFile('payouts.csv', [PIX_HEADER, ...rows.slice(0, 2)]);
-    const first = await s.runProcess(batch(file));
+    const first = await s.run(batch(file));
     expect(first.code, first.stderr).toBe(0);
     const localhost = { PAYCTL_BASE_URL: `http://localhost:${new URL(s.sandbox.url).port}/` };
     writeFileSync(file, `${[PIX_HEADER, ...rows].join('\n')}\n`);
-    const rerun = await s.runProcess(batch(file), { env: localhost });
+    const rerun = await s.run(batch(file), { env: localhost });
     expect(rerun.code, rerun.stderr).toBe(0);
     expect(rerun.stdout.match(/already-done/g)).toHaveLength(2);
     await expectPaidOnce(s, 'spelled-', pixKeys('spelled', 3));
 
     // 127.0.0.2 is this machine too, but another origin: another platform, as far as anyone can tell.
-    const elsewhere = await s.runProcess(batch(file), { env: { PAYCTL_BASE_URL: s.sandbox.url.replace('127.0.0.1', '127.0.0.2') } });
+    const elsewhere = await s.run(batch(file), { env: { PAYCTL_BASE_URL: s.sandbox.url.replace('127.0.0.1', '127.0.0.2') } });
     expect(elsewhere.code, elsewhere.stderr).toBe(2);
     expect(elsewhere.stderr).toContain(`belongs to a pix batch against ${s.sandbox.url}`);
     await expectPaidOnce(s, 'spelled-', pixKeys('spelled', 3));
@@ -159,9 +160,10 @@ describe('times without a zone are UTC, whatever TZ is', () => {
   it('TZ=Asia/Tokyo, a 1h window and an API answering 2026-11-26T13:47:48.288: the repeat of a single withdrawal is refused', async () => {
     const env = { ...s.env, PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: proxy.url, TZ: 'Asia/Tokyo' };
     cpSync(s.configDir, env.PAYCTL_CONFIG_DIR, { recursive: true });
-    const set = await s.runProcess(['profiles', 'set', 'default', '--duplicate-window', '1h'], { env });
+    const set = await s.run(['profiles', 'set', 'default', '--duplicate-window', '1h'], { env });
     expect(set.code, set.stderr).toBe(0);
     const args = ['withdraw', 'pix', '--main-account', '--amount', '12345', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'tokyo@example.com', '--yes'];
+    // Processes: TZ is the process's own, and a run in the test process would keep the test's zone.
     const first = await s.runProcess(args, { env });
     expect(first.code, first.stderr).toBe(0);
     const again = await s.runProcess(args, { env });
@@ -179,10 +181,10 @@ describe('a twin is the same method, amount, bank account and key', () => {
     expect(banks.length).toBeGreaterThanOrEqual(2);
     const pix = (account: string) => ['withdraw', 'pix', '--main-account', '--amount', '24680', '--bank-account', account, '--pix-key-type', 'email', '--pix-key', 'two-banks@example.com', '--yes'];
     for (const account of banks.slice(0, 2)) {
-      const paid = await s.runProcess(pix(account));
+      const paid = await s.run(pix(account));
       expect(paid.code, paid.stderr).toBe(0);
     }
-    const again = await s.runProcess(pix(banks[0]!));
+    const again = await s.run(pix(banks[0]!));
     expect(again.code, again.stderr).toBe(2);
     expect(again.stderr).toContain(`by PIX to bank account ${banks[0]}, PIX key two-banks@example.com`);
     expect(again.stderr).not.toContain(`to bank account ${banks[1]},`);
@@ -192,7 +194,7 @@ describe('a twin is the same method, amount, bank account and key', () => {
   it('the same amount to the same bank account by another PIX key is paid', async () => {
     const pix = (key: string) => ['withdraw', 'pix', '--main-account', '--amount', '35791', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes'];
     for (const key of ['key-a@example.com', 'key-b@example.com']) {
-      const paid = await s.runProcess(pix(key));
+      const paid = await s.run(pix(key));
       expect(paid.code, paid.stderr).toBe(0);
     }
     expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 35_791).map((w) => w.pixKey).sort()).toEqual(['key-a@example.com', 'key-b@example.com']);
@@ -202,11 +204,11 @@ describe('a twin is the same method, amount, bank account and key', () => {
 describe('a listed withdrawal payctl cannot fully read', () => {
   it('without its withdrawalPaymentType, it still stops the same withdrawal (exit 2, nothing sent)', async () => {
     const args = ['withdraw', 'card', '--main-account', '--amount', '13579', '--bank-account', bank, '--yes'];
-    const first = await s.runProcess(args);
+    const first = await s.run(args);
     expect(first.code, first.stderr).toBe(0);
     const proxy = await rewritingProxy(s.sandbox.url, (body) => body.replace(/"withdrawalPaymentType":"[A-Z]+",?/g, ''));
     try {
-      const again = await s.runProcess(args, { env: { PAYCTL_BASE_URL: proxy.url } });
+      const again = await s.run(args, { env: { PAYCTL_BASE_URL: proxy.url } });
       expect(again.code, again.stderr).toBe(2);
       expect(again.stderr).toMatch(/^ {2}made .* R\$ 135,79 by unknown to bank account \d+, \w+, id /m);
     } finally {
@@ -216,11 +218,11 @@ describe('a listed withdrawal payctl cannot fully read', () => {
   });
   it('without its createdAt, it counts as in the window and still stops the same withdrawal (exit 2, nothing sent)', async () => {
     const args = ['withdraw', 'card', '--main-account', '--amount', '24579', '--bank-account', bank, '--yes'];
-    const first = await s.runProcess(args);
+    const first = await s.run(args);
     expect(first.code, first.stderr).toBe(0);
     const proxy = await rewritingProxy(s.sandbox.url, (body) => body.replace(/"createdAt":/g, '"madeAt":'));
     try {
-      const again = await s.runProcess(args, { env: { PAYCTL_BASE_URL: proxy.url } });
+      const again = await s.run(args, { env: { PAYCTL_BASE_URL: proxy.url } });
       expect(again.code, again.stderr).toBe(2);
       expect(again.stderr).toMatch(/^ {2}made unknown \(local time\), R\$ 245,79 by CARD to bank account \d+, \w+, id /m);
     } finally {

@@ -50,6 +50,13 @@ describe('clip (a value quoted in an error)', () => {
     expect(JSON.stringify(quoted)).not.toMatch(/\\ud[89a-f]/i);
     expect(clip('🦄'.repeat(60))).toBe('🦄'.repeat(60));
   });
+
+  it('counts clusters longer than the part of the text it looks at first, and quotes a 100,000-character value by its start', () => {
+    const long = `e${'\u0301'.repeat(500)}`;
+    expect(clip(long.repeat(61))).toBe(`${long.repeat(57)}...`);
+    expect(clip(long.repeat(60))).toBe(long.repeat(60));
+    expect(clip('x'.repeat(100_000))).toBe(`${'x'.repeat(57)}...`);
+  });
 });
 
 describe('payctl draws its tables itself: cli-table3, given payctl\'s widths, misaligns a Devanagari name', () => {

@@ -5,8 +5,9 @@ import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js'
 
 /**
  * --jq: jq's own filter, run in-process on the JSON a command would print, its
- * strings printed raw. Runs as a process of the built binary (bin/payctl.js), so
- * jq is loaded as users load it.
+ * strings printed raw. The first filter and the large document run as processes of
+ * the built binary (bin/payctl.js), so jq is loaded and given memory as users' runs
+ * do; the others run in the test process (session.run), the same code.
  */
 let session: SandboxSession;
 /** Every request the sandbox answered, as its log lines (`GET /customers?… 200 …`). */
@@ -23,7 +24,7 @@ const messageOf = (stderr: string) => json<{ error: { message: string } }>(stder
 
 describe('--jq', () => {
   it('filters a list page: strings print raw, one a line, as jq -r', async () => {
-    const listed = json<Array<{ email: string }>>((await session.runProcess(['customers', 'list', '--limit', '5', '--json'])).stdout);
+    const listed = json<Array<{ email: string }>>((await session.run(['customers', 'list', '--limit', '5', '--json'])).stdout);
     const filtered = await session.runProcess(['customers', 'list', '--limit', '5', '--jq', '.[].email']);
     expect(filtered.code, filtered.stderr).toBe(0);
     expect(lines(filtered.stdout)).toEqual(listed.map((customer) => customer.email));
@@ -31,47 +32,47 @@ describe('--jq', () => {
 
   it('filters a single resource; objects print as compact JSON', async () => {
     const [first] = json<[{ id: string; email: string; address: { city: string } }]>(
-      (await session.runProcess(['customers', 'list', '--limit', '1', '--json'])).stdout,
+      (await session.run(['customers', 'list', '--limit', '1', '--json'])).stdout,
     );
-    const filtered = await session.runProcess(['customers', 'get', first.id, '--jq', '{id, email}, .address.city']);
+    const filtered = await session.run(['customers', 'get', first.id, '--jq', '{id, email}, .address.city']);
     expect(filtered.code, filtered.stderr).toBe(0);
     expect(filtered.stdout).toBe(`${JSON.stringify({ id: first.id, email: first.email })}\n${first.address.city}\n`);
   });
 
   it('with --all takes the whole list as one array, as `--all --json | jq` does', async () => {
-    const all = json<Array<{ id: string }>>((await session.runProcess(['customers', 'list', '--all', '--json'])).stdout);
+    const all = json<Array<{ id: string }>>((await session.run(['customers', 'list', '--all', '--json'])).stdout);
     expect(all).toHaveLength(250);
-    const filtered = await session.runProcess(['customers', 'list', '--all', '--jq', 'length, .[-1].id']);
+    const filtered = await session.run(['customers', 'list', '--all', '--jq', 'length, .[-1].id']);
     expect(filtered.code, filtered.stderr).toBe(0);
     expect(lines(filtered.stdout)).toEqual(['250', all[249]!.id]);
     // -o ndjson: each line is a document, filtered one by one.
-    const perLine = await session.runProcess(['customers', 'list', '--all', '-o', 'ndjson', '--jq', '.id']);
+    const perLine = await session.run(['customers', 'list', '--all', '-o', 'ndjson', '--jq', '.id']);
     expect(lines(perLine.stdout)).toEqual(all.map((customer) => customer.id));
   });
 
   it('an invalid expression is exit 2 naming it, and nothing is sent', async () => {
     const before = requests.length;
-    const invalid = await session.runProcess(['customers', 'list', '--jq', '.[] | select(.email == )']);
+    const invalid = await session.run(['customers', 'list', '--jq', '.[] | select(.email == )']);
     expect(invalid.code).toBe(2);
     expect(invalid.stdout).toBe('');
     expect(messageOf(invalid.stderr)).toContain('--jq ".[] | select(.email == )" is not a valid jq expression');
     expect(messageOf(invalid.stderr)).toContain('syntax error');
     // An unknown function is a compile error too.
-    const unknown = await session.runProcess(['balance', '--jq', 'nosuch(1)']);
+    const unknown = await session.run(['balance', '--jq', 'nosuch(1)']);
     expect(unknown.code).toBe(2);
     expect(messageOf(unknown.stderr)).toContain('nosuch/1 is not defined');
     expect(requests.slice(before)).toEqual([]);
   });
 
   it("a runtime error is exit 1 with jq's message", async () => {
-    const failed = await session.runProcess(['customers', 'list', '--limit', '2', '--jq', '.[0].email | .domain']);
+    const failed = await session.run(['customers', 'list', '--limit', '2', '--jq', '.[0].email | .domain']);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');
     expect(messageOf(failed.stderr)).toBe('jq: error (at <stdin>:0): Cannot index string with string ("domain")');
   });
 
   it('with an -o that is not JSON is a usage error', async () => {
-    const refused = await session.runProcess(['customers', 'list', '-o', 'csv', '--jq', '.']);
+    const refused = await session.run(['customers', 'list', '-o', 'csv', '--jq', '.']);
     expect(refused.code).toBe(2);
     expect(messageOf(refused.stderr)).toContain('--jq filters JSON and cannot be used with -o csv');
   });

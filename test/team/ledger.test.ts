@@ -1,62 +1,46 @@
-import { spawnSync } from 'node:child_process';
-import { cpSync, existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
-import { fileURLToPath } from 'node:url';
 import { RUN_DEADLINE_MS, runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
-import { startSecretService } from '../helpers/secret-service.js';
-import { sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import type { TestPostgres } from '../helpers/postgres.js';
+import { sandboxWithdrawals, type SandboxSession } from '../helpers/sandbox.js';
 import { hasTools, needsTools } from '../helpers/tools.js';
 import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
-import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixKeys, pixRows, startProxy } from '../money/helpers.js';
+import { csvFile, expectPaidOnce, paidByKey, PIX_HEADER, pixKeys, pixRows, startProxy } from '../money/helpers.js';
+import { batchArgs, claimsOf, startLedgerTeam, waitUntil, type LedgerTeam } from './helpers.js';
 
 /**
- * A finance team on one PostgreSQL ledger: two operators, each with a config folder of
- * their own, reaching the same sandbox account by two spellings of its URL (127.0.0.1 and
- * localhost). Every count is read from the sandbox afterwards, never from payctl.
+ * A finance team on one PostgreSQL ledger (test/team/helpers.ts): claims, races between the two
+ * operators, twins, limits and the team's audit. The ledger's connection (the server stopped,
+ * passwords, SSL, what loads node-postgres) is in ledger-connection.test.ts: two files, so that
+ * vitest runs them side by side (each mostly waits on the sandbox's 150 ms answers).
  */
 const it = needsTools('postgresql');
-const keychainIt = needsTools('postgresql', 'dbus-daemon', 'dbus-send', 'gnome-keyring-daemon', 'secret-tool');
 const ROUNDS = 20;
 
 let session: SandboxSession;
 let db: TestPostgres;
 let bank: string;
-let workers: PayctlWorker[];
-/** Operator A's environment (127.0.0.1) and operator B's (localhost), both naming the ledger. */
 let envA: Record<string, string>;
 let envB: Record<string, string>;
+let team: LedgerTeam | undefined;
+let workers: PayctlWorker[];
 
 beforeAll(async () => {
   if (!hasTools('postgresql')) return;
-  db = await startPostgres();
-  // Answers take 150 ms, as across a network: runs started together overlap.
-  session = await startSandboxSession('acme', { latencyMs: 150 });
-  bank = await fundedMainAccount(session);
-  envA = { ...session.env, PGPASSWORD: db.password };
-  envB = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: session.sandbox.url.replace('127.0.0.1', 'localhost'), PGPASSWORD: db.password };
-  const secret = session.sandbox.credentials.find((c) => c.clientId === 'acme')!.clientSecret;
-  const login = await runInProcess(['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], { env: envB, input: `${secret}\n` });
-  expect(login.code, login.stderr).toBe(0);
-  for (const env of [envA, envB]) {
-    const set = await runInProcess(['profiles', 'set', 'default', '--ledger', db.url], { env });
-    expect(set.code, set.stderr).toBe(0);
-  }
+  team = await startLedgerTeam();
+  ({ session, db, bank, envA, envB } = team);
   workers = startWorkers(2);
 });
 afterAll(async () => {
   await Promise.all(workers?.map((worker) => worker.close()) ?? []);
-  await session?.close();
-  db?.close();
+  await team?.close();
 });
-
-const batchArgs = (file: string, extra: string[] = []) => ['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra];
 
 /** The same rows at two paths, as two operators keep their copies of one sheet. */
 function twoCopies(prefix: string, count: number, firstAmount = 10_000): [string, string] {
@@ -64,16 +48,6 @@ function twoCopies(prefix: string, count: number, firstAmount = 10_000): [string
   const b = path.join(tempConfigDir(), 'payouts (1).csv');
   cpSync(a, b);
   return [a, b];
-}
-
-/** The claims the ledger holds for rows of this file. */
-const claimsOf = async (file: string) => Number((await db.query<{ n: string }>('SELECT count(*) AS n FROM payctl_claims WHERE file = $1', [file]))[0]!.n);
-
-async function waitUntil(what: string, check: () => Promise<boolean>): Promise<void> {
-  for (const deadline = Date.now() + RUN_DEADLINE_MS; !(await check()); ) {
-    if (Date.now() > deadline) throw new Error(`never: ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
 }
 
 describe('a team on one ledger', () => {
@@ -137,7 +111,7 @@ describe('a team on one ledger', () => {
     const prefix = 'killed';
     const [fileA, fileB] = twoCopies(prefix, 6);
     const running = startCli(batchArgs(fileA, ['--concurrency', '1']), envA);
-    await waitUntil('two claims', async () => (await claimsOf(fileA)) >= 2);
+    await waitUntil('two claims', async () => (await claimsOf(db, fileA)) >= 2);
     running.child.kill('SIGKILL');
     await running.done;
     const refused = await runInProcess(batchArgs(fileB), { env: envB });
@@ -156,7 +130,7 @@ describe('a team on one ledger', () => {
     const prefix = 'ahead';
     const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, 24, bank)]);
     const running = startCli(batchArgs(file, ['--concurrency', '4']), envA);
-    await waitUntil('twelve claims', async () => (await claimsOf(file)) >= 12);
+    await waitUntil('twelve claims', async () => (await claimsOf(db, file)) >= 12);
     running.child.kill('SIGKILL');
     await running.done;
     // A claim's time is its transaction's start (now()): one transaction per claim would give as many as there are claims.
@@ -290,53 +264,6 @@ describe('a team on one ledger', () => {
     }
   });
 
-  it('the database stopped mid-batch: exit 4, nothing sent after that; the claim left in flight is listed, never taken over; the rerun pays each remaining row once', async () => {
-    const prefix = 'stopped';
-    const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, 8, bank)]);
-    // The fourth row's request is held until the database is down: its claim cannot be settled.
-    const proxy = await startProxy(session.sandbox.url);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    proxy.holdPosts((_, index) => (index === 3 ? held : undefined));
-    const env = { ...envA, PAYCTL_BASE_URL: proxy.url };
-    try {
-      const running = startCli(batchArgs(file, ['--concurrency', '1']), env);
-      await waitUntil('the fourth request', async () => proxy.posts.length === 4);
-      db.stop();
-      release();
-      const stopped = await running.done;
-      expect(stopped.code, stopped.stderr).toBe(4);
-      expect(stopped.stderr).toMatch(/ledger .* does not answer/);
-      db.start();
-      // Every withdrawal made was claimed first: none went out once the ledger was gone, not even a row claimed ahead.
-      expect([...(await paidByKey(session, prefix)).values()]).toEqual([1, 1, 1, 1]);
-      expect(await claimsOf(file)).toBeGreaterThan(4);
-      const inFlight = async () => {
-        const status = await runInProcess(['ledger', 'status', '--json'], { env: envB });
-        expect(status.code, status.stderr).toBe(0);
-        return (JSON.parse(status.stdout) as { inFlight: Array<Record<string, unknown>> }).inFlight.filter((claim) => claim.file === file);
-      };
-      const left = [{ amount: 10_003, state: 'claimed', runEnded: true, user: os.userInfo().username, host: os.hostname() }];
-      // With the rows claimed ahead and never sent, which the rerun settles: its journal shows them not sent.
-      expect(await inFlight()).toEqual(expect.arrayContaining([expect.objectContaining(left[0])]));
-      expect((await inFlight()).length).toBeGreaterThan(1);
-      const rerun = await runInProcess(batchArgs(file), { env });
-      expect(rerun.code, rerun.stderr).toBe(0);
-      await expectPaidOnce(session, prefix, pixKeys(prefix, 8));
-      // The rerun skips the row its journal has paid and leaves its claim alone; --reconcile settles it with the journal's withdrawal.
-      expect(await inFlight()).toMatchObject(left);
-      const reconciled = await runInProcess(batchArgs(file, ['--reconcile']), { env });
-      expect(reconciled.code, reconciled.stderr).toBe(0);
-      expect(await inFlight()).toEqual([]);
-      const [made] = (await sandboxWithdrawals(session)).filter((w) => w.pixKey === `${prefix}-3@example.com`);
-      expect(await db.query('SELECT state, withdrawal_id FROM payctl_claims WHERE file = $1 AND amount = 10003', [file])).toEqual([{ state: 'done', withdrawal_id: made!.id }]);
-      await expectPaidOnce(session, prefix, pixKeys(prefix, 8));
-    } finally {
-      release();
-      await proxy.close();
-    }
-  });
-
   it("a row's audit intent is committed with its claim, before its POST; the team's trail holds one write per row, done, and none for a row held by another's claim", async () => {
     const prefix = 'one-commit';
     const [fileA, fileB] = twoCopies(prefix, 3, 20_000);
@@ -371,128 +298,6 @@ describe('a team on one ledger', () => {
     const writes = (JSON.parse(team.stdout) as Array<{ body: { pixKey?: string }; outcome: string; resourceId: string | null }>).filter((entry) => entry.body?.pixKey?.startsWith(`${prefix}-`));
     const made = (await sandboxWithdrawals(session)).filter((w) => w.pixKey?.startsWith(`${prefix}-`));
     expect(writes.map((entry) => [entry.outcome, entry.resourceId]).sort()).toEqual(made.map((w) => ['done', w.id]).sort());
-  });
-
-  it('the password is never in argv, output, --debug or the audit trail', async () => {
-    const refused = await runInProcess(['profiles', 'set', 'default', '--ledger', db.url.replace('ledger@', `ledger:${db.password}@`)], { env: envA });
-    expect(refused.code).toBe(2);
-    expect(refused.stderr).toMatch(/carries a password/);
-    expect(refused.stdout + refused.stderr).not.toContain(db.password);
-    const stateHome = tempConfigDir();
-    const env = { ...envA, XDG_STATE_HOME: stateHome };
-    const args = ['--debug', 'withdraw', 'pix', '--amount', '777', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'secret-check@example.com', '--yes', '--main-account'];
-    const running = startCli(args, env);
-    await waitUntil('a claim', async () => (await db.query('SELECT 1 FROM payctl_claims WHERE amount = 777')).length > 0);
-    const cmdline = readFileSync(`/proc/${running.child.pid}/cmdline`, 'utf8');
-    const done = await running.done;
-    expect(done.code, done.stderr).toBe(0);
-    expect(cmdline).not.toContain(db.password);
-    expect(done.stdout + done.stderr).not.toContain(db.password);
-    expect(readFileSync(path.join(stateHome, 'payctl', 'audit.ndjson'), 'utf8')).not.toContain(db.password);
-    const team = await runInProcess(['audit', '--team', '--all', '--json'], { env: envB });
-    expect(team.code, team.stderr).toBe(0);
-    expect(team.stdout).toContain('secret-check@example.com');
-    expect(team.stdout).not.toContain(db.password);
-    const wrong = await runInProcess(['withdraw', 'pix', '--amount', '778', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'x@example.com', '--yes', '--main-account'], {
-      env: { ...envA, PGPASSWORD: 'not-the-password-9' },
-    });
-    expect(wrong.code).toBe(4);
-    expect(wrong.stderr).not.toContain('not-the-password-9');
-  });
-
-  it('sslmode is honoured: require against a server without SSL is exit 4 saying so, nothing sent; disable, and prefer (the default), connect', async () => {
-    const pix = ['withdraw', 'pix', '--amount', '782', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'ssl-check@example.com', '--yes', '--main-account'];
-    const made = () => sandboxWithdrawals(session).then((all) => all.filter((w) => w.pixKey === 'ssl-check@example.com').length);
-    const bad = await runInProcess(['profiles', 'set', 'default', '--ledger', `${db.url}?sslmode=requires`], { env: envA });
-    expect(bad.code).toBe(2);
-    expect(bad.stderr).toContain('--ledger\'s sslmode "requires" is not one of disable, allow, prefer, require, verify-ca, verify-full');
-    for (const env of [{ ...envA, PAYCTL_LEDGER: `${db.url}?sslmode=require` }, { ...envA, PGSSLMODE: 'verify-full' }]) {
-      const refused = await runCli(pix, { env });
-      expect(refused.code, refused.stderr).toBe(4);
-      expect(refused.stderr).toMatch(/does not answer \(its server does not offer SSL, which sslmode=(require|verify-full \(PGSSLMODE\)) requires\): nothing was sent/);
-      expect(refused.stderr).not.toContain('SECURITY WARNING');
-    }
-    expect(await made()).toBe(0);
-    const disabled = await runCli(pix, { env: { ...envA, PAYCTL_LEDGER: `${db.url}?sslmode=disable` } });
-    expect(disabled.code, disabled.stderr).toBe(0);
-    expect(await made()).toBe(1);
-    const status = await runCli(['ledger', 'status', '--json'], { env: { ...envA, PGSSLMODE: 'allow' } });
-    expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 2 });
-  });
-
-  it('sslmode against a server with SSL on and SSL-only: require connects; verify-full is exit 4 without its authority, nothing sent, and pays with it (sslrootcert); disable is exit 4 saying the server wants SSL', async () => {
-    const secure = await startPostgres({ ssl: true, sslOnly: true });
-    try {
-      // The server takes nothing but SSL from 127.0.0.1 (pg_hba.conf hostssl): what connects went over SSL.
-      const env = (query: string) => ({ ...envA, PGPASSWORD: secure.password, PAYCTL_LEDGER: `${secure.url}?${query}` });
-      const init = await runCli(['ledger', 'init'], { env: env('sslmode=require') });
-      expect(init.code, init.stderr).toBe(0);
-      const status = await runCli(['ledger', 'status', '--json'], { env: env('sslmode=require') });
-      expect(status.code, status.stderr).toBe(0);
-      expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 2 });
-      const key = 'ssl-on-check@example.com';
-      const pix = ['withdraw', 'pix', '--amount', '786', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
-      const made = () => sandboxWithdrawals(session).then((all) => all.filter((w) => w.pixKey === key).length);
-      const unverified = await runCli(pix, { env: env('sslmode=verify-full') });
-      expect(unverified.code, unverified.stderr).toBe(4);
-      expect(unverified.stderr).toMatch(/does not answer \(its server's certificate is not trusted \(self-signed certificate\), which sslmode=verify-full requires: give the authority that signed it as sslrootcert=FILE in the URL\): nothing was sent/);
-      const plain = await runCli(pix, { env: env('sslmode=disable') });
-      expect(plain.code, plain.stderr).toBe(4);
-      expect(plain.stderr).toMatch(/does not answer \(its server takes this connection only over SSL, which sslmode=disable refuses\): nothing was sent/);
-      expect(await made()).toBe(0);
-      const verified = await runCli(pix, { env: env(`sslmode=verify-full&sslrootcert=${encodeURIComponent(secure.certificate!)}`) });
-      expect(verified.code, verified.stderr).toBe(0);
-      expect(await made()).toBe(1);
-    } finally {
-      secure.close();
-    }
-  });
-
-  it('the password from ~/.pgpass when PGPASSWORD is not set; a wrong one is exit 4', async () => {
-    const home = tempConfigDir();
-    const { PGPASSWORD: _, ...withoutPassword } = envA;
-    const status = (env: Record<string, string>) => runCli(['ledger', 'status', '--json'], { env: { ...withoutPassword, ...env } }).then((r) => JSON.parse(r.stdout));
-    expect(await status({ HOME: home })).toMatchObject({ answers: false });
-    writeFileSync(path.join(home, '.pgpass'), `127.0.0.1:${db.port}:payctl:ledger:${db.password}\n`, { mode: 0o600 });
-    expect(await status({ HOME: home })).toMatchObject({ answers: true, schemaVersion: 2 });
-    const wrong = await runCli(['ledger', 'status'], { env: { ...withoutPassword, HOME: home, PGPASSWORD: 'not-the-password-8' } });
-    expect(wrong.code).toBe(4);
-    expect(wrong.stdout + wrong.stderr).toMatch(/password authentication failed/);
-    expect(wrong.stdout + wrong.stderr).not.toContain('not-the-password-8');
-  });
-
-  keychainIt('the password from the keychain (entry ledger:URL) when neither PGPASSWORD nor ~/.pgpass gives one', async () => {
-    const service = await startSecretService();
-    try {
-      const { PGPASSWORD: _, ...withoutPassword } = envA;
-      const env = { ...withoutPassword, HOME: tempConfigDir(), DBUS_SESSION_BUS_ADDRESS: service.address };
-      const before = await runCli(['ledger', 'status', '--json'], { env });
-      expect(JSON.parse(before.stdout)).toMatchObject({ answers: false });
-      const store = spawnSync('secret-tool', ['store', '--label', 'payctl ledger', 'service', 'payctl', 'username', `ledger:${db.url}`], {
-        env: { PATH: process.env.PATH, DBUS_SESSION_BUS_ADDRESS: service.address },
-        input: db.password,
-      });
-      expect(store.status, String(store.stderr)).toBe(0);
-      const after = await runCli(['ledger', 'status', '--json'], { env });
-      expect(JSON.parse(after.stdout), after.stderr).toMatchObject({ answers: true, schemaVersion: 2 });
-      const pix = ['withdraw', 'pix', '--amount', '783', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'keychain-check@example.com', '--yes', '--main-account', '--debug'];
-      const paid = await runCli(pix, { env });
-      expect(paid.code, paid.stderr).toBe(0);
-      expect(paid.stdout + paid.stderr).not.toContain(db.password);
-    } finally {
-      await service.close();
-    }
-  });
-
-  it('node-postgres is loaded by the runs that claim, not by balance --json, even with a ledger named', async () => {
-    const NODE_OPTIONS = `--require ${fileURLToPath(new URL('./shims/report-pg.cjs', import.meta.url))}`;
-    const balance = await runCli(['balance', '--json', '--main-account'], { env: { ...envA, NODE_OPTIONS } });
-    expect(balance.code, balance.stderr).toBe(0);
-    expect(balance.stderr).toContain('pg loaded: false');
-    const pix = ['withdraw', 'pix', '--amount', '779', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'load-check@example.com', '--yes', '--main-account'];
-    const withdrawal = await runCli(pix, { env: { ...envA, NODE_OPTIONS } });
-    expect(withdrawal.code, withdrawal.stderr).toBe(0);
-    expect(withdrawal.stderr).toContain('pg loaded: true');
   });
 
   it("a held claim names its holder as USER@HOST and since when in the user's time zone, as the tables print times", async () => {
