@@ -158,14 +158,17 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
     openLedgerEarly(services);
     unsentSettled = settleUnsentClaims(services, rows, states, plan.csvFile).catch(() => {});
     const paidByJournal = new Set([...states.values()].flatMap((s) => (s.state === 'done' ? [s.withdrawalId] : [])));
+    // The balances are read beside the check (a round trip less before the first row); a check that refuses leaves them unread.
+    const drawsOn = batchDrawsOnLines(plan.method, toSend.map((row) => ({ account: row.account, amount: row.request.amount })), async (account) =>
+      getBalance(await clientFor(account)),
+    );
+    drawsOn.catch(() => {});
     const duplicates = await checkBatchTwins(ctx, toSend, paidByJournal, clientFor, plan.allowDuplicate);
     const summary = [
       `About to withdraw by ${plan.method.toUpperCase()} from ${plan.csvFile}:`,
       ...batchTotals(toSend),
       ...feeLines(services.settings().env, plan.method, toSend.map((row) => row.request.amount)),
-      ...(await batchDrawsOnLines(plan.method, toSend.map((row) => ({ account: row.account, amount: row.request.amount })), async (account) =>
-        getBalance(await clientFor(account)),
-      )),
+      ...(await drawsOn),
       ...(done.length ? [`  skipped:      ${done.length} rows already done (journal ${plan.journalFile})`] : []),
       ...(unknown.length ? [`  refused:      ${unknown.length} rows of unknown outcome (settle them with ${plan.reconcileFlag})`] : []),
       ...duplicates,
