@@ -21,10 +21,10 @@ const INIT_LOCK = 0;
 const DAY = "(now() AT TIME ZONE 'America/Sao_Paulo')::date";
 const CONNECT_TIMEOUT_MS = 10_000;
 /**
- * Connections a run holds at most: the rows of a batch in flight claim side by side
- * (one queue on one connection was most of a batch's time), and the server commits
- * them together; 8 rows (--concurrency 8) never wait for a connection the groups
- * committed behind them and the intents of writes without a claim hold.
+ * Connections a run holds at most: single claims, a batch's groups of claims ahead, the
+ * settlements and audit records committed behind the rows, and the intents of writes
+ * without a claim go side by side rather than queue on one connection (a 500-row batch
+ * at --concurrency 8 opens about 3).
  */
 const MAX_CONNECTIONS = 10;
 
