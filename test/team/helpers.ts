@@ -1,7 +1,8 @@
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
 import { RUN_DEADLINE_MS, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
+import { hasTools } from '../helpers/tools.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { fundedMainAccount } from '../money/helpers.js';
 
@@ -50,6 +51,30 @@ export async function startLedgerTeam({ initialized = false } = {}): Promise<Led
       await session.close();
       db.close();
     },
+  };
+}
+
+/**
+ * The team of a test file: started before its tests (when PostgreSQL is there) and closed after
+ * them; its fields are read by the tests, once started.
+ */
+export function teamOfFile(options: { initialized?: boolean } = {}): LedgerTeam {
+  let team: LedgerTeam | undefined;
+  beforeAll(async () => {
+    if (hasTools('postgresql')) team = await startLedgerTeam(options);
+  });
+  afterAll(() => team?.close());
+  const started = (): LedgerTeam => {
+    if (!team) throw new Error('the ledger team has not started');
+    return team;
+  };
+  return {
+    get db() { return started().db; },
+    get session() { return started().session; },
+    get bank() { return started().bank; },
+    get envA() { return started().envA; },
+    get envB() { return started().envB; },
+    close: () => started().close(),
   };
 }
 

@@ -7,12 +7,11 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect } from 'vitest';
 import { RUN_DEADLINE_MS, runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
-import type { TestPostgres } from '../helpers/postgres.js';
-import { sandboxWithdrawals, type SandboxSession } from '../helpers/sandbox.js';
+import { sandboxWithdrawals } from '../helpers/sandbox.js';
 import { hasTools, needsTools } from '../helpers/tools.js';
 import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
 import { csvFile, expectPaidOnce, paidByKey, PIX_HEADER, pixKeys, pixRows, startProxy } from '../money/helpers.js';
-import { batchArgs, claimsOf, startLedgerTeam, waitUntil, type LedgerTeam } from './helpers.js';
+import { batchArgs, claimsOf, teamOfFile, waitUntil } from './helpers.js';
 
 /**
  * A finance team on one PostgreSQL ledger (test/team/helpers.ts): claims, races between the two
@@ -23,28 +22,17 @@ import { batchArgs, claimsOf, startLedgerTeam, waitUntil, type LedgerTeam } from
 const it = needsTools('postgresql');
 const ROUNDS = 20;
 
-let session: SandboxSession;
-let db: TestPostgres;
-let bank: string;
-let envA: Record<string, string>;
-let envB: Record<string, string>;
-let team: LedgerTeam | undefined;
+const team = teamOfFile();
 let workers: PayctlWorker[];
 
-beforeAll(async () => {
-  if (!hasTools('postgresql')) return;
-  team = await startLedgerTeam();
-  ({ session, db, bank, envA, envB } = team);
-  workers = startWorkers(2);
+beforeAll(() => {
+  if (hasTools('postgresql')) workers = startWorkers(2);
 });
-afterAll(async () => {
-  await Promise.all(workers?.map((worker) => worker.close()) ?? []);
-  await team?.close();
-});
+afterAll(() => Promise.all(workers?.map((worker) => worker.close()) ?? []));
 
 /** The same rows at two paths, as two operators keep their copies of one sheet. */
 function twoCopies(prefix: string, count: number, firstAmount = 10_000): [string, string] {
-  const a = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, count, bank, firstAmount)]);
+  const a = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, count, team.bank, firstAmount)]);
   const b = path.join(tempConfigDir(), 'payouts (1).csv');
   cpSync(a, b);
   return [a, b];
@@ -52,21 +40,21 @@ function twoCopies(prefix: string, count: number, firstAmount = 10_000): [string
 
 describe('a team on one ledger', () => {
   it('ledger init runs from two machines at once, twice; ledger status says the version and answers', async () => {
-    const inits = await Promise.all([workers[0]!.run(['ledger', 'init'], { env: envA, startAt: Date.now() + 50 }), workers[1]!.run(['ledger', 'init'], { env: envB, startAt: Date.now() + 50 })]);
+    const inits = await Promise.all([workers[0]!.run(['ledger', 'init'], { env: team.envA, startAt: Date.now() + 50 }), workers[1]!.run(['ledger', 'init'], { env: team.envB, startAt: Date.now() + 50 })]);
     for (const init of inits) expect(init.code, init.stderr).toBe(0);
-    expect((await runInProcess(['ledger', 'init'], { env: envA })).stderr).toMatch(/nothing to do/);
-    const status = await runInProcess(['ledger', 'status', '--json'], { env: envB });
+    expect((await runInProcess(['ledger', 'init'], { env: team.envA })).stderr).toMatch(/nothing to do/);
+    const status = await runInProcess(['ledger', 'status', '--json'], { env: team.envB });
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ ledger: db.url, answers: true, schemaVersion: 2, inFlight: [] });
+    expect(JSON.parse(status.stdout)).toMatchObject({ ledger: team.db.url, answers: true, schemaVersion: 2, inFlight: [] });
   });
 
   it('ledger init does not wait for a run in progress: its lock is not the lock of run 1', async () => {
     // What a batch holds for as long as it runs: the advisory lock on its run id ("payc", id) in a session of its own.
-    const run = new pg.Client({ host: '127.0.0.1', port: db.port, user: 'ledger', password: db.password, database: 'payctl' });
+    const run = new pg.Client({ host: '127.0.0.1', port: team.db.port, user: 'ledger', password: team.db.password, database: 'payctl' });
     await run.connect();
     try {
       await run.query('SELECT pg_advisory_lock($1, $2)', [0x70617963, 1]);
-      const init = await runCli(['ledger', 'init'], { env: envA });
+      const init = await runCli(['ledger', 'init'], { env: team.envA });
       expect(init.code, init.stderr).toBe(0);
       expect(init.stderr).toMatch(/nothing to do/);
     } finally {
@@ -75,25 +63,25 @@ describe('a team on one ledger', () => {
   });
 
   it('a ledger at schema version 1 is refused until ledger init upgrades it, from two machines at once: the index of claims by withdrawal id is made once', async () => {
-    const index = () => db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'payctl_claims_withdrawal'");
+    const index = () => team.db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'payctl_claims_withdrawal'");
     expect(await index()).toHaveLength(1);
     // As a ledger made by the payctl before: version 1, without the indexes, with a table of daily totals.
-    await db.query('DROP INDEX payctl_claims_withdrawal');
-    await db.query('DROP INDEX payctl_claims_day');
-    await db.query('CREATE TABLE payctl_daily_totals (account text NOT NULL, day date NOT NULL, total bigint NOT NULL, PRIMARY KEY (account, day))');
-    await db.query('DELETE FROM payctl_schema WHERE version = 2');
-    const pix = ['withdraw', 'pix', '--amount', '785', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'upgrade-check@example.com', '--yes', '--main-account'];
-    const refused = await runInProcess(pix, { env: envA });
+    await team.db.query('DROP INDEX payctl_claims_withdrawal');
+    await team.db.query('DROP INDEX payctl_claims_day');
+    await team.db.query('CREATE TABLE payctl_daily_totals (account text NOT NULL, day date NOT NULL, total bigint NOT NULL, PRIMARY KEY (account, day))');
+    await team.db.query('DELETE FROM payctl_schema WHERE version = 2');
+    const pix = ['withdraw', 'pix', '--amount', '785', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', 'upgrade-check@example.com', '--yes', '--main-account'];
+    const refused = await runInProcess(pix, { env: team.envA });
     expect(refused.code, refused.stderr).toBe(2);
     expect(refused.stderr).toContain('is at schema version 1, this payctl needs 2: nothing was sent');
-    expect((await sandboxWithdrawals(session)).filter((w) => w.pixKey === 'upgrade-check@example.com')).toHaveLength(0);
+    expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === 'upgrade-check@example.com')).toHaveLength(0);
     const startAt = Date.now() + 50;
-    const inits = await Promise.all([workers[0]!.run(['ledger', 'init'], { env: envA, startAt }), workers[1]!.run(['ledger', 'init'], { env: envB, startAt })]);
+    const inits = await Promise.all([workers[0]!.run(['ledger', 'init'], { env: team.envA, startAt }), workers[1]!.run(['ledger', 'init'], { env: team.envB, startAt })]);
     for (const init of inits) expect(init.code, init.stderr).toBe(0);
     expect(inits.map((init) => init.stderr.includes('schema version 1 → 2')).sort()).toEqual([false, true]);
     expect((await index())[0]!.indexdef).toMatch(/\(account, withdrawal_id\) WHERE \(withdrawal_id IS NOT NULL\)/);
-    expect(await db.query('SELECT version FROM payctl_schema ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
-    expect(await db.query("SELECT to_regclass('payctl_daily_totals') AS found")).toEqual([{ found: null }]);
+    expect(await team.db.query('SELECT version FROM payctl_schema ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(await team.db.query("SELECT to_regclass('payctl_daily_totals') AS found")).toEqual([{ found: null }]);
   });
 
   it(`two operators run the same batch at the same moment, ${ROUNDS} rounds: every row paid once`, async () => {
@@ -101,57 +89,60 @@ describe('a team on one ledger', () => {
       const prefix = `together-${round}`;
       const [fileA, fileB] = twoCopies(prefix, 3);
       const startAt = Date.now() + 50;
-      const [a, b] = await Promise.all([workers[0]!.run(batchArgs(fileA), { env: envA, startAt }), workers[1]!.run(batchArgs(fileB), { env: envB, startAt })]);
+      const [a, b] = await Promise.all([
+        workers[0]!.run(batchArgs(fileA), { env: team.envA, startAt }),
+        workers[1]!.run(batchArgs(fileB), { env: team.envB, startAt }),
+      ]);
       for (const result of [a, b]) expect([0, 2], result.stderr).toContain(result.code);
-      await expectPaidOnce(session, prefix, pixKeys(prefix, 3));
+      await expectPaidOnce(team.session, prefix, pixKeys(prefix, 3));
     }
   });
 
   it('a batch killed while holding claims: the other operator is refused, naming the holder, until --reconcile settles them', async () => {
     const prefix = 'killed';
     const [fileA, fileB] = twoCopies(prefix, 6);
-    const running = startCli(batchArgs(fileA, ['--concurrency', '1']), envA);
-    await waitUntil('two claims', async () => (await claimsOf(db, fileA)) >= 2);
+    const running = startCli(batchArgs(fileA, ['--concurrency', '1']), team.envA);
+    await waitUntil('two claims', async () => (await claimsOf(team.db, fileA)) >= 2);
     running.child.kill('SIGKILL');
     await running.done;
-    const refused = await runInProcess(batchArgs(fileB), { env: envB });
+    const refused = await runInProcess(batchArgs(fileB), { env: team.envB });
     expect(refused.code, refused.stderr).toBe(2);
     // The first row reached the platform before the kill: the platform check, which comes first, names it as a twin.
     // A row only claimed (sent or not) is refused by the ledger, naming the holder.
     expect(refused.stderr).toMatch(new RegExp(`twin: made .*killed-0@example.com|is claimed by ${os.userInfo().username}@${os.hostname()} \\(file ${fileA.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) since `));
-    const reconciled = await runInProcess(batchArgs(fileA, ['--reconcile']), { env: envA });
+    const reconciled = await runInProcess(batchArgs(fileA, ['--reconcile']), { env: team.envA });
     expect([0, 2], reconciled.stderr).toContain(reconciled.code);
-    const rerun = await runInProcess(batchArgs(fileB), { env: envB });
+    const rerun = await runInProcess(batchArgs(fileB), { env: team.envB });
     expect([0, 2], rerun.stderr).toContain(rerun.code);
-    await expectPaidOnce(session, prefix, pixKeys(prefix, 6));
+    await expectPaidOnce(team.session, prefix, pixKeys(prefix, 6));
   });
 
   it('rows are claimed ahead, a group to a commit; a batch killed so leaves them in flight, and its rerun settles those its journal never sent and pays every row once', async () => {
     const prefix = 'ahead';
-    const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, 24, bank)]);
-    const running = startCli(batchArgs(file, ['--concurrency', '4']), envA);
-    await waitUntil('twelve claims', async () => (await claimsOf(db, file)) >= 12);
+    const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, 24, team.bank)]);
+    const running = startCli(batchArgs(file, ['--concurrency', '4']), team.envA);
+    await waitUntil('twelve claims', async () => (await claimsOf(team.db, file)) >= 12);
     running.child.kill('SIGKILL');
     await running.done;
     // A claim's time is its transaction's start (now()): one transaction per claim would give as many as there are claims.
-    const [{ claims, commits }] = await db.query<{ claims: string; commits: string }>(
+    const [{ claims, commits }] = await team.db.query<{ claims: string; commits: string }>(
       'SELECT count(*) AS claims, count(DISTINCT claimed_at) AS commits FROM payctl_claims WHERE file = $1',
       [file],
     ) as [{ claims: string; commits: string }];
     expect(Number(commits)).toBeLessThanOrEqual(Number(claims) / 3);
-    const status = await runInProcess(['ledger', 'status', '--json'], { env: envA });
+    const status = await runInProcess(['ledger', 'status', '--json'], { env: team.envA });
     const inFlight = (JSON.parse(status.stdout) as { inFlight: Array<{ file: string; runEnded: boolean }> }).inFlight.filter((claim) => claim.file === file);
     expect(inFlight.length).toBeGreaterThan(0);
     expect(inFlight.every((claim) => claim.runEnded)).toBe(true);
     // Rows sent without an answer recorded are settled from the platform; those claimed and never sent by the journal's account.
-    const rerun = await runInProcess(batchArgs(file, ['--reconcile']), { env: envA });
+    const rerun = await runInProcess(batchArgs(file, ['--reconcile']), { env: team.envA });
     expect(rerun.code, rerun.stderr).toBe(0);
-    await expectPaidOnce(session, prefix, pixKeys(prefix, 24));
-    expect(await db.query("SELECT count(*)::int AS n FROM payctl_claims WHERE file = $1 AND state IN ('claimed', 'unknown')", [file])).toEqual([{ n: 0 }]);
+    await expectPaidOnce(team.session, prefix, pixKeys(prefix, 24));
+    expect(await team.db.query("SELECT count(*)::int AS n FROM payctl_claims WHERE file = $1 AND state IN ('claimed', 'unknown')", [file])).toEqual([{ n: 0 }]);
   });
 
   it('a batch that fails before it sends (the API unreachable) while its ledger is still opening ends, the ledger closed', async () => {
-    const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows('no-api', 1, bank)]);
+    const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows('no-api', 1, team.bank)]);
     // The way to the database is held until the batch has failed (its journal's lock released): the ledger opens after that.
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
@@ -160,15 +151,15 @@ describe('a team on one ledger', () => {
       connections.push(socket);
       socket.on('error', () => {});
       void held.then(() => {
-        const upstream = net.connect(Number(new URL(db.url).port), '127.0.0.1').on('error', () => socket.destroy());
+        const upstream = net.connect(Number(new URL(team.db.url).port), '127.0.0.1').on('error', () => socket.destroy());
         connections.push(upstream);
         socket.pipe(upstream).pipe(socket);
       });
     });
     await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
-    const ledger = db.url.replace(/:\d+\//, `:${(proxy.address() as net.AddressInfo).port}/`);
+    const ledger = team.db.url.replace(/:\d+\//, `:${(proxy.address() as net.AddressInfo).port}/`);
     try {
-      const running = startCli(batchArgs(file), { ...envA, PAYCTL_BASE_URL: 'http://127.0.0.1:9', PAYCTL_LEDGER: ledger });
+      const running = startCli(batchArgs(file), { ...team.envA, PAYCTL_BASE_URL: 'http://127.0.0.1:9', PAYCTL_LEDGER: ledger });
       await waitUntil('the ledger connecting, then the batch over', async () => connections.length > 0 && !existsSync(`${file}.journal.lock`));
       release();
       // A deadline, not a measure: a ledger opened after the run's end would keep it alive for ever.
@@ -186,61 +177,61 @@ describe('a team on one ledger', () => {
   it("twins are named with the operator and file the ledger knows; --allow-duplicate pays a batch's copy, the ledger letting it past its paid claims", async () => {
     const prefix = 'named';
     const [fileA, fileB] = twoCopies(prefix, 2, 60_000);
-    const paid = await runInProcess(batchArgs(fileA), { env: envA });
+    const paid = await runInProcess(batchArgs(fileA), { env: team.envA });
     expect(paid.code, paid.stderr).toBe(0);
-    const refused = await runInProcess(batchArgs(fileB), { env: envB });
+    const refused = await runInProcess(batchArgs(fileB), { env: team.envB });
     expect(refused.code, refused.stderr).toBe(2);
     const me = `${os.userInfo().username}@${os.hostname()}`;
-    for (const made of (await sandboxWithdrawals(session)).filter((w) => w.pixKey?.startsWith(`${prefix}-`))) {
+    for (const made of (await sandboxWithdrawals(team.session)).filter((w) => w.pixKey?.startsWith(`${prefix}-`))) {
       expect(refused.stderr).toContain(`PIX key ${made.pixKey}, PENDING, id ${made.id}, by ${me} (file ${fileA})\n`);
     }
-    await expectPaidOnce(session, prefix, pixKeys(prefix, 2));
-    const single = ['withdraw', 'pix', '--amount', '60000', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', `${prefix}-0@example.com`, '--yes', '--main-account'];
-    const again = await runInProcess(single, { env: envB });
+    await expectPaidOnce(team.session, prefix, pixKeys(prefix, 2));
+    const single = ['withdraw', 'pix', '--amount', '60000', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', `${prefix}-0@example.com`, '--yes', '--main-account'];
+    const again = await runInProcess(single, { env: team.envB });
     expect(again.code, again.stderr).toBe(2);
     expect(again.stderr).toMatch(new RegExp(`PIX key ${prefix}-0@example.com, PENDING, id [\\w-]+, by ${me.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')} \\(file `));
-    const allowed = await runInProcess(batchArgs(fileB, ['--allow-duplicate']), { env: envB });
+    const allowed = await runInProcess(batchArgs(fileB, ['--allow-duplicate']), { env: team.envB });
     expect(allowed.code, allowed.stderr).toBe(0);
-    expect([...(await paidByKey(session, prefix)).values()]).toEqual([2, 2]);
+    expect([...(await paidByKey(team.session, prefix)).values()]).toEqual([2, 2]);
   });
 
   it("a paid claim refuses the same payment for the profile's duplicate window, on the ledger's clock; one in flight refuses it past the window", async () => {
     // Through a proxy whose withdrawals list hides the payment, as a list read just before it
     // was made would: the ledger alone stands between the two.
-    const proxy = await startProxy(session.sandbox.url);
+    const proxy = await startProxy(team.session.sandbox.url);
     const configDir = tempConfigDir();
-    cpSync(envA.PAYCTL_CONFIG_DIR!, configDir, { recursive: true });
-    const env = { ...envA, PAYCTL_CONFIG_DIR: configDir, PAYCTL_BASE_URL: proxy.url };
+    cpSync(team.envA.PAYCTL_CONFIG_DIR!, configDir, { recursive: true });
+    const env = { ...team.envA, PAYCTL_CONFIG_DIR: configDir, PAYCTL_BASE_URL: proxy.url };
     try {
       expect((await runInProcess(['profiles', 'set', 'default', '--duplicate-window', '1m'], { env })).code).toBe(0);
       const key = 'window@example.com';
-      const pix = ['withdraw', 'pix', '--amount', '901', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
-      const made = () => sandboxWithdrawals(session).then((all) => all.filter((w) => w.pixKey === key).length);
+      const pix = ['withdraw', 'pix', '--amount', '901', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
+      const made = () => sandboxWithdrawals(team.session).then((all) => all.filter((w) => w.pixKey === key).length);
       expect((await runInProcess(pix, { env })).code).toBe(0);
       proxy.rewriteGets((_, body) => body.replaceAll(key, 'someone-else@example.com'));
       const within = await runInProcess(pix, { env });
       expect(within.code, within.stderr).toBe(2);
       expect(within.stderr).toMatch(/this withdrawal of R\$ 9,01 \(901 cents\) was already paid by .* in the team's ledger/);
       expect(await made()).toBe(1);
-      await db.query("UPDATE payctl_claims SET claimed_at = now() - interval '61 seconds' WHERE amount = 901");
+      await team.db.query("UPDATE payctl_claims SET claimed_at = now() - interval '61 seconds' WHERE amount = 901");
       const past = await runInProcess(pix, { env });
       expect(past.code, past.stderr).toBe(0);
       expect(await made()).toBe(2);
       // The outcome of the last is not known (a run cut off): it holds however old it is.
-      await db.query("UPDATE payctl_claims SET state = 'unknown', claimed_at = now() - interval '1 hour' WHERE amount = 901 AND claimed_at > now() - interval '1 minute'");
+      await team.db.query("UPDATE payctl_claims SET state = 'unknown', claimed_at = now() - interval '1 hour' WHERE amount = 901 AND claimed_at > now() - interval '1 minute'");
       const unknown = await runInProcess(pix, { env });
       expect(unknown.code, unknown.stderr).toBe(2);
       expect(unknown.stderr).toMatch(/this withdrawal of R\$ 9,01 \(901 cents\) is claimed by .*, outcome unknown, in the team's ledger/);
       expect(await made()).toBe(2);
     } finally {
-      await db.query("UPDATE payctl_claims SET state = 'done' WHERE amount = 901");
+      await team.db.query("UPDATE payctl_claims SET state = 'done' WHERE amount = 901");
       await proxy.close();
     }
   });
 
   it('the daily total hit by two operators at once: the sum sent never exceeds it', async () => {
     // Today's total so far: the claims that may have paid (not refused, not absent).
-    const day = await db.query<{ total: string }>(
+    const day = await team.db.query<{ total: string }>(
       "SELECT coalesce(sum(amount), 0) AS total FROM payctl_claims WHERE day = (now() AT TIME ZONE 'America/Sao_Paulo')::date AND state IN ('claimed', 'unknown', 'done')",
     );
     const today = Number(day[0]!.total);
@@ -249,40 +240,43 @@ describe('a team on one ledger', () => {
     const alone = await runInProcess(['profiles', 'set', 'default', '--max-daily-total', '1000'], { env: { PAYCTL_CONFIG_DIR: tempConfigDir() } });
     expect(alone.code).toBe(2);
     expect(alone.stderr).toMatch(/--max-daily-total is counted in the team's ledger/);
-    for (const env of [envA, envB]) expect((await runInProcess(['profiles', 'set', 'default', '--max-daily-total', String(today + room)], { env })).code).toBe(0);
+    for (const env of [team.envA, team.envB]) expect((await runInProcess(['profiles', 'set', 'default', '--max-daily-total', String(today + room)], { env })).code).toBe(0);
     try {
-      const fileA = csvFile('a.csv', [PIX_HEADER, ...pixRows('daily-a', 3, bank, 10_000)]);
-      const fileB = csvFile('b.csv', [PIX_HEADER, ...pixRows('daily-b', 3, bank, 10_000)]);
+      const fileA = csvFile('a.csv', [PIX_HEADER, ...pixRows('daily-a', 3, team.bank, 10_000)]);
+      const fileB = csvFile('b.csv', [PIX_HEADER, ...pixRows('daily-b', 3, team.bank, 10_000)]);
       const startAt = Date.now() + 50;
-      const results = await Promise.all([workers[0]!.run(batchArgs(fileA), { env: envA, startAt }), workers[1]!.run(batchArgs(fileB), { env: envB, startAt })]);
+      const results = await Promise.all([
+        workers[0]!.run(batchArgs(fileA), { env: team.envA, startAt }),
+        workers[1]!.run(batchArgs(fileB), { env: team.envB, startAt }),
+      ]);
       expect(results.some((result) => result.code === 2 && /--max-daily-total/.test(result.stderr))).toBe(true);
-      const sent = (await sandboxWithdrawals(session)).filter((w) => w.pixKey?.startsWith('daily-')).reduce((sum, w) => sum + w.amount, 0);
+      const sent = (await sandboxWithdrawals(team.session)).filter((w) => w.pixKey?.startsWith('daily-')).reduce((sum, w) => sum + w.amount, 0);
       expect(sent).toBeGreaterThan(0);
       expect(sent).toBeLessThanOrEqual(room);
     } finally {
-      for (const env of [envA, envB]) await runInProcess(['profiles', 'set', 'default', '--clear-max-daily-total'], { env });
+      for (const env of [team.envA, team.envB]) await runInProcess(['profiles', 'set', 'default', '--clear-max-daily-total'], { env });
     }
   });
 
   it("a row's audit intent is committed with its claim, before its POST; the team's trail holds one write per row, done, and none for a row held by another's claim", async () => {
     const prefix = 'one-commit';
     const [fileA, fileB] = twoCopies(prefix, 3, 20_000);
-    const proxy = await startProxy(session.sandbox.url);
+    const proxy = await startProxy(team.session.sandbox.url);
     let release = () => {};
     const held = new Promise<void>((resolve) => (release = resolve));
     proxy.holdPosts(() => held);
     try {
-      const running = startCli(batchArgs(fileA), { ...envA, PAYCTL_BASE_URL: proxy.url });
+      const running = startCli(batchArgs(fileA), { ...team.envA, PAYCTL_BASE_URL: proxy.url });
       await waitUntil('three requests', async () => proxy.posts.length === 3);
       // While the POSTs are held no claim is settled yet: each row's intent was written by its claim's transaction.
-      const together = await db.query<{ amount: string }>(
+      const together = await team.db.query<{ amount: string }>(
         `SELECT c.amount FROM payctl_claims c JOIN payctl_audit a ON a.xmin = c.xmin
          WHERE c.file = $1 AND a.record->>'type' = 'intent' AND a.record->'body'->>'amount' = c.amount::text ORDER BY c.amount`,
         [fileA],
       );
       expect(together.map((row) => Number(row.amount))).toEqual([20_000, 20_001, 20_002]);
       // The other operator's copy, through the same API, is refused by the held claims, nothing of it in the team's trail.
-      const refused = await runInProcess(batchArgs(fileB), { env: { ...envB, PAYCTL_BASE_URL: proxy.url.replace('127.0.0.1', 'localhost') } });
+      const refused = await runInProcess(batchArgs(fileB), { env: { ...team.envB, PAYCTL_BASE_URL: proxy.url.replace('127.0.0.1', 'localhost') } });
       expect(refused.code, refused.stderr).toBe(2);
       expect(refused.stderr).toMatch(/is claimed by /);
       release();
@@ -292,50 +286,50 @@ describe('a team on one ledger', () => {
       release();
       await proxy.close();
     }
-    await expectPaidOnce(session, prefix, pixKeys(prefix, 3));
-    const team = await runInProcess(['audit', '--team', '--all', '--json'], { env: envB });
-    expect(team.code, team.stderr).toBe(0);
-    const writes = (JSON.parse(team.stdout) as Array<{ body: { pixKey?: string }; outcome: string; resourceId: string | null }>).filter((entry) => entry.body?.pixKey?.startsWith(`${prefix}-`));
-    const made = (await sandboxWithdrawals(session)).filter((w) => w.pixKey?.startsWith(`${prefix}-`));
+    await expectPaidOnce(team.session, prefix, pixKeys(prefix, 3));
+    const teamAudit = await runInProcess(['audit', '--team', '--all', '--json'], { env: team.envB });
+    expect(teamAudit.code, teamAudit.stderr).toBe(0);
+    const writes = (JSON.parse(teamAudit.stdout) as Array<{ body: { pixKey?: string }; outcome: string; resourceId: string | null }>).filter((entry) => entry.body?.pixKey?.startsWith(`${prefix}-`));
+    const made = (await sandboxWithdrawals(team.session)).filter((w) => w.pixKey?.startsWith(`${prefix}-`));
     expect(writes.map((entry) => [entry.outcome, entry.resourceId]).sort()).toEqual(made.map((w) => ['done', w.id]).sort());
   });
 
   it("a held claim names its holder as USER@HOST and since when in the user's time zone, as the tables print times", async () => {
     const key = 'tokyo-check@example.com';
-    const pix = ['withdraw', 'pix', '--amount', '784', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
+    const pix = ['withdraw', 'pix', '--amount', '784', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
     // A run killed while its POST is held before the platform: only the ledger knows of it, claimed by a run that ended.
     // Both operators go through the proxy: the account is named after the origin reached.
-    const proxy = await startProxy(session.sandbox.url);
+    const proxy = await startProxy(team.session.sandbox.url);
     proxy.holdPosts(() => new Promise(() => {}));
     try {
-      const running = startCli(pix, { ...envA, PAYCTL_BASE_URL: proxy.url });
+      const running = startCli(pix, { ...team.envA, PAYCTL_BASE_URL: proxy.url });
       await waitUntil('the POST at the proxy', async () => proxy.posts.length > 0);
       running.child.kill('SIGKILL');
       await running.done;
       // 03:04 UTC is 12:04 in Tokyo (UTC+9, no daylight saving time).
-      await db.query("UPDATE payctl_claims SET claimed_at = '2026-11-26T03:04:05Z' WHERE amount = 784");
-      const held = await runCli(pix, { env: { ...envB, PAYCTL_BASE_URL: proxy.url.replace('127.0.0.1', 'localhost'), TZ: 'Asia/Tokyo' } });
+      await team.db.query("UPDATE payctl_claims SET claimed_at = '2026-11-26T03:04:05Z' WHERE amount = 784");
+      const held = await runCli(pix, { env: { ...team.envB, PAYCTL_BASE_URL: proxy.url.replace('127.0.0.1', 'localhost'), TZ: 'Asia/Tokyo' } });
       expect(held.code, held.stderr).toBe(2);
       expect(held.stderr).toContain(`is claimed by ${os.userInfo().username}@${os.hostname()} since 2026-11-26 12:04, in the team's ledger`);
       expect(proxy.posts).toHaveLength(1);
-      expect((await sandboxWithdrawals(session)).filter((w) => w.pixKey === key)).toHaveLength(0);
+      expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === key)).toHaveLength(0);
     } finally {
-      await db.query("UPDATE payctl_claims SET state = 'absent' WHERE amount = 784");
+      await team.db.query("UPDATE payctl_claims SET state = 'absent' WHERE amount = 784");
       await proxy.close();
     }
   });
 
   it('a single withdrawal whose answer was lost stays claimed, unknown, until withdrawals get settles it', async () => {
     // Both operators reach the account through one proxy, which loses the answer to the first POST.
-    const proxy = await startProxy(session.sandbox.url, (_request, postIndex) => (postIndex === 0 ? 'lose-answer' : 'forward'));
+    const proxy = await startProxy(team.session.sandbox.url, (_request, postIndex) => (postIndex === 0 ? 'lose-answer' : 'forward'));
     try {
-      const pix = ['withdraw', 'pix', '--amount', '781', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'get-check@example.com', '--yes', '--main-account'];
-      const lost = await runInProcess(pix, { env: { ...envA, PAYCTL_BASE_URL: proxy.url } });
+      const pix = ['withdraw', 'pix', '--amount', '781', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', 'get-check@example.com', '--yes', '--main-account'];
+      const lost = await runInProcess(pix, { env: { ...team.envA, PAYCTL_BASE_URL: proxy.url } });
       expect(lost.code, lost.stderr).toBe(5);
-      const claim = () => db.query<{ state: string; withdrawal_id: string | null }>('SELECT state, withdrawal_id FROM payctl_claims WHERE amount = 781');
+      const claim = () => team.db.query<{ state: string; withdrawal_id: string | null }>('SELECT state, withdrawal_id FROM payctl_claims WHERE amount = 781');
       expect(await claim()).toEqual([{ state: 'unknown', withdrawal_id: null }]);
-      const [made] = (await sandboxWithdrawals(session)).filter((w) => w.pixKey === 'get-check@example.com');
-      const get = await runInProcess(['withdrawals', 'get', made!.id, '--main-account'], { env: { ...envB, PAYCTL_BASE_URL: proxy.url.replace('127.0.0.1', 'localhost') } });
+      const [made] = (await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === 'get-check@example.com');
+      const get = await runInProcess(['withdrawals', 'get', made!.id, '--main-account'], { env: { ...team.envB, PAYCTL_BASE_URL: proxy.url.replace('127.0.0.1', 'localhost') } });
       expect(get.code, get.stderr).toBe(0);
       expect(await claim()).toEqual([{ state: 'done', withdrawal_id: made!.id }]);
     } finally {
