@@ -170,19 +170,21 @@ export function claimsAhead(
     const group = rows.slice(next, end);
     next = end;
     const entries = group.map((row) => ({
+      key: row.key,
       request: { ...rowClaim(services, row, file, allowDuplicate), maxDailyTotal: maxDailyTotalOf(services) },
       intent: intentOf(row),
     }));
     const claims = ledgerOf(services).then((ledger) => ledger.claimAll(entries));
-    group.forEach((row, i) => {
+    entries.forEach(({ key, intent }, i) => {
       const claim = claims.then((all) => {
-        const result = all[i]!;
+        const result = all[i];
+        if (result === undefined) throw new Error('the ledger answered a group of claims with fewer claims than rows');
         if (result instanceof PayctlError) throw result;
         return result;
       });
       // Awaited by the row's send, if it starts: a row never sent is no unhandled failure.
       claim.catch(() => {});
-      made.set(row.key, { intent: entries[i]!.intent, claim });
+      made.set(key, { intent, claim });
     });
   };
   return {
