@@ -3,7 +3,7 @@
 // included, closes a circle. Each layer is a list of path patterns under src/.
 const LAYERS = [
   // Process and terminal facts, and the API document's vocabulary (generated types, its time format).
-  ['base', ['^src/(errors|builtin|version|redact|jwt|stdin|text|process-io|command-line)[.]ts$', '^src/validation/', '^src/api/(types|time)[.]ts$']],
+  ['base', ['^src/(errors|builtin|version|redact|jwt|stdin|text|money|process-io|command-line)[.]ts$', '^src/validation/', '^src/api/(types|time)[.]ts$']],
   // Formats and writers of what payctl prints; given streams and choices, never the config.
   ['output', ['^src/output/']],
   // The command line's vocabulary (options, the global flags) and the run's streams and prompts.

@@ -1,6 +1,6 @@
 import type { View } from '../output/views.js';
 import { counted } from '../output/footer.js';
-import { formatCentsExact } from '../output/money.js';
+import { formatCentsExact } from '../money.js';
 import type { BatchRow } from './rows.js';
 
 /**

@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
 import { PayctlError, usageError } from '../errors.js';
-import { formatCentsExact } from '../output/money.js';
+import { formatCentsExact } from '../money.js';
 import { centsIfReais, parseUuid, parseWithdrawalReais } from '../validation/flags.js';
 import { parseWithdrawRequest, requiredWithdrawFields, withdrawFieldsOf, type WithdrawField } from '../withdrawal/request.js';
 import { parseCsv, type BatchFileSeparator, type CsvTable } from './csv.js';

@@ -1,4 +1,5 @@
 import type { WithdrawalMethod } from '../api/types.js';
+import { settleWithdrawals } from '../audit/trail.js';
 import type { ApiClient } from '../http/client.js';
 import { settleLeftOverRows } from '../ledger/index.js';
 import type { LedgerRun } from '../ledger/ledger.js';
@@ -87,7 +88,7 @@ export async function settleUnknownRows(services: LedgerRun, { method, rows, sta
   const decided = [...settlements].map(([key, settlement]) => ({ key, account: unknownOf.get(key)!.account, settlement }));
   if (!services.flags.dryRun) await settleLeftOverRows(services, decided);
   // The audit log shows these sends as unknown until now; a dry run writes nothing to it.
-  if (!services.flags.dryRun) await (await import('../audit/trail.js')).settleWithdrawals(services, findings, by);
+  if (!services.flags.dryRun) await settleWithdrawals(services, findings, by);
   await note(
     `reconcile: ${count.paid} of ${settlements.size + neverSent} unknown rows were paid (found in withdrawals list); ${count.absent} were not, and those still in the file are sent` +
       (count.undecided ? `; ${count.undecided} cannot be decided and stay unknown` : ''),

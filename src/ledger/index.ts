@@ -51,14 +51,8 @@ export function ledgerOf(services: LedgerRun): Promise<Ledger> {
   return ledger;
 }
 
-/**
- * Starts opening the run's ledger (loading node-postgres, connecting, registering the run) beside what
- * comes before the first claim (the check against the platform, the confirmation): opened at the first
- * claim, it held up the batch's first rows by 150-250 ms. A ledger that does not answer fails that claim.
- */
-export function openLedgerEarly(services: LedgerRun): void {
-  if (!services.flags.dryRun) ledgerOf(services).catch(() => {});
-}
+/** Runs that claim nothing: dry runs, and profiles whose ledger is the local files. */
+const noTeamLedger = (services: LedgerRun): boolean => services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER;
 
 /**
  * The claim of the withdrawal sendClaimed is sending, made by the first audit intent of its
@@ -143,8 +137,14 @@ const maxDailyTotalOf = (services: RunConfig) => services.settings().profile?.ma
 
 /** One claim, by itself: its refusal thrown. */
 async function claimOne(ledger: Ledger, request: ClaimRequest, intent?: object): Promise<Claim> {
-  const [made] = await ledger.claimAll([{ request, intent }]);
-  if (!made || made instanceof PayctlError) throw made;
+  return claimOf(await ledger.claimAll([{ request, intent }]), 0);
+}
+
+/** The `i`th claim of a group's answer, its refusal thrown. */
+function claimOf(answer: ReadonlyArray<Claim | PayctlError>, i: number): Claim {
+  const made = answer[i];
+  if (made === undefined) throw new Error('the ledger answered a group of claims with fewer claims than rows');
+  if (made instanceof PayctlError) throw made;
   return made;
 }
 
@@ -162,7 +162,7 @@ export function claimsAhead(
   { file, allowDuplicate, concurrency }: { file: string; allowDuplicate: boolean; concurrency: number },
   intentOf: (row: BatchRow) => object,
 ): { claimOf(row: BatchRow): ClaimedAhead | undefined; unsent(): Promise<void> } | undefined {
-  if (services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER) return undefined;
+  if (noTeamLedger(services)) return undefined;
   const position = new Map(rows.map((row, i) => [row.key, i]));
   const made = new Map<string, ClaimedAhead>();
   let next = 0;
@@ -176,12 +176,7 @@ export function claimsAhead(
     }));
     const claims = ledgerOf(services).then((ledger) => ledger.claimAll(entries));
     entries.forEach(({ key, intent }, i) => {
-      const claim = claims.then((all) => {
-        const result = all[i];
-        if (result === undefined) throw new Error('the ledger answered a group of claims with fewer claims than rows');
-        if (result instanceof PayctlError) throw result;
-        return result;
-      });
+      const claim = claims.then((all) => claimOf(all, i));
       // Awaited by the row's send, if it starts: a row never sent is no unhandled failure.
       claim.catch(() => {});
       made.set(key, { intent, claim });
@@ -208,7 +203,7 @@ export function claimsAhead(
  * stay in flight (`ledger status`) until --reconcile settles them.
  */
 export async function ledgerWritten(services: LedgerRun, reconcileCommand: string): Promise<void> {
-  if (services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER) return;
+  if (noTeamLedger(services)) return;
   try {
     await (await ledgerOf(services)).flush();
   } catch (error) {
@@ -265,7 +260,7 @@ export async function makersOfTwins(
   found: ReadonlyArray<{ key: ClaimKey; twins: readonly unknown[] }>,
 ): Promise<Array<Array<string | undefined>>> {
   const unknown = found.map(({ twins }) => twins.map(() => undefined));
-  if (services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER) return unknown;
+  if (noTeamLedger(services)) return unknown;
   const ledger = await ledgerOf(services);
   const claims = new Map<string, KnownClaim[]>();
   for (const account of new Set(found.map(({ key }) => key.account))) {
@@ -303,14 +298,14 @@ export async function settleLeftOverRows(
 
 /**
  * Before a batch sends: the claims a run of this file, by this user on this host, left in flight
- * having ended (killed, or stopped by a ledger gone away) for rows its journal shows never sent (no
- * record, or failed: a row's journal intent is on disk before its POST) are settled as never sent.
+ * having ended (killed, or stopped by a ledger gone away) for the `unsent` rows, those its journal
+ * shows never sent (no record, or failed: a row's journal intent is on disk before its POST), are
+ * settled as never sent.
  * They are the rows it claimed ahead (claimsAhead); a claim whose row may have been sent is not touched.
  */
-export async function settleUnsentClaims(services: LedgerRun, rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>, file: string): Promise<void> {
-  if (services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER) return;
-  const unsent = rows.filter((row) => ['new', 'failed'].includes(states.get(row.key)?.state ?? 'new'));
-  if (unsent.length > 0) await (await ledgerOf(services)).settleUnsent(path.resolve(file), unsent.map((row) => rowClaimKey(services, row)));
+export async function settleUnsentClaims(services: LedgerRun, unsent: readonly BatchRow[], file: string): Promise<void> {
+  if (noTeamLedger(services) || unsent.length === 0) return;
+  await (await ledgerOf(services)).settleUnsent(path.resolve(file), unsent.map((row) => rowClaimKey(services, row)));
 }
 
 /**
@@ -319,7 +314,7 @@ export async function settleUnsentClaims(services: LedgerRun, rows: readonly Bat
  * without it skips the row and leaves the claim, which `ledger status` lists.
  */
 export async function settleJournalPaidRows(services: LedgerRun, rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Promise<void> {
-  if (services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER) return;
+  if (noTeamLedger(services)) return;
   await settleLeftOverRows(
     services,
     rows.flatMap((row) => {

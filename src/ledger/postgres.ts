@@ -2,7 +2,7 @@ import os from 'node:os';
 import pg from 'pg';
 import { systemKeychain } from '../config/keychain.js';
 import { usageError, type PayctlError } from '../errors.js';
-import { formatCentsExact } from '../output/money.js';
+import { formatCentsExact } from '../money.js';
 import { formatLocalTime } from '../output/time.js';
 import { duplicateWindowOf } from '../withdrawal/duplicates.js';
 import { checkSslMode } from './url.js';
@@ -376,7 +376,8 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
   };
 
   /** An audit record's insert; a claim's transaction adds its condition (`AND …`) to keep its intent only with it. */
-  const auditStatement = (record: object) => `INSERT INTO payctl_audit (username, host, record) SELECT ${literal(username)}, ${literal(host)}, ${literal(JSON.stringify(record))} WHERE true`;
+  const auditStatement = (record: object, condition = 'true') =>
+    `INSERT INTO payctl_audit (username, host, record) SELECT ${literal(username)}, ${literal(host)}, ${literal(JSON.stringify(record))} WHERE ${condition}`;
 
   let runId: number;
   try {
@@ -420,7 +421,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
          SELECT ${$1}, ${$2}, ${$3}, ${DAY}, 'claimed', ${$4}, ${$5}, ${$6}, ${$7}
          WHERE NOT EXISTS (SELECT FROM held)${limited ? ` AND (SELECT total FROM total) + ${$3} <= ${$8}` : ''}
          RETURNING id)${intent ? `,
-       audited AS (${auditStatement(intent)} AND EXISTS (SELECT FROM claim))` : ''}
+       audited AS (${auditStatement(intent, 'EXISTS (SELECT FROM claim)')})` : ''}
        SELECT (SELECT id FROM claim) AS claim_id, (SELECT total FROM total) AS day_total, held.*
        FROM (VALUES (1)) AS one LEFT JOIN held ON true`;
   };

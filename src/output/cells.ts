@@ -1,5 +1,5 @@
 import { formatCep, formatCnpj, formatCpf, formatDocument, formatPhone, formatPixKey } from './brazil.js';
-import { formatCents, formatReais } from './money.js';
+import { formatCents, formatReais } from '../money.js';
 import { visible } from './sanitize.js';
 import { formatLocalTime } from './time.js';
 import type { ColumnKind } from './views.js';

@@ -1,5 +1,6 @@
 import { BRAZILIAN_STATES, PIX_KEY_TYPES, WITHDRAWAL_AMOUNT, type PixKeyType } from '../api/types.js';
 import { usageError } from '../errors.js';
+import { formatCents } from '../money.js';
 import { isCalendarDate, isEmail, isoDay, isPlausibleBirthdate, isUuid, isValidCnpj, isValidCpf, isValidCpfOrCnpj, isValidPixPhone, passesLuhn, withoutCountryCode } from './rules.js';
 import { characterCount, clip } from '../text.js';
 
@@ -94,13 +95,11 @@ export function parseCents(flag: string, raw: string, minimum = 0, maximum = Num
   if (!/^\d+$/.test(text)) throw fail(flag, raw, `must be integer cents${minimumRule(minimum)} (R$ 12,34 is 1234)`);
   const value = Number(text);
   if (!Number.isSafeInteger(value)) throw fail(flag, raw, 'is too large');
-  if (value < minimum) throw fail(flag, raw, `must be at least ${minimum} cents (${reaisText(minimum)})`);
-  if (value > maximum) throw fail(flag, raw, `must be at most ${maximum} cents (${reaisText(maximum)})`);
+  if (value < minimum) throw fail(flag, raw, `must be at least ${minimum} cents (${formatCents(minimum)})`);
+  if (value > maximum) throw fail(flag, raw, `must be at most ${maximum} cents (${formatCents(maximum)})`);
   return value;
 }
 
-/** `R$ 1,00` for 100 cents, for messages. */
-const reaisText = (cents: number) => `R$ ${String(Math.floor(cents / 100)).replace(/\B(?=(\d{3})+$)/g, '.')},${String(cents % 100).padStart(2, '0')}`;
 
 /**
  * Reais as written in Brazil (`1.234,56`, `R$ 1.234,56`, `1234,56`), as integer cents
@@ -111,8 +110,8 @@ export function parseBrl(flag: string, raw: string, minimum = 0, maximum = Numbe
   if (cents === undefined) {
     throw fail(flag, raw, 'must be reais as written in Brazil, such as 1.234,56 or R$ 1.234,56 (a comma before at most two decimals, dots between thousands)');
   }
-  if (cents < minimum) throw fail(flag, raw, `must be at least ${reaisText(minimum)}`);
-  if (cents > maximum) throw fail(flag, raw, `must be at most ${reaisText(maximum)}`);
+  if (cents < minimum) throw fail(flag, raw, `must be at least ${formatCents(minimum)}`);
+  if (cents > maximum) throw fail(flag, raw, `must be at most ${formatCents(maximum)}`);
   return cents;
 }
 

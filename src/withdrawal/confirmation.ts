@@ -1,6 +1,6 @@
 import type { Balances, WithdrawalMethod } from '../api/types.js';
 import type { Environment } from '../config/store.js';
-import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../output/money.js';
+import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../money.js';
 import { PAYMENT_TYPE_OF, withdrawalFeeCents } from './fees.js';
 
 /**

@@ -4,7 +4,7 @@ import type { BatchRow } from '../batch/rows.js';
 import type { ApiClient } from '../http/client.js';
 import type { IOStreams } from '../iostreams.js';
 import { usageError } from '../errors.js';
-import { formatCents } from '../output/money.js';
+import { formatCents } from '../money.js';
 import { visible } from '../output/sanitize.js';
 import { formatLocalTime } from '../output/time.js';
 import { duplicateWindowOf, recentWithdrawals, twinsOf } from './duplicates.js';

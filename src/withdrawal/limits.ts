@@ -1,6 +1,6 @@
 import type { Settings } from '../config/settings.js';
 import { usageError } from '../errors.js';
-import { formatCentsExact } from '../output/money.js';
+import { formatCentsExact } from '../money.js';
 
 /**
  * A profile's limits (`profiles set NAME --max-withdrawal C --max-batch-total C`):

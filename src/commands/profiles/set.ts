@@ -3,7 +3,7 @@ import { moveToken } from '../../config/token-store.js';
 import type { Profile } from '../../config/store.js';
 import { usageError } from '../../errors.js';
 import { LOCAL_LEDGER } from '../../ledger/url.js';
-import { formatCentsExact } from '../../output/money.js';
+import { formatCentsExact } from '../../money.js';
 import { globalFlag } from '../../flags.js';
 import { askToConfirm } from '../shared/confirm.js';
 import type { Invocation } from '../spec.js';

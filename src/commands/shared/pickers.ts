@@ -8,7 +8,7 @@ import type { Context } from '../../context.js';
 import { usageError } from '../../errors.js';
 import type { ApiClient } from '../../http/client.js';
 import { formatDocument } from '../../output/brazil.js';
-import { formatCents } from '../../output/money.js';
+import { formatCents } from '../../money.js';
 import { formatLocalTime } from '../../output/time.js';
 import type { Choice, FieldPrompt } from '../../prompt.js';
 import { foldForSearch, isUuid } from '../../validation/rules.js';

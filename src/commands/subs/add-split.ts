@@ -1,6 +1,6 @@
 import { addSplit } from '../../api/subscriptions.js';
 import type { AddSplitRequest } from '../../api/types.js';
-import { formatCents } from '../../output/money.js';
+import { formatCents } from '../../money.js';
 import { resolveRequired, type Prompter } from '../../prompt.js';
 import { pickSubaccount, pickSubscription } from '../shared/pickers.js';
 import { rememberSubaccounts, subaccountLabel } from '../../subaccount-names.js';

@@ -2,7 +2,7 @@ import { getCustomer } from '../../api/customers.js';
 import { cancelSubscription, type SubscriptionAnswer } from '../../api/subscriptions.js';
 import type { Context } from '../../context.js';
 import type { ApiClient } from '../../http/client.js';
-import { formatCentsExact } from '../../output/money.js';
+import { formatCentsExact } from '../../money.js';
 import { resolveRequired } from '../../prompt.js';
 import { subaccountLabel } from '../../subaccount-names.js';
 import { confirmChange } from '../shared/confirm.js';

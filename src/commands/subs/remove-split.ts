@@ -1,7 +1,7 @@
 import { removeSplit } from '../../api/subscriptions.js';
 import type { SubscriptionAnswer } from '../../api/subscriptions.js';
 import { usageError } from '../../errors.js';
-import { formatCentsExact } from '../../output/money.js';
+import { formatCentsExact } from '../../money.js';
 import { resolveRequired } from '../../prompt.js';
 import { subaccountLabel } from '../../subaccount-names.js';
 import { confirmChange } from '../shared/confirm.js';

@@ -1,7 +1,7 @@
 import { getBankAccount } from '../../api/bank-accounts.js';
 import { getBalance, withdraw } from '../../api/withdrawals.js';
 import { PIX_KEY_TYPES, type PixKeyType } from '../../api/types.js';
-import { formatCents, formatCentsExact } from '../../output/money.js';
+import { formatCents, formatCentsExact } from '../../money.js';
 import { drawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
 import { resolveRequired, type FieldPrompt } from '../../prompt.js';
 import { checkTwins, sendUnlessDuplicate } from '../../withdrawal/duplicate-guard.js';
