@@ -81,10 +81,13 @@ const lazyChildProcess = {
  * each of its exports (its `__toESM`), once in every file that imports it so: 22 copies in
  * dist/cli.cjs, 2% of the CPU profile of `balance --json`. Payctl's own imports of these modules
  * go instead to one ES module each that re-exports the module (default) and its plain values
- * (named), which the bundle links to directly. A name it does not re-export (a getter, such as
- * fs.promises) fails the build.
+ * (named), which the bundle links to directly. Only functions and objects are re-exported: a
+ * number or string read at load may be a getter on a later Node (Node 24 warns on stderr when
+ * fs.F_OK is read, DEP0176), and payctl imports none by name. A name it does not re-export (a
+ * getter, such as fs.promises, or a constant such as path.sep) fails the build.
  */
 const DEFAULT_IMPORTED = /^node:(fs|path|os|http)$/;
+const isLinked = (value) => typeof value === 'function' || (typeof value === 'object' && value !== null);
 const builtinsAsModules = {
   name: 'builtins-as-modules',
   setup(builder) {
@@ -93,7 +96,7 @@ const builtinsAsModules = {
     );
     builder.onLoad({ filter: /.*/, namespace: 'builtin' }, async (args) => {
       const { default: builtin } = await import(args.path);
-      const values = Object.entries(Object.getOwnPropertyDescriptors(builtin)).filter(([name, d]) => 'value' in d && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
+      const values = Object.entries(Object.getOwnPropertyDescriptors(builtin)).filter(([name, d]) => 'value' in d && isLinked(d.value) && /^[A-Za-z_$][\w$]*$/.test(name) && name !== 'default');
       return {
         contents: `const m = require(${JSON.stringify(args.path)});\nexport default m;\nexport const { ${values.map(([name]) => name).join(', ')} } = m;\n`,
         loader: 'js',

@@ -1,10 +1,11 @@
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, runCli, tempConfigDir } from '../helpers/cli.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { startWorkers } from '../helpers/workers.js';
@@ -248,6 +249,17 @@ describe('what a request loads', () => {
     expect(api.requests.length).toBe(before + 1);
     expect(modules).toContain('NativeModule http');
     expect(modules.filter((name) => /undici|tty/.test(name))).toEqual([]);
+  });
+
+  it('balance --json writes nothing on stderr on each Node payctl is checked on (no warning for a constant of a built-in read at load)', async () => {
+    // The Nodes CI tests on: this one, and 22 and 24 where installed (bench/node-versions.mjs).
+    const listed = spawnSync(process.execPath, [path.join(ROOT, 'bench/node-versions.mjs'), 'list'], { encoding: 'utf8' }).stdout;
+    for (const [major = '', node = ''] of listed.trim().split('\n').map((line) => line.split(' '))) {
+      // Not spawnSync: the fake API answers from this process.
+      const { stdout, stderr } = await promisify(execFile)(node, [BIN, 'balance', '--json'], { env: cleanEnv({ ...envFor(), XDG_CACHE_HOME: tempConfigDir() }) });
+      expect({ major, stderr }).toEqual({ major, stderr: '' });
+      expect(JSON.parse(stdout)).toEqual(BALANCE);
+    }
   });
 
   it('output sent to /dev/null is not taken for a terminal', async () => {
