@@ -49,10 +49,10 @@ function readHelp(words) {
 function loadBundle(file = BUNDLE, { useCache = true } = {}) {
   const vm = require('node:vm');
   const { createRequire } = require('node:module');
-  const source = readWrapped(file);
+  const { source, spare } = readWrapped(file);
   const stamp = stampOf(source.slice(WRAPPER_HEAD.length));
   const ownCache = useCache ? userCacheFileOf(stamp) : undefined;
-  const cachedData = useCache ? (readCache(ownCache, stamp) ?? readCache(cacheFileOf(file), stamp, { own: false })) : undefined;
+  const cachedData = useCache ? (readCache(ownCache, stamp, { into: spare }) ?? readCache(cacheFileOf(file), stamp, { own: false, into: spare })) : undefined;
   const script = new vm.Script(source, {
     filename: file,
     lineOffset: -1,
@@ -77,19 +77,38 @@ const WRAPPER_TAIL = '\n})';
  * generation (about a megabyte when payctl starts, and what fills it sooner brings the
  * next scavenge sooner). The build keeps dist/cli.cjs ASCII (scripts/build.mjs), so it is read
  * as Latin-1, a plain copy with no UTF-8 check, into a string of a byte a character.
+ *
+ * The buffer is then `spare`, and the code cache is read into it (readCache): memory a
+ * process touches for the first time costs a page fault for every 4 KB, the larger part of
+ * reading a file here, and a buffer this size gets pages of its own. It is twice the source,
+ * room for a cache (1.1 to 1.3 times the source); the pages a read never reaches are never
+ * touched.
  */
 function readWrapped(file) {
   const fd = fs.openSync(file, 'r');
   try {
     const size = fs.fstatSync(fd).size;
-    const bytes = Buffer.allocUnsafe(WRAPPER_HEAD.length + size + WRAPPER_TAIL.length);
-    let end = bytes.write(WRAPPER_HEAD, 'latin1');
-    for (let read; end < WRAPPER_HEAD.length + size && (read = fs.readSync(fd, bytes, end, WRAPPER_HEAD.length + size - end)) > 0; ) end += read;
-    end += bytes.write(WRAPPER_TAIL, end, 'latin1');
-    return bytes.toString('latin1', 0, end);
+    const spare = Buffer.allocUnsafe(2 * (WRAPPER_HEAD.length + size + WRAPPER_TAIL.length));
+    let end = spare.write(WRAPPER_HEAD, 'latin1');
+    end += readInto(fd, spare.subarray(end, end + size));
+    end += spare.write(WRAPPER_TAIL, end, 'latin1');
+    return { source: spare.toString('latin1', 0, end), spare };
   } finally {
     fs.closeSync(fd);
   }
+}
+
+/** Reads an open file from its start into `bytes`, up to their length; returns how many were read. */
+function readInto(fd, bytes) {
+  let end = 0;
+  for (let read; end < bytes.length && (read = fs.readSync(fd, bytes, end, bytes.length - end, end)) > 0; ) end += read;
+  return end;
+}
+
+/** The whole of an open file, read into `into` when it fits (its source was decoded already), else into a buffer of its own. */
+function readWhole(fd, size, into) {
+  const bytes = into && into.length >= size ? into.subarray(0, size) : Buffer.allocUnsafe(size);
+  return bytes.subarray(0, readInto(fd, bytes));
 }
 
 /**
@@ -131,14 +150,14 @@ function isPrivateFolder(folder) {
   }
 }
 
-/** A file of the user's cache folder, read only when the folder and the file are private (isOwn). */
-function readPrivateFile(file) {
+/** A file of the user's cache folder, read (into `into` if it fits) only when the folder and the file are private (isOwn). */
+function readPrivateFile(file, into) {
   if (!isPrivateFolder(path.dirname(file))) return undefined;
   let fd;
   try {
     fd = fs.openSync(file, fs.constants.O_RDONLY | (fs.constants.O_NOFOLLOW ?? 0));
     const stat = fs.fstatSync(fd);
-    return stat.isFile() && isOwn(stat, 0o077) ? fs.readFileSync(fd) : undefined;
+    return stat.isFile() && isOwn(stat, 0o077) ? readWhole(fd, stat.size, into) : undefined;
   } catch {
     return undefined;
   } finally {
@@ -146,11 +165,12 @@ function readPrivateFile(file) {
   }
 }
 
-function readCache(file, stamp, { own = true } = {}) {
+/** The V8 data of a cache made for `stamp`, read into `into` if it fits; undefined when there is none or it was made for another. */
+function readCache(file, stamp, { own = true, into } = {}) {
   if (file === undefined) return undefined;
   let data;
   try {
-    data = own ? readPrivateFile(file) : fs.readFileSync(file);
+    data = own ? readPrivateFile(file, into) : readFile(file, into);
   } catch {
     return undefined;
   }
@@ -158,6 +178,15 @@ function readCache(file, stamp, { own = true } = {}) {
   const newline = data.indexOf(10);
   if (newline < 0 || data.toString('utf8', 0, newline) !== stamp) return undefined;
   return data.subarray(newline + 1);
+}
+
+function readFile(file, into) {
+  const fd = fs.openSync(file, 'r');
+  try {
+    return readWhole(fd, fs.fstatSync(fd).size, into);
+  } finally {
+    fs.closeSync(fd);
+  }
 }
 
 /** How long the cache of another build for this Node is kept, from its writing: an upgrade leaves the old one behind. */
