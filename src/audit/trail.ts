@@ -26,7 +26,12 @@ function userName(env: NodeJS.ProcessEnv): string {
  */
 export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrubber }, account: string | null): AuditHooks {
   const log = new AuditLog(services.env);
-  services.onEnd.push(async () => log.close());
+  // Outcomes are on disk before the log closes, not before their writes return (see after).
+  const outcomes = new Set<Promise<void>>();
+  services.onEnd.push(async () => {
+    await Promise.all(outcomes);
+    log.close();
+  });
   const intentOf = intentMaker(services);
   return {
     async before(write): Promise<AuditedWrite> {
@@ -45,21 +50,24 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
       }
       return {
         after: async (outcome: WriteOutcome) => {
-          try {
-            const record = {
-              type: 'outcome' as const,
-              id,
-              at: new Date().toISOString(),
-              status: outcome.status ?? null,
-              resourceId: outcome.resourceId ?? null,
-              exitCode: outcome.exitCode,
-              ...(outcome.error ? { error: services.secrets.scrub(outcome.error) } : {}),
-            };
-            await log.append(record);
-            await ledger.audit(record, { behind: true });
-          } catch (error) {
+          const record = {
+            type: 'outcome' as const,
+            id,
+            at: new Date().toISOString(),
+            status: outcome.status ?? null,
+            resourceId: outcome.resourceId ?? null,
+            exitCode: outcome.exitCode,
+            ...(outcome.error ? { error: services.secrets.scrub(outcome.error) } : {}),
+          };
+          // Written at once, its fsync shared with the next records and awaited before the log closes, not by the write:
+          // each batch row waited for its outcome's fsync before the next row started. A crash before that fsync leaves
+          // the write of unknown outcome in the log, as a crash before the outcome was written does.
+          const written = log.append(record).catch((error: unknown) => {
             services.warn(`cannot record the outcome of ${write.method} ${write.path} in the audit log ${log.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-          }
+          });
+          outcomes.add(written);
+          void written.finally(() => outcomes.delete(written));
+          await ledger.audit(record, { behind: true });
         },
       };
     },
