@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ExitCode } from '../errors.js';
 import type { AuditHooks, AuditedWrite, WriteOutcome } from '../http/client.js';
-import { auditIntent, ledgerOf, type LedgerRun } from '../ledger/index.js';
+import { auditIntent, ledgerOf, readyToSend, type LedgerRun } from '../ledger/index.js';
 import type { RunConfig } from '../config/run.js';
 import type { Notices } from '../process-io.js';
 import { maskSecrets, type SecretScrubber } from '../redact.js';
@@ -41,12 +41,23 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
       const intent = await auditIntent(services, intentOf(account, write));
       const { id } = intent;
       const ledger = await ledgerOf(services);
+      const notSent = (exitCode: number, error: string) => ({ type: 'outcome' as const, id, at: new Date().toISOString(), status: null, resourceId: null, exitCode, error });
+      // What else must be on disk before the write leaves (a batch row's journal intent): its fsync and the log's overlap.
+      const ready = readyToSend();
       try {
         await log.append(intent);
       } catch (error) {
         const failure = auditWriteError(log.file, error);
-        await ledger.audit({ type: 'outcome', id, at: new Date().toISOString(), status: null, resourceId: null, exitCode: failure.exitCode, error: failure.message }, { behind: true });
+        await ledger.audit(notSent(failure.exitCode, failure.message), { behind: true });
         throw failure;
+      }
+      try {
+        await ready;
+      } catch (error) {
+        const record = notSent(ExitCode.localFailure, `not sent: ${(error as Error).message}`);
+        await log.append(record).catch(() => {});
+        await ledger.audit(record, { behind: true });
+        throw error;
       }
       return {
         after: async (outcome: WriteOutcome) => {
