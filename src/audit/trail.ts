@@ -54,7 +54,8 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
       try {
         await ready;
       } catch (error) {
-        const record = notSent(ExitCode.localFailure, `not sent: ${(error as Error).message}`);
+        // `payctl audit` then shows it `not sent`.
+        const record = notSent(ExitCode.tookNoEffect, `not sent: ${(error as Error).message}`);
         await log.append(record).catch(() => {});
         await ledger.audit(record, { behind: true });
         throw error;

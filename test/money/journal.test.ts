@@ -143,10 +143,10 @@ describe('a journal whose fsync fails', () => {
     expect(notSent.length).toBeGreaterThan(0);
     expect(notSent.filter((row) => paid.has(row.pixKey))).toEqual([]);
     // The rows whose request was on its way when their intent's fsync failed: their audit intents say they were not sent.
-    const records = readFileSync(path.join(state, 'payctl', 'audit.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; id: string; body?: { pixKey?: string }; error?: string });
+    const records = readFileSync(path.join(state, 'payctl', 'audit.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; id: string; body?: { pixKey?: string } });
     const stopped = records.filter((r) => r.type === 'intent' && r.body?.pixKey?.startsWith('eio-') && !paid.has(r.body.pixKey));
     expect(stopped.length).toBeGreaterThan(0);
-    for (const intent of stopped) expect(records.find((r) => r.type === 'outcome' && r.id === intent.id)?.error).toMatch(/^not sent: the journal .* could not be written \(EIO\)/);
+    for (const intent of stopped) expect(records.find((r) => r.type === 'outcome' && r.id === intent.id)).toMatchObject({ exitCode: 4, error: expect.stringMatching(/^not sent: the journal .* could not be written \(EIO\)/) });
 
     const settled = await batch(file, ['--reconcile']);
     expect(settled.code, settled.stderr).toBe(0);
