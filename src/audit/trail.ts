@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import os from 'node:os';
 import { ExitCode } from '../errors.js';
 import type { AuditHooks, AuditedWrite, WriteOutcome } from '../http/client.js';
-import { auditIntent, ledgerOf, type LedgerRun } from '../ledger/index.js';
+import { auditIntent, ledgerOf, readyToSend, type LedgerRun } from '../ledger/index.js';
 import type { RunConfig } from '../config/run.js';
 import type { Notices } from '../process-io.js';
 import { maskSecrets, type SecretScrubber } from '../redact.js';
@@ -26,7 +26,12 @@ function userName(env: NodeJS.ProcessEnv): string {
  */
 export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrubber }, account: string | null): AuditHooks {
   const log = new AuditLog(services.env);
-  services.onEnd.push(async () => log.close());
+  // Outcomes are on disk before the log closes, not before their writes return (see after).
+  const outcomes = new Set<Promise<void>>();
+  services.onEnd.push(async () => {
+    await Promise.all(outcomes);
+    log.close();
+  });
   const intentOf = intentMaker(services);
   return {
     async before(write): Promise<AuditedWrite> {
@@ -36,30 +41,45 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
       const intent = await auditIntent(services, intentOf(account, write));
       const { id } = intent;
       const ledger = await ledgerOf(services);
+      const notSent = (exitCode: number, error: string) => ({ type: 'outcome' as const, id, at: new Date().toISOString(), status: null, resourceId: null, exitCode, error });
+      // What else must be on disk before the write leaves (a batch row's journal intent): its fsync and the log's overlap.
+      const ready = readyToSend();
       try {
         await log.append(intent);
       } catch (error) {
         const failure = auditWriteError(log.file, error);
-        await ledger.audit({ type: 'outcome', id, at: new Date().toISOString(), status: null, resourceId: null, exitCode: failure.exitCode, error: failure.message }, { behind: true });
+        await ledger.audit(notSent(failure.exitCode, failure.message), { behind: true });
         throw failure;
+      }
+      try {
+        await ready;
+      } catch (error) {
+        // `payctl audit` then shows it `not sent`.
+        const record = notSent(ExitCode.tookNoEffect, `not sent: ${(error as Error).message}`);
+        await log.append(record).catch(() => {});
+        await ledger.audit(record, { behind: true });
+        throw error;
       }
       return {
         after: async (outcome: WriteOutcome) => {
-          try {
-            const record = {
-              type: 'outcome' as const,
-              id,
-              at: new Date().toISOString(),
-              status: outcome.status ?? null,
-              resourceId: outcome.resourceId ?? null,
-              exitCode: outcome.exitCode,
-              ...(outcome.error ? { error: services.secrets.scrub(outcome.error) } : {}),
-            };
-            await log.append(record);
-            await ledger.audit(record, { behind: true });
-          } catch (error) {
+          const record = {
+            type: 'outcome' as const,
+            id,
+            at: new Date().toISOString(),
+            status: outcome.status ?? null,
+            resourceId: outcome.resourceId ?? null,
+            exitCode: outcome.exitCode,
+            ...(outcome.error ? { error: services.secrets.scrub(outcome.error) } : {}),
+          };
+          // Written at once, its fsync shared with the next records and awaited before the log closes, not by the write:
+          // each batch row waited for its outcome's fsync before the next row started. A crash before that fsync leaves
+          // the write of unknown outcome in the log, as a crash before the outcome was written does.
+          const written = log.append(record).catch((error: unknown) => {
             services.warn(`cannot record the outcome of ${write.method} ${write.path} in the audit log ${log.file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`);
-          }
+          });
+          outcomes.add(written);
+          void written.finally(() => outcomes.delete(written));
+          await ledger.audit(record, { behind: true });
         },
       };
     },

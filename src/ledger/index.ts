@@ -55,11 +55,11 @@ export function ledgerOf(services: LedgerRun): Promise<Ledger> {
 const noTeamLedger = (services: LedgerRun): boolean => services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER;
 
 /**
- * The claim of the withdrawal sendClaimed is sending, made by the first audit intent of its
- * send (auditIntent), so that claim and intent are one commit on the row's way: resolves to the
- * intent kept with it, once committed; undefined once made.
+ * The withdrawal sendClaimed is sending: `claimWith`, its claim, made by the first audit intent of its
+ * send (auditIntent), so that claim and intent are one commit on the row's way (resolves to the intent
+ * kept with it, once committed; undefined once made); `ready`, what else is on disk before it leaves.
  */
-const claimOnWrite = new AsyncLocalStorage<<T extends object>(intent: T) => Promise<T> | undefined>();
+const claimOnWrite = new AsyncLocalStorage<{ claimWith: <T extends object>(intent: T) => Promise<T> | undefined; ready?: Promise<void> }>();
 
 /**
  * Keeps a write's audit intent in the team's ledger before it is sent: in the claim's commit for the
@@ -68,11 +68,17 @@ const claimOnWrite = new AsyncLocalStorage<<T extends object>(intent: T) => Prom
  * made with its claim (its id and time), which the local log and the outcome then use.
  */
 export async function auditIntent<T extends object>(services: LedgerRun, intent: T): Promise<T> {
-  const claimed = claimOnWrite.getStore()?.(intent);
+  const claimed = claimOnWrite.getStore()?.claimWith(intent);
   if (claimed) return claimed;
   await (await ledgerOf(services)).audit(intent);
   return intent;
 }
+
+/**
+ * What must be on disk besides its audit intent before the write being sent leaves: a batch row's
+ * journal intent (sendClaimed's `ready`). The audit hook awaits it beside the local log's fsync.
+ */
+export const readyToSend = (): Promise<void> => claimOnWrite.getStore()?.ready ?? Promise.resolve();
 
 /** A claim made ahead of its send, with the audit intent committed beside it (claimsAhead); `used` once its send's write took it. */
 export interface ClaimedAhead {
@@ -90,12 +96,13 @@ const sameWrite = (ahead: object, intent: object) => JSON.stringify({ ...ahead, 
  * refused it, unknown when no answer says (then --reconcile or `withdrawals get`
  * settles it). Under --dry-run nothing is claimed. The settlement is committed before this returns,
  * or, `behind` (a batch's rows), by the ledger's flush before the batch reports (ledgerWritten).
+ * `ready`: on disk before the request leaves (readyToSend); when it fails, nothing is sent and the claim is settled absent.
  */
 export async function sendClaimed<T extends { id: string } | undefined>(
   ctx: { readonly services: LedgerRun },
   request: Omit<ClaimRequest, 'maxDailyTotal'>,
   send: () => Promise<T>,
-  { behind = false, ahead }: { behind?: boolean; ahead?: ClaimedAhead } = {},
+  { behind = false, ahead, ready }: { behind?: boolean; ahead?: ClaimedAhead; ready?: Promise<void> } = {},
 ): Promise<T> {
   if (ctx.services.flags.dryRun) return send();
   const ledger = await ledgerOf(ctx.services);
@@ -117,13 +124,15 @@ export async function sendClaimed<T extends { id: string } | undefined>(
   };
   let created: T;
   try {
-    created = await claimOnWrite.run(claimWith, send);
+    created = await claimOnWrite.run({ claimWith, ready }, send);
   } catch (error) {
     const claim = await claiming?.catch(() => undefined);
     if (!claim) throw error;
     const known = error instanceof PayctlError ? error : undefined;
     const mayHaveMoved = !known || known.exitCode === ExitCode.unknownOutcome || (known.status !== undefined && known.status >= 500);
-    await claim.settle(mayHaveMoved ? { state: 'unknown' } : { state: 'refused' });
+    // The audit hook throws what `ready` failed with, before the request leaves.
+    const neverSent = ready !== undefined && error === (await ready.then(() => undefined, (failure: unknown) => failure));
+    await claim.settle(neverSent ? { state: 'absent' } : mayHaveMoved ? { state: 'unknown' } : { state: 'refused' });
     if (!behind) await ledger.flush().catch(() => {});
     throw error;
   }

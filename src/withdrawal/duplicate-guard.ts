@@ -7,7 +7,7 @@ import { usageError } from '../errors.js';
 import { formatCents } from '../money.js';
 import { visible } from '../output/sanitize.js';
 import { formatLocalTime } from '../output/time.js';
-import { duplicateWindowOf, recentWithdrawals, twinsOf } from './duplicates.js';
+import { duplicateWindowOf, recentWithdrawals, twinFinder } from './duplicates.js';
 import { identityOf, idOf, type WithdrawalIdentity } from './identity.js';
 import { describeHolder, LockBusy, platformAccount, takeLock, userLockFolder } from './lock.js';
 import { makersOfTwins, rowClaimKey, singleClaimKey, type LedgerRun } from '../ledger/index.js';
@@ -79,15 +79,15 @@ export async function checkBatchTwins(
   override: DuplicateOverride,
 ): Promise<string[]> {
   const window = duplicateWindowOf(ctx.services.settings());
-  const recent = new Map<string | null, Promise<unknown[]>>();
+  const recent = new Map<string | null, Promise<(identity: WithdrawalIdentity) => unknown[]>>();
   const readOnce = (account: string | null) => {
     let read = recent.get(account);
-    if (!read) recent.set(account, (read = clientFor(account).then((client) => recentWithdrawals(client, window))));
+    if (!read) recent.set(account, (read = clientFor(account).then(async (client) => twinFinder(await recentWithdrawals(client, window), paidByJournal))));
     return read;
   };
   const found: Array<{ row: BatchRow; twins: unknown[] }> = [];
   for (const row of rows) {
-    const twins = twinsOf(await readOnce(row.account), identityOf(row.request), paidByJournal);
+    const twins = (await readOnce(row.account))(identityOf(row.request));
     if (twins.length > 0) found.push({ row, twins });
   }
   if (found.length === 0) return [];
@@ -111,7 +111,7 @@ const listTwins = ({ io }: GuardRun, lines: readonly string[]) => io.stderr.writ
 
 async function findTwins({ services }: GuardRun, identity: WithdrawalIdentity): Promise<unknown[]> {
   const items = await recentWithdrawals(await services.api(), duplicateWindowOf(services.settings()));
-  return twinsOf(items, identity);
+  return twinFinder(items)(identity);
 }
 
 /** Lists the twins and says what they are; the error is thrown, or under --dry-run its message warned. */

@@ -47,10 +47,35 @@ export async function recentWithdrawals(client: ApiClient, window: { text: strin
 }
 
 /**
- * The items that may be `identity` made again: same method, amount, bank account
+ * The items that may be an identity made again: same method, amount, bank account
  * and key. An item payctl cannot fully read counts (the check errs towards
  * refusing); those in `exclude` (withdrawals a batch's journal already holds for
- * its own rows) do not.
+ * its own rows) do not. The items are indexed once by amount, method and bank
+ * account, so that a batch compares each row with its few candidates, not with
+ * every item (500 rows against 2000 withdrawals took 150-250 ms before the first row).
  */
-export const twinsOf = (items: readonly unknown[], identity: WithdrawalIdentity, exclude: ReadonlySet<string> = new Set()): unknown[] =>
-  items.filter((item) => !exclude.has(idOf(item) ?? '') && compareWithdrawal(item, identity) !== 'different');
+export function twinFinder(items: readonly unknown[], exclude: ReadonlySet<string> = new Set()): (identity: WithdrawalIdentity) => unknown[] {
+  const byKey = new Map<string, number[]>();
+  // Items whose amount, method or bank account is not of its type: compareWithdrawal finds them unsure, not different, whatever the row.
+  const unreadable: number[] = [];
+  items.forEach((item, i) => {
+    if (exclude.has(idOf(item) ?? '')) return;
+    const { amount, withdrawalPaymentType, bankAccountId } = (item && typeof item === 'object' ? item : {}) as Record<string, unknown>;
+    if (typeof amount !== 'number' || typeof withdrawalPaymentType !== 'string' || typeof bankAccountId !== 'number') {
+      unreadable.push(i);
+      return;
+    }
+    const key = twinKey(amount, withdrawalPaymentType, bankAccountId);
+    const same = byKey.get(key);
+    if (same) same.push(i);
+    else byKey.set(key, [i]);
+  });
+  return (identity) => {
+    const candidates = [...(byKey.get(twinKey(identity.amount, identity.method.toUpperCase(), identity.bankAccountId)) ?? []), ...unreadable];
+    // In the list's order, as the twins are named.
+    if (unreadable.length > 0) candidates.sort((a, b) => a - b);
+    return candidates.map((i) => items[i]).filter((item) => compareWithdrawal(item, identity) !== 'different');
+  };
+}
+
+const twinKey = (amount: number, method: string, bankAccountId: number) => JSON.stringify([amount, method, bankAccountId]);

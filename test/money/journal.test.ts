@@ -130,6 +130,30 @@ function smallDisk(): { dir: string; fill(leave: number): void; free(): void; un
   };
 }
 
+describe('a journal whose fsync fails', () => {
+  it('sends no row whose intent is not on disk: reported not sent, its audit intent settled not sent; --reconcile then pays each row once', async () => {
+    const file = csvFile('eio.csv', [PIX_HEADER, ...pixRows('eio', 30, bank)]);
+    const state = mkdtempSync(path.join(tmpdir(), 'payctl-state-'));
+    const env = { NODE_OPTIONS: shim('enospc'), PAYCTL_TEST_JOURNAL_WRITES: String(Number.MAX_SAFE_INTEGER), PAYCTL_TEST_JOURNAL_FSYNCS: '5', XDG_STATE_HOME: state };
+    const failed = await batch(file, ['--concurrency', '4', '-o', 'ndjson'], env);
+    expect(failed.stderr).toMatch(/the journal .*eio\.csv\.journal could not be written \(EIO\)/);
+    expect(failed.stderr).not.toContain('a bug in payctl');
+    const paid = new Set((await sandboxWithdrawals(s)).flatMap((w) => (w.pixKey?.startsWith('eio-') ? [w.pixKey] : [])));
+    const notSent = failed.stdout.trim().split('\n').map((line) => JSON.parse(line) as { outcome: string; pixKey: string }).filter((row) => row.outcome === 'not-sent');
+    expect(notSent.length).toBeGreaterThan(0);
+    expect(notSent.filter((row) => paid.has(row.pixKey))).toEqual([]);
+    // The rows whose request was on its way when their intent's fsync failed: their audit intents say they were not sent.
+    const records = readFileSync(path.join(state, 'payctl', 'audit.ndjson'), 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; id: string; body?: { pixKey?: string } });
+    const stopped = records.filter((r) => r.type === 'intent' && r.body?.pixKey?.startsWith('eio-') && !paid.has(r.body.pixKey));
+    expect(stopped.length).toBeGreaterThan(0);
+    for (const intent of stopped) expect(records.find((r) => r.type === 'outcome' && r.id === intent.id)).toMatchObject({ exitCode: 4, error: expect.stringMatching(/^not sent: the journal .* could not be written \(EIO\)/) });
+
+    const settled = await batch(file, ['--reconcile']);
+    expect(settled.code, settled.stderr).toBe(0);
+    await expectPaidOnce(s, 'eio-', pixKeys('eio', 30));
+  });
+});
+
 describe('a full disk', () => {
   it('stops sending, exits 5 naming the rows in flight; after room is made, --reconcile settles them and nothing is paid twice', async () => {
     const file = csvFile('full.csv', [PIX_HEADER, ...pixRows('full', 30, bank)]);

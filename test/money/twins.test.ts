@@ -230,6 +230,22 @@ describe('a listed withdrawal payctl cannot fully read', () => {
     }
     expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 24_579)).toHaveLength(1);
   });
+  it('in a batch, withdrawals without their withdrawalPaymentType still stop their rows, and only theirs (exit 2, nothing sent)', async () => {
+    const rows = pixRows('unread', 3, bank, 31_000);
+    const paid = await s.run(batch(csvFile('payouts.csv', [PIX_HEADER, ...rows])));
+    expect(paid.code, paid.stderr).toBe(0);
+    const proxy = await rewritingProxy(s.sandbox.url, (body) => body.replace(/"withdrawalPaymentType":"[A-Z]+",?/g, ''));
+    try {
+      const again = await s.run(batch(csvFile('payouts.csv', [PIX_HEADER, ...rows, ...pixRows('unread-new', 1, bank, 31_000)])), { env: { PAYCTL_BASE_URL: proxy.url } });
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toContain('3 of 4 rows match withdrawals already on the platform');
+      expect(again.stderr).toMatch(/twin: made .* R\$ 310,00 by unknown to bank account \d+, PIX key unread-0@example.com, /);
+    } finally {
+      await proxy.close();
+    }
+    // unread-new-0 included: nothing else of the prefix was paid.
+    await expectPaidOnce(s, 'unread-', pixKeys('unread', 3));
+  });
 });
 
 /** A proxy in front of the sandbox whose answers' bodies pass through `rewrite`. */

@@ -251,11 +251,12 @@ async function sendAll(
   );
   const client: BatchClient = {
     clockOffset: async (row) => readApiClockOffset(await clientFor(row.account)),
-    send: async (row) => {
+    send: async (row, intentOnDisk) => {
       const api = await clientFor(row.account);
       const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), () => withdraw(api, row.request), {
         behind: true,
         ahead: ahead?.claimOf(row),
+        ready: intentOnDisk,
       });
       // Rows are sent only when not under --dry-run, which records them instead (recordAll).
       if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);

@@ -21,3 +21,11 @@ fs.writeSync = function (fd, data, offset, ...rest) {
   }
   throw Object.assign(new Error('ENOSPC: no space left on device, write'), { code: 'ENOSPC', errno: -28, syscall: 'write' });
 };
+// A disk that fails under the journal: after PAYCTL_TEST_JOURNAL_FSYNCS successful fsyncs of a batch journal
+// (unset: every one succeeds), every further one fails with EIO.
+const { fsync } = fs;
+let fsyncsLeft = Number(process.env.PAYCTL_TEST_JOURNAL_FSYNCS ?? Infinity);
+fs.fsync = function (fd, callback) {
+  if (!journalFds.has(fd) || fsyncsLeft-- > 0) return fsync.call(this, fd, callback);
+  process.nextTick(callback, Object.assign(new Error('EIO: i/o error, fsync'), { code: 'EIO', errno: -5, syscall: 'fsync' }));
+};
