@@ -21,21 +21,40 @@ afterAll(() => s?.close());
 const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) =>
   (env.NODE_OPTIONS ? s.runProcess : s.run)(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra], { env });
 
+/** What the journal-trace shim saw: writes, fsyncs and closes of the journal and the audit log, and POSTs, in order. */
+interface TraceEvent {
+  event: string;
+  text?: string;
+  body?: string;
+  id?: number;
+  fd?: number;
+}
+
+/** A batch run with the journal-trace shim: its result and events (`env` may add to NODE_OPTIONS). */
+async function tracedBatch(file: string, extra: string[], env: Record<string, string> = {}) {
+  const trace = path.join(path.dirname(file), 'trace.ndjson');
+  const result = await batch(file, extra, { ...env, NODE_OPTIONS: [env.NODE_OPTIONS, shim('journal-trace')].filter(Boolean).join(' '), PAYCTL_TEST_TRACE: trace });
+  const events = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as TraceEvent);
+  /** Whether an fsync (`audit-` ones: of the log's descriptor `fd`) begun after event `after` had ended before event `before`. */
+  const flushedBetween = (after: number, before: number, prefix = '', fd?: number) =>
+    events.some(
+      (e, i) =>
+        e.event === `${prefix}fsync-start` && (fd === undefined || e.fd === fd) && i > after &&
+        events.findIndex((end, j) => j > i && j < before && end.event === `${prefix}fsync` && end.id === e.id) >= 0,
+    );
+  return { result, events, flushedBetween };
+}
+
 describe('every record is on disk before the request it describes leaves', () => {
   it('each POST leaves after its intent was written and an fsync begun after that write has ended; the last write is flushed too', async () => {
     const file = csvFile('traced.csv', [PIX_HEADER, ...pixRows('traced', 20, bank)]);
-    const trace = path.join(path.dirname(file), 'trace.ndjson');
-    const result = await batch(file, ['--concurrency', '4'], { NODE_OPTIONS: shim('journal-trace'), PAYCTL_TEST_TRACE: trace });
+    const { result, events, flushedBetween } = await tracedBatch(file, ['--concurrency', '4']);
     expect(result.code, result.stderr).toBe(0);
-    const events = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { event: string; text?: string; body?: string; id?: number });
     const writes = events.filter((e) => e.event === 'write');
     const posts = events.filter((e) => e.event === 'post');
     // header, this run's record, then an intent and an outcome per row
     expect(writes).toHaveLength(2 + 2 * 20);
     expect(posts).toHaveLength(20);
-    /** Whether an fsync begun after event `after` had ended before event `before`. */
-    const flushedBetween = (after: number, before: number) =>
-      events.some((e, i) => e.event === 'fsync-start' && i > after && events.findIndex((end, j) => j > i && j < before && end.event === 'fsync' && end.id === e.id) >= 0);
     for (const post of posts) {
       const key = (JSON.parse(post.body!) as { pixKey: string }).pixKey;
       const intent = events.findIndex((e) => e.event === 'write' && e.text!.includes('"type":"intent"') && e.text!.includes(`"${key}"`));
@@ -43,6 +62,40 @@ describe('every record is on disk before the request it describes leaves', () =>
       expect(flushedBetween(intent, events.indexOf(post)), `intent of ${key} on disk before its POST`).toBe(true);
     }
     expect(flushedBetween(events.lastIndexOf(writes.at(-1)!), events.length), 'the last record on disk at the end').toBe(true);
+  });
+
+  it("the audit log too: each POST leaves after its audit intent is on disk, and every outcome is on disk before the log closes, whether the batch pays all, has a row refused, or stops as its journal's fsync fails", async () => {
+    const state = mkdtempSync(path.join(tmpdir(), 'payctl-state-'));
+    const runs: Array<{ prefix: string; env: Record<string, string>; codes: number[]; rows?: string[] }> = [
+      { prefix: 'audited', env: {}, codes: [0] },
+      // Bank account 1 is not the account's: the API refuses that row, the others are paid.
+      { prefix: 'audited-refused', env: {}, codes: [1], rows: [...pixRows('audited-refused', 3, bank), ...pixRows('audited-refused-x', 1, 1)] },
+      // 5 when rows were in flight as the journal failed (their outcomes cannot be journaled), else 4.
+      { prefix: 'audited-eio', env: { NODE_OPTIONS: shim('enospc'), PAYCTL_TEST_JOURNAL_WRITES: String(Number.MAX_SAFE_INTEGER), PAYCTL_TEST_JOURNAL_FSYNCS: '4' }, codes: [4, 5] },
+    ];
+    for (const run of runs) {
+      const file = csvFile(`${run.prefix}.csv`, [PIX_HEADER, ...(run.rows ?? pixRows(run.prefix, 12, bank))]);
+      const { result, events, flushedBetween } = await tracedBatch(file, ['--concurrency', '4'], { ...run.env, XDG_STATE_HOME: state });
+      expect(run.codes, `${run.prefix}: ${result.stderr}`).toContain(result.code);
+      const posts = events.filter((e) => e.event === 'post');
+      expect(posts.length, run.prefix).toBeGreaterThan(0);
+      for (const post of posts) {
+        const key = (JSON.parse(post.body!) as { pixKey: string }).pixKey;
+        const intent = events.findIndex((e) => e.event === 'audit-write' && e.text!.includes('"type":"intent"') && e.text!.includes(`"${key}"`));
+        expect(intent, `audit intent of ${key}`).toBeGreaterThanOrEqual(0);
+        expect(flushedBetween(intent, events.indexOf(post), 'audit-', events[intent]!.fd), `audit intent of ${key} on disk before its POST`).toBe(true);
+      }
+      const intents = events.filter((e) => e.event === 'audit-write' && e.text!.includes('"type":"intent"'));
+      const outcomes = events.flatMap((e, i) => (e.event === 'audit-write' && e.text!.includes('"type":"outcome"') ? [i] : []));
+      // Every write recorded has its outcome (sent, refused, or not sent), each on disk before its descriptor closed.
+      expect(outcomes, run.prefix).toHaveLength(intents.length);
+      for (const outcome of outcomes) {
+        const { fd, text } = events[outcome]!;
+        const closed = events.findIndex((e, j) => j > outcome && e.event === 'audit-close' && e.fd === fd);
+        expect(closed, `${run.prefix}: the log closed after ${text}`).toBeGreaterThan(outcome);
+        expect(flushedBetween(outcome, closed, 'audit-', fd), `${run.prefix}: ${text} on disk before the log closed`).toBe(true);
+      }
+    }
   });
 });
 
