@@ -294,6 +294,25 @@ describe('a team on one ledger', () => {
     expect(writes.map((entry) => [entry.outcome, entry.resourceId]).sort()).toEqual(made.map((w) => ['done', w.id]).sort());
   });
 
+  it('a batch whose process has exited left every settlement in the ledger: each claim done with its withdrawal, each audit outcome with it', async () => {
+    const prefix = 'settled-at-exit';
+    const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, 30, team.bank)]);
+    // A process: its end does not wait for the ledger's connections to close.
+    const run = await runCli(batchArgs(file, ['--concurrency', '8']), { env: team.envA });
+    expect(run.code, run.stderr).toBe(0);
+    await expectPaidOnce(team.session, prefix, pixKeys(prefix, 30));
+    const made = new Map((await sandboxWithdrawals(team.session)).flatMap((w) => (w.pixKey?.startsWith(`${prefix}-`) ? [[w.pixKey, w.id] as const] : [])));
+    const claims = await team.db.query<{ state: string; withdrawal_id: string | null }>('SELECT state, withdrawal_id FROM payctl_claims WHERE file = $1', [file]);
+    expect(claims.map((claim) => [claim.state, claim.withdrawal_id]).sort()).toEqual([...made.values()].map((id) => ['done', id]).sort());
+    const outcomes = await team.db.query<{ key: string; id: string | null }>(
+      `SELECT i.record->'body'->>'pixKey' AS key, o.record->>'resourceId' AS id FROM payctl_audit i
+       JOIN payctl_audit o ON o.record->>'id' = i.record->>'id' AND o.record->>'type' = 'outcome'
+       WHERE i.record->>'type' = 'intent' AND i.record->'body'->>'pixKey' LIKE $1`,
+      [`${prefix}-%`],
+    );
+    expect(outcomes.map((outcome) => [outcome.key, outcome.id]).sort()).toEqual([...made].sort());
+  });
+
   it("a held claim names its holder as USER@HOST and since when in the user's time zone, as the tables print times", async () => {
     const key = 'tokyo-check@example.com';
     const pix = ['withdraw', 'pix', '--amount', '784', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
