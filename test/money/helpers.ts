@@ -92,6 +92,8 @@ export interface Proxy {
   holdGets(hold: (request: RecordedRequest) => Promise<void> | undefined): void;
   /** Holds each POST that `hold` answers a promise for (given its index among POSTs) until it settles, then passes it on. */
   holdPosts(hold: (request: RecordedRequest, postIndex: number) => Promise<void> | undefined): void;
+  /** Holds the server's answer to each POST that `hold` answers a promise for until it settles: the API has acted, the client waits. */
+  holdAnswers(hold: (request: RecordedRequest, postIndex: number) => Promise<void> | undefined): void;
   /** Answers each GET with what `rewrite` makes of the server's answer body. */
   rewriteGets(rewrite: (request: RecordedRequest, body: string) => string): void;
   close(): Promise<void>;
@@ -102,6 +104,7 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
   let current = rule;
   let holdGet: (request: RecordedRequest) => Promise<void> | undefined = () => undefined;
   let holdPost: (request: RecordedRequest, postIndex: number) => Promise<void> | undefined = () => undefined;
+  let holdAnswer: (request: RecordedRequest, postIndex: number) => Promise<void> | undefined = () => undefined;
   let rewriteGet = (_: RecordedRequest, body: string) => body;
   const posts: RecordedRequest[] = [];
   const server = await serveOnLoopback(async (request, req, res) => {
@@ -115,7 +118,8 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
       (answer) => {
         const chunks: Buffer[] = [];
         answer.on('data', (chunk: Buffer) => chunks.push(chunk));
-        answer.on('end', () => {
+        answer.on('end', async () => {
+          if (request.method === 'POST') await holdAnswer(request, posts.indexOf(request));
           if (action === 'lose-answer') return void req.socket.destroy();
           if (action === 'answer-500') return sendJson(res, 500, { data: { message: 'internal error while processing', returnCode: -7000 } });
           const body = request.method === 'GET' ? Buffer.from(rewriteGet(request, Buffer.concat(chunks).toString('utf8'))) : Buffer.concat(chunks);
@@ -135,6 +139,7 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
     setRule: (next) => (current = next),
     holdGets: (hold) => (holdGet = hold),
     holdPosts: (hold) => (holdPost = hold),
+    holdAnswers: (hold) => (holdAnswer = hold),
     rewriteGets: (rewrite) => (rewriteGet = rewrite),
     close: server.close,
   };

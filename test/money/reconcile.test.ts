@@ -1,9 +1,10 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { tempConfigDir } from '../helpers/cli.js';
+import { startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { answeredBalance, fakeJwt, sendJson, startFakeApi } from '../helpers/fake-api.js';
+import { waitUntil } from '../team/helpers.js';
 import { csvFile, expectPaidOnce, paidByKey, PIX_HEADER, pixBatchThrough, pixKeys, pixRows, sandboxBehindProxy, shim } from './helpers.js';
 
 /**
@@ -63,6 +64,31 @@ describe('a 5xx answer to a batch POST', () => {
     expect(settled.stderr).toContain('1 of 1 unknown rows were paid');
     expect(postsTo('five')).toBe(4);
     await expectPaidOnce(world.session, 'five-', pixKeys('five', 4));
+  });
+});
+
+describe('a batch killed -9 once its POSTs reached the API, before their answers', () => {
+  it('its rerun sends none of them again (exit 5, they are of unknown outcome); --reconcile settles them and pays every row once', async () => {
+    const prefix = 'killed-at-post';
+    const file = csvFile('killed.csv', [PIX_HEADER, ...pixRows(prefix, 12, world.bank)]);
+    const first = world.proxy.posts.length;
+    // The sandbox makes the first four withdrawals; their answers never reach payctl, so no fifth row starts.
+    world.proxy.holdAnswers((_, index) => (index - first < 4 ? new Promise(() => {}) : undefined));
+    try {
+      const running = startCli(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '4'], { ...world.session.env, PAYCTL_BASE_URL: world.proxy.url });
+      await waitUntil('four withdrawals made', async () => (await paidByKey(world.session, `${prefix}-`)).size === 4);
+      running.child.kill('SIGKILL');
+      expect((await running.done).signal).toBe('SIGKILL');
+    } finally {
+      world.proxy.holdAnswers(() => undefined);
+    }
+    const rerun = await batch(file);
+    expect(rerun.code, rerun.stderr).toBe(5);
+    expect(rerun.stderr).toMatch(/unknown\s+line 2/);
+    expect([...(await paidByKey(world.session, `${prefix}-`)).values()].filter((count) => count > 1)).toEqual([]);
+    const settled = await batch(file, ['--reconcile']);
+    expect(settled.code, settled.stderr).toBe(0);
+    await expectPaidOnce(world.session, `${prefix}-`, pixKeys(prefix, 12));
   });
 });
 
