@@ -5,7 +5,9 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBatch } from '../../src/batch/rows.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import { csvFile, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, shim, withdrawalCount } from './helpers.js';
+import { startCli } from '../helpers/cli.js';
+import { waitUntil } from '../team/helpers.js';
+import { csvFile, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, shim, startProxy, withdrawalCount } from './helpers.js';
 
 /** The journal: flushed before every request, readable after any crash, trusted only when it is yours alone. */
 let s: SandboxSession;
@@ -30,10 +32,8 @@ interface TraceEvent {
   fd?: number;
 }
 
-/** A batch run with the journal-trace shim: its result and events (`env` may add to NODE_OPTIONS). */
-async function tracedBatch(file: string, extra: string[], env: Record<string, string> = {}) {
-  const trace = path.join(path.dirname(file), 'trace.ndjson');
-  const result = await batch(file, extra, { ...env, NODE_OPTIONS: [env.NODE_OPTIONS, shim('journal-trace')].filter(Boolean).join(' '), PAYCTL_TEST_TRACE: trace });
+/** The events a run with the journal-trace shim wrote to `trace`, and a question about them. */
+function readTrace(trace: string) {
   const events = readFileSync(trace, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as TraceEvent);
   /** Whether an fsync (`audit-` ones: of the log's descriptor `fd`) begun after event `after` had ended before event `before`. */
   const flushedBetween = (after: number, before: number, prefix = '', fd?: number) =>
@@ -42,7 +42,39 @@ async function tracedBatch(file: string, extra: string[], env: Record<string, st
         e.event === `${prefix}fsync-start` && (fd === undefined || e.fd === fd) && i > after &&
         events.findIndex((end, j) => j > i && j < before && end.event === `${prefix}fsync` && end.id === e.id) >= 0,
     );
-  return { result, events, flushedBetween };
+  return { events, flushedBetween };
+}
+
+/** The environment of a run traced into `trace` (`env` may add to NODE_OPTIONS). */
+const tracing = (trace: string, env: Record<string, string> = {}) => ({ ...env, NODE_OPTIONS: [env.NODE_OPTIONS, shim('journal-trace')].filter(Boolean).join(' '), PAYCTL_TEST_TRACE: trace });
+
+/** A batch run with the journal-trace shim: its result and events. */
+async function tracedBatch(file: string, extra: string[], env: Record<string, string> = {}) {
+  const trace = path.join(path.dirname(file), 'trace.ndjson');
+  const result = await batch(file, extra, tracing(trace, env));
+  return { result, ...readTrace(trace) };
+}
+
+/** In a traced run: each POST left after its audit intent was on disk, and every write's outcome was on disk before the log closed. */
+function expectAuditOnDisk({ events, flushedBetween }: ReturnType<typeof readTrace>, run: string): void {
+  const posts = events.filter((e) => e.event === 'post');
+  expect(posts.length, run).toBeGreaterThan(0);
+  for (const post of posts) {
+    const key = (JSON.parse(post.body!) as { pixKey: string }).pixKey;
+    const intent = events.findIndex((e) => e.event === 'audit-write' && e.text!.includes('"type":"intent"') && e.text!.includes(`"${key}"`));
+    expect(intent, `audit intent of ${key}`).toBeGreaterThanOrEqual(0);
+    expect(flushedBetween(intent, events.indexOf(post), 'audit-', events[intent]!.fd), `audit intent of ${key} on disk before its POST`).toBe(true);
+  }
+  const intents = events.filter((e) => e.event === 'audit-write' && e.text!.includes('"type":"intent"'));
+  const outcomes = events.flatMap((e, i) => (e.event === 'audit-write' && e.text!.includes('"type":"outcome"') ? [i] : []));
+  // Every write recorded has its outcome (sent, refused, or not sent), each on disk before its descriptor closed.
+  expect(outcomes, run).toHaveLength(intents.length);
+  for (const outcome of outcomes) {
+    const { fd, text } = events[outcome]!;
+    const closed = events.findIndex((e, j) => j > outcome && e.event === 'audit-close' && e.fd === fd);
+    expect(closed, `${run}: the log closed after ${text}`).toBeGreaterThan(outcome);
+    expect(flushedBetween(outcome, closed, 'audit-', fd), `${run}: ${text} on disk before the log closed`).toBe(true);
+  }
 }
 
 describe('every record is on disk before the request it describes leaves', () => {
@@ -75,27 +107,39 @@ describe('every record is on disk before the request it describes leaves', () =>
     ];
     for (const run of runs) {
       const file = csvFile(`${run.prefix}.csv`, [PIX_HEADER, ...(run.rows ?? pixRows(run.prefix, 12, bank))]);
-      const { result, events, flushedBetween } = await tracedBatch(file, ['--concurrency', '4'], { ...run.env, XDG_STATE_HOME: state });
+      const { result, ...trace } = await tracedBatch(file, ['--concurrency', '4'], { ...run.env, XDG_STATE_HOME: state });
       expect(run.codes, `${run.prefix}: ${result.stderr}`).toContain(result.code);
-      const posts = events.filter((e) => e.event === 'post');
-      expect(posts.length, run.prefix).toBeGreaterThan(0);
-      for (const post of posts) {
-        const key = (JSON.parse(post.body!) as { pixKey: string }).pixKey;
-        const intent = events.findIndex((e) => e.event === 'audit-write' && e.text!.includes('"type":"intent"') && e.text!.includes(`"${key}"`));
-        expect(intent, `audit intent of ${key}`).toBeGreaterThanOrEqual(0);
-        expect(flushedBetween(intent, events.indexOf(post), 'audit-', events[intent]!.fd), `audit intent of ${key} on disk before its POST`).toBe(true);
-      }
-      const intents = events.filter((e) => e.event === 'audit-write' && e.text!.includes('"type":"intent"'));
-      const outcomes = events.flatMap((e, i) => (e.event === 'audit-write' && e.text!.includes('"type":"outcome"') ? [i] : []));
-      // Every write recorded has its outcome (sent, refused, or not sent), each on disk before its descriptor closed.
-      expect(outcomes, run.prefix).toHaveLength(intents.length);
-      for (const outcome of outcomes) {
-        const { fd, text } = events[outcome]!;
-        const closed = events.findIndex((e, j) => j > outcome && e.event === 'audit-close' && e.fd === fd);
-        expect(closed, `${run.prefix}: the log closed after ${text}`).toBeGreaterThan(outcome);
-        expect(flushedBetween(outcome, closed, 'audit-', fd), `${run.prefix}: ${text} on disk before the log closed`).toBe(true);
-      }
+      expectAuditOnDisk(trace, run.prefix);
     }
+  });
+});
+
+describe('Ctrl-C in a batch', () => {
+  it('lets the rows in flight finish: their audit outcomes are on disk before the log closes (exit 130), and a rerun pays every row once', async () => {
+    const file = csvFile('ctrl-c.csv', [PIX_HEADER, ...pixRows('ctrl-c', 12, bank)]);
+    const trace = path.join(path.dirname(file), 'trace.ndjson');
+    const proxy = await startProxy(s.sandbox.url);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    // The first four rows are made; their answers wait until Ctrl-C has been heard.
+    proxy.holdAnswers(() => held);
+    try {
+      const env = tracing(trace, { ...s.env, PAYCTL_BASE_URL: proxy.url, XDG_STATE_HOME: mkdtempSync(path.join(tmpdir(), 'payctl-state-')) });
+      const running = startCli(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '4'], env);
+      await waitUntil('four requests', async () => proxy.posts.length === 4);
+      running.child.kill('SIGINT');
+      await running.waitFor(/stopping: waiting for the requests in flight/);
+      release();
+      const stopped = await running.done;
+      expect(stopped.code, stopped.stderr).toBe(130);
+      expectAuditOnDisk(readTrace(trace), 'ctrl-c');
+      const rerun = await batch(file, [], { PAYCTL_BASE_URL: proxy.url });
+      expect(rerun.code, rerun.stderr).toBe(0);
+    } finally {
+      release();
+      await proxy.close();
+    }
+    await expectPaidOnce(s, 'ctrl-c-', pixKeys('ctrl-c', 12));
   });
 });
 
