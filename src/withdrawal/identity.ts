@@ -1,5 +1,6 @@
 import { parseApiTime } from '../api/time.js';
-import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
+import { PIX_KEY_TYPES, type PixKeyType, type WithdrawalMethod, type WithdrawRequest } from '../api/types.js';
+import { parsePixKey } from '../validation/flags.js';
 
 /**
  * What makes two withdrawals the same payment: method, amount, bank account and,
@@ -45,11 +46,26 @@ export function compareWithdrawal(item: unknown, identity: WithdrawalIdentity): 
   let unsure = typeof fields.id !== 'string';
   for (const [name, value] of wanted) {
     const raw = fields[name];
-    const actual = name === 'pixKeyType' && typeof raw === 'string' ? raw.toUpperCase() : raw;
+    const actual =
+      typeof raw !== 'string' ? raw : name === 'pixKeyType' ? raw.toUpperCase() : name === 'pixKey' ? keyAsPayctlSends(raw, fields.pixKeyType ?? identity.pixKeyType) : raw;
     if (typeof actual !== typeof value) unsure = true;
     else if (actual !== value) return 'different';
   }
   return unsure ? 'unsure' : 'same';
+}
+
+/**
+ * A listed PIX key as payctl would have sent it: another tool may have sent it as typed (`Ana@Example.COM`,
+ * a CPF with dots), and it is still the same key. As listed when its type is unknown or it is not valid.
+ */
+function keyAsPayctlSends(key: string, type: unknown): string {
+  const kind = typeof type === 'string' ? type.toUpperCase() : '';
+  if (!(PIX_KEY_TYPES as readonly string[]).includes(kind)) return key;
+  try {
+    return parsePixKey('pixKey', key, kind as PixKeyType);
+  } catch {
+    return key;
+  }
 }
 
 /** An item's `createdAt` in milliseconds (UTC when it has no zone), or undefined when it is missing or not a date-time. */

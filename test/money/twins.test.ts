@@ -6,7 +6,7 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { serveOnLoopback } from '../helpers/fake-api.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
-import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals } from './helpers.js';
+import { colleagueWithdraws, csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals } from './helpers.js';
 
 /**
  * Money moves once across a team: every withdrawal is compared with the account's
@@ -198,6 +198,18 @@ describe('a twin is the same method, amount, bank account and key', () => {
       expect(paid.code, paid.stderr).toBe(0);
     }
     expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 35_791).map((w) => w.pixKey).sort()).toEqual(['key-a@example.com', 'key-b@example.com']);
+  });
+
+  it("a colleague's withdrawal made by another tool, its key spelled otherwise (an e-mail in capitals), is the same key: refused, single or in a batch", async () => {
+    await colleagueWithdraws(s, bank, 46_802, 'Spelled.Otherwise@Example.COM');
+    const single = await s.run(['withdraw', 'pix', '--main-account', '--amount', '46802', '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', 'spelled.otherwise@example.com', '--yes']);
+    expect(single.code, single.stderr).toBe(2);
+    expect(single.stderr).toContain('PIX key Spelled.Otherwise@Example.COM');
+    const file = csvFile('payouts.csv', [PIX_HEADER, `46802,${bank},email,spelled.OTHERWISE@example.com`]);
+    const inBatch = await s.run(batch(file));
+    expect(inBatch.code, inBatch.stderr).toBe(2);
+    expect(inBatch.stderr).toContain('1 of 1 rows match withdrawals already on the platform');
+    expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 46_802)).toHaveLength(1);
   });
 });
 
