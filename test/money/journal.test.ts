@@ -96,12 +96,14 @@ describe('every record is on disk before the request it describes leaves', () =>
     expect(flushedBetween(events.lastIndexOf(writes.at(-1)!), events.length), 'the last record on disk at the end').toBe(true);
   });
 
-  it("the audit log too: each POST leaves after its audit intent is on disk, and every outcome is on disk before the log closes, whether the batch pays all, has a row refused, or stops as its journal's fsync fails", async () => {
+  it("the audit log too: each POST leaves after its audit intent is on disk, and every outcome is on disk before the log closes, whether the batch pays all, has a row refused, rotates the log, or stops as its journal's fsync fails", async () => {
     const state = mkdtempSync(path.join(tmpdir(), 'payctl-state-'));
     const runs: Array<{ prefix: string; env: Record<string, string>; codes: number[]; rows?: string[] }> = [
       { prefix: 'audited', env: {}, codes: [0] },
       // Bank account 1 is not the account's: the API refuses that row, the others are paid.
       { prefix: 'audited-refused', env: {}, codes: [1], rows: [...pixRows('audited-refused', 3, bank), ...pixRows('audited-refused-x', 1, 1)] },
+      // Rotated aside at almost every record: an outcome's write then waits for the rotation's lock, after its request has returned.
+      { prefix: 'audited-rotated', env: { PAYCTL_AUDIT_MAX_BYTES: '1024' }, codes: [0] },
       // 5 when rows were in flight as the journal failed (their outcomes cannot be journaled), else 4.
       { prefix: 'audited-eio', env: { NODE_OPTIONS: shim('enospc'), PAYCTL_TEST_JOURNAL_WRITES: String(Number.MAX_SAFE_INTEGER), PAYCTL_TEST_JOURNAL_FSYNCS: '4' }, codes: [4, 5] },
     ];
