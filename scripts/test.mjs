@@ -10,7 +10,7 @@ import os from 'node:os';
 const started = performance.now();
 const check = spawn('npm', ['run', '--silent', 'check'], { stdio: ['ignore', 'pipe', 'pipe'] });
 try {
-  // Inherited by tsc, eslint and depcruise, which npm starts after this.
+  // Inherited by tsc, eslint and depcruise: npm starts them once it has loaded, long after this.
   os.setPriority(check.pid, 10);
 } catch {
   // Not allowed here: the checks then run at the tests' priority, which is only slower.
