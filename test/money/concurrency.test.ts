@@ -130,11 +130,28 @@ describe.concurrent('one batch at a time per journal', () => {
 });
 
 describe.concurrent('the single-withdrawal duplicate guard cannot be raced', () => {
+  /**
+   * Five lanes of four rounds side by side, each lane on a platform of its own (a sandbox, 100 ms
+   * latency): the guard's lock is the account's, so lanes on one account would take their turns
+   * at it, one round after another.
+   */
+  const LANES = 5;
+  let lanes: Array<{ session: SandboxSession; bank: string }> = [];
+  beforeAll(async () => {
+    lanes = await Promise.all(
+      Array.from({ length: LANES }, async () => {
+        const session = await startSandboxSession('acme', { latencyMs: 100 });
+        return { session, bank: await fundedMainAccount(session) };
+      }),
+    );
+  });
+  afterAll(() => Promise.all(lanes.map(({ session }) => session.close())));
+
   it('20 rounds of two identical `withdraw pix --yes` started at once, API latency 100 ms: exactly one payment a round', async () => {
-    const round = async (i: number, pair: [PayctlWorker, PayctlWorker]) => {
-      // Each round is two terminals of one user: one config folder (and so one lock) per round.
+    const round = async (i: number, pair: [PayctlWorker, PayctlWorker], { session, bank: laneBank }: (typeof lanes)[number]) => {
+      // Each round is two terminals of one user: one config folder per round.
       const configDir = tempConfigDir();
-      cpSync(batches.configDir, configDir, { recursive: true });
+      cpSync(session.configDir, configDir, { recursive: true });
       const amount = 50_000 + i;
       const args = [
         'withdraw',
@@ -143,30 +160,35 @@ describe.concurrent('the single-withdrawal duplicate guard cannot be raced', () 
         '--amount',
         String(amount),
         '--bank-account',
-        bank,
+        laneBank,
         '--pix-key-type',
         'email',
         '--pix-key',
         'raced@example.com',
         '--yes',
       ];
-      const env = { ...batches.env, PAYCTL_CONFIG_DIR: configDir };
+      const env = { ...session.env, PAYCTL_CONFIG_DIR: configDir };
       const results = await runTogether(pair, args, env);
-      return { amount, results };
+      const paid = (await sandboxWithdrawals(session)).filter((w) => w.pixKey === 'raced@example.com' && w.amount === amount);
+      return { amount, results, paid };
     };
-    const rounds = [];
-    // Five rounds at a time: ten processes on the machine at once.
-    for (let first = 0; first < 20; first += 5) {
-      rounds.push(...(await Promise.all([0, 1, 2, 3, 4].map((k) => round(first + k, [workers[2 + 2 * k]!, workers[3 + 2 * k]!])))));
-    }
-    const paid = (await sandboxWithdrawals(batches)).filter((w) => w.pixKey === 'raced@example.com');
+    const rounds = (
+      await Promise.all(
+        lanes.map(async (lane, k) => {
+          const done = [];
+          for (let i = k; i < 20; i += LANES) done.push(await round(i, [workers[2 + 2 * k]!, workers[3 + 2 * k]!], lane));
+          return done;
+        }),
+      )
+    ).flat();
     expect(rounds).toHaveLength(20);
-    for (const { amount, results } of rounds) {
+    for (const { amount, results, paid } of rounds) {
       const codes = results.map((r) => r.code).sort();
       expect(codes, `amount ${amount}:\n${results.map((r) => r.stderr).join('\n---\n')}`).toEqual([0, 2]);
       expect(results.find((r) => r.code === 2)!.stderr).toMatch(/possible duplicate: the same withdrawal was made in the last 24h in the main account/);
-      expect(paid.filter((w) => w.amount === amount), `amount ${amount}`).toHaveLength(1);
+      expect(paid, `amount ${amount}`).toHaveLength(1);
     }
-    expect(paid).toHaveLength(20);
+    const made = await Promise.all(lanes.map(({ session }) => sandboxWithdrawals(session)));
+    expect(made.flat().filter((w) => w.pixKey === 'raced@example.com')).toHaveLength(20);
   });
 });

@@ -105,16 +105,16 @@ describe('a team ledger\'s connection', () => {
     expect(bad.code).toBe(2);
     expect(bad.stderr).toContain('--ledger\'s sslmode "requires" is not one of disable, allow, prefer, require, verify-ca, verify-full');
     for (const env of [{ ...team.envA, PAYCTL_LEDGER: `${team.db.url}?sslmode=require` }, { ...team.envA, PGSSLMODE: 'verify-full' }]) {
-      const refused = await runCli(pix, { env });
+      const refused = await runInProcess(pix, { env });
       expect(refused.code, refused.stderr).toBe(4);
       expect(refused.stderr).toMatch(/does not answer \(its server does not offer SSL, which sslmode=(require|verify-full \(PGSSLMODE\)) requires\): nothing was sent/);
       expect(refused.stderr).not.toContain('SECURITY WARNING');
     }
     expect(await made()).toBe(0);
-    const disabled = await runCli(pix, { env: { ...team.envA, PAYCTL_LEDGER: `${team.db.url}?sslmode=disable` } });
+    const disabled = await runInProcess(pix, { env: { ...team.envA, PAYCTL_LEDGER: `${team.db.url}?sslmode=disable` } });
     expect(disabled.code, disabled.stderr).toBe(0);
     expect(await made()).toBe(1);
-    const status = await runCli(['ledger', 'status', '--json'], { env: { ...team.envA, PGSSLMODE: 'allow' } });
+    const status = await runInProcess(['ledger', 'status', '--json'], { env: { ...team.envA, PGSSLMODE: 'allow' } });
     expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 2 });
   });
 
@@ -123,22 +123,22 @@ describe('a team ledger\'s connection', () => {
     try {
       // The server takes nothing but SSL from 127.0.0.1 (pg_hba.conf hostssl): what connects went over SSL.
       const env = (query: string) => ({ ...team.envA, PGPASSWORD: secure.password, PAYCTL_LEDGER: `${secure.url}?${query}` });
-      const init = await runCli(['ledger', 'init'], { env: env('sslmode=require') });
+      const init = await runInProcess(['ledger', 'init'], { env: env('sslmode=require') });
       expect(init.code, init.stderr).toBe(0);
-      const status = await runCli(['ledger', 'status', '--json'], { env: env('sslmode=require') });
+      const status = await runInProcess(['ledger', 'status', '--json'], { env: env('sslmode=require') });
       expect(status.code, status.stderr).toBe(0);
       expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 2 });
       const key = 'ssl-on-check@example.com';
       const pix = ['withdraw', 'pix', '--amount', '786', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
       const made = () => sandboxWithdrawals(team.session).then((all) => all.filter((w) => w.pixKey === key).length);
-      const unverified = await runCli(pix, { env: env('sslmode=verify-full') });
+      const unverified = await runInProcess(pix, { env: env('sslmode=verify-full') });
       expect(unverified.code, unverified.stderr).toBe(4);
       expect(unverified.stderr).toMatch(/does not answer \(its server's certificate is not trusted \(self-signed certificate\), which sslmode=verify-full requires: give the authority that signed it as sslrootcert=FILE in the URL\): nothing was sent/);
-      const plain = await runCli(pix, { env: env('sslmode=disable') });
+      const plain = await runInProcess(pix, { env: env('sslmode=disable') });
       expect(plain.code, plain.stderr).toBe(4);
       expect(plain.stderr).toMatch(/does not answer \(its server takes this connection only over SSL, which sslmode=disable refuses\): nothing was sent/);
       expect(await made()).toBe(0);
-      const verified = await runCli(pix, { env: env(`sslmode=verify-full&sslrootcert=${encodeURIComponent(secure.certificate!)}`) });
+      const verified = await runInProcess(pix, { env: env(`sslmode=verify-full&sslrootcert=${encodeURIComponent(secure.certificate!)}`) });
       expect(verified.code, verified.stderr).toBe(0);
       expect(await made()).toBe(1);
     } finally {
