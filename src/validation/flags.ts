@@ -1,7 +1,7 @@
 import { BRAZILIAN_STATES, PIX_KEY_TYPES, WITHDRAWAL_AMOUNT, type PixKeyType } from '../api/types.js';
 import { usageError } from '../errors.js';
 import { formatCents } from '../money.js';
-import { isCalendarDate, isEmail, isoDay, isPlausibleBirthdate, isUuid, isValidCnpj, isValidCpf, isValidCpfOrCnpj, isValidPixPhone, passesLuhn, withoutCountryCode } from './rules.js';
+import { isCalendarDate, isEmail, isoDay, isPixKeyType, isPlausibleBirthdate, isUuid, isValidCnpj, isValidCpf, isValidCpfOrCnpj, isValidPixPhone, passesLuhn, withoutCountryCode } from './rules.js';
 import { characterCount, clip } from '../text.js';
 
 /**
@@ -277,10 +277,8 @@ export const PIX_KEY_TYPE_ALIASES: Record<string, string> = {
 
 export const parsePixKeyType: Parser<PixKeyType> = (flag, raw) => {
   const type = PIX_KEY_TYPE_ALIASES[raw.trim().toLowerCase()] ?? raw.trim().toUpperCase();
-  if (!(PIX_KEY_TYPES as readonly string[]).includes(type)) {
-    throw fail(flag, raw, `must be one of ${PIX_KEY_TYPES.join(', ')} (or ${Object.keys(PIX_KEY_TYPE_ALIASES).join(', ')})`);
-  }
-  return type as PixKeyType;
+  if (!isPixKeyType(type)) throw fail(flag, raw, `must be one of ${PIX_KEY_TYPES.join(', ')} (or ${Object.keys(PIX_KEY_TYPE_ALIASES).join(', ')})`);
+  return type;
 };
 
 /** A PIX key valid for its type, normalised the way the API stores it. */

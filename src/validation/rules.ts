@@ -1,5 +1,5 @@
 /** Rules of Brazilian documents, cards, PIX keys and dates: one definition for payctl's validators and the sandbox. */
-import type { PixKeyType } from '../api/types.js';
+import { PIX_KEY_TYPES, type PixKeyType } from '../api/types.js';
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 // Deliberately simple: one @, no spaces, a dot in the domain.
@@ -54,6 +54,11 @@ export const withoutCountryCode = (digits: string) => digits.replace(/^55(?=\d{1
 export function isValidPixPhone(text: string): boolean {
   const areaCode = /^\+55(\d{2})9\d{8}$/.exec(text)?.[1];
   return areaCode !== undefined && AREA_CODES.has(areaCode);
+}
+
+/** Whether `value` names one of the API's PIX key types (as the API spells it). */
+export function isPixKeyType(value: string): value is PixKeyType {
+  return (PIX_KEY_TYPES as readonly string[]).includes(value);
 }
 
 /** Whether `key` is a valid PIX key of `type` (e-mail keys are limited to 77 characters by the PIX rules). */

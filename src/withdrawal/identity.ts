@@ -1,6 +1,7 @@
 import { parseApiTime } from '../api/time.js';
-import { PIX_KEY_TYPES, type PixKeyType, type WithdrawalMethod, type WithdrawRequest } from '../api/types.js';
+import type { WithdrawalMethod, WithdrawRequest } from '../api/types.js';
 import { parsePixKey } from '../validation/flags.js';
+import { isPixKeyType } from '../validation/rules.js';
 
 /**
  * What makes two withdrawals the same payment: method, amount, bank account and,
@@ -60,9 +61,9 @@ export function compareWithdrawal(item: unknown, identity: WithdrawalIdentity): 
  */
 function keyAsPayctlSends(key: string, type: unknown): string {
   const kind = typeof type === 'string' ? type.toUpperCase() : '';
-  if (!(PIX_KEY_TYPES as readonly string[]).includes(kind)) return key;
+  if (!isPixKeyType(kind)) return key;
   try {
-    return parsePixKey('pixKey', key, kind as PixKeyType);
+    return parsePixKey('pixKey', key, kind);
   } catch {
     return key;
   }
