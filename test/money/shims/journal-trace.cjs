@@ -10,8 +10,12 @@ const traceFile = process.env.PAYCTL_TEST_TRACE;
 const journalFds = new Set();
 const auditFds = new Set();
 const events = [];
+// A descriptor number is reused once closed (the journal's is closed before the last audit outcomes are
+// written, and a rotation then opens a new audit file): each open says afresh what its number is.
 fs.openSync = function (file, ...rest) {
   const fd = openSync.call(this, file, ...rest);
+  journalFds.delete(fd);
+  auditFds.delete(fd);
   if (String(file).endsWith('.journal')) journalFds.add(fd);
   if (String(file).endsWith('audit.ndjson')) auditFds.add(fd);
   return fd;
@@ -23,6 +27,7 @@ fs.writeSync = function (fd, data, ...rest) {
   return writeSync.call(this, fd, data, ...rest);
 };
 fs.closeSync = function (fd) {
+  journalFds.delete(fd);
   if (auditFds.delete(fd)) events.push({ event: 'audit-close', fd });
   return closeSync.call(this, fd);
 };
