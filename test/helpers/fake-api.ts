@@ -35,14 +35,25 @@ export function answeredBalance(request: RecordedRequest, response: http.ServerR
   return true;
 }
 
-/** A port on 127.0.0.1 nothing listens on (taken from the OS, then released): connections are refused. */
+/**
+ * A port on 127.0.0.1 nothing listens on: connections are refused. It is below 1024, which `listen(0)`
+ * never hands out, so no server of this suite, or of another running at once, takes it between this
+ * check and its use, as one did with a port just released by the OS (three suites at once).
+ */
 export async function closedPort(): Promise<number> {
-  const probe = net.createServer();
-  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+  for (let port = 1; port < 1024; port++) if (await refuses(port)) return port;
+  throw new Error('no port below 1024 on 127.0.0.1 refuses connections');
 }
+
+const refuses = (port: number): Promise<boolean> =>
+  new Promise((resolve) => {
+    const socket = net.connect(port, '127.0.0.1');
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', (error: NodeJS.ErrnoException) => resolve(error.code === 'ECONNREFUSED'));
+  });
 
 export interface LoopbackServer {
   port: number;
