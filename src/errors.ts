@@ -94,3 +94,10 @@ export const answerDetail = ({ returnCode, status }: Pick<PayctlError, 'returnCo
 
 export const usageError = (message: string, hint?: string) => new PayctlError(message, ExitCode.usage, { hint });
 export const authError = (message: string, details: ErrorDetails = {}) => new PayctlError(message, ExitCode.auth, details);
+
+/**
+ * Whether a failed request may still have moved money: an answer that is not
+ * the API's, no answer, or any 5xx (the server may have failed after acting on
+ * it), even one that carries the API's error body.
+ */
+export const mayHaveMoved = (error: PayctlError): boolean => error.exitCode === ExitCode.unknownOutcome || (error.status !== undefined && error.status >= 500);

@@ -1,4 +1,4 @@
-import { answerDetail, ExitCode, PayctlError } from '../errors.js';
+import { answerDetail, ExitCode, mayHaveMoved, PayctlError } from '../errors.js';
 import { LedgerUnavailable } from '../ledger/index.js';
 import { JournalWriteError, type JournalRecord } from './journal.js';
 import { PAID, reportRow, type ReportRow } from './report.js';
@@ -176,13 +176,6 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
   for (const row of rows) if (!outcomes.has(row.key)) outcomes.set(row.key, reportRow(row, 'not-sent', { error: notSent[result.stopped ?? 'interrupted'] }));
   return result;
 }
-
-/**
- * Whether a failed request may still have moved money: an answer that is not
- * the API's, no answer, or any 5xx (the server may have failed after acting on
- * it), even one that carries the API's error body.
- */
-const mayHaveMoved = (error: PayctlError): boolean => error.exitCode === ExitCode.unknownOutcome || (error.status !== undefined && error.status >= 500);
 
 /** What the exit of a batch depends on beyond its report. */
 export interface BatchEnd {

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
 import type { RowState } from '../batch/journal.js';
-import { ExitCode, PayctlError } from '../errors.js';
+import { mayHaveMoved, PayctlError } from '../errors.js';
 import type { RunConfig } from '../config/run.js';
 import { idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
 import { makerOf, type Claim, type ClaimKey, type ClaimRequest, type KnownClaim, type Ledger, type LedgerRun } from './ledger.js';
@@ -129,10 +129,10 @@ export async function sendClaimed<T extends { id: string } | undefined>(
     const claim = await claiming?.catch(() => undefined);
     if (!claim) throw error;
     const known = error instanceof PayctlError ? error : undefined;
-    const mayHaveMoved = !known || known.exitCode === ExitCode.unknownOutcome || (known.status !== undefined && known.status >= 500);
+    const mayHaveMovedMoney = !known || mayHaveMoved(known);
     // The audit hook throws what `ready` failed with, before the request leaves.
     const neverSent = ready !== undefined && error === (await ready.then(() => undefined, (failure: unknown) => failure));
-    await claim.settle(neverSent ? { state: 'absent' } : mayHaveMoved ? { state: 'unknown' } : { state: 'refused' });
+    await claim.settle(neverSent ? { state: 'absent' } : mayHaveMovedMoney ? { state: 'unknown' } : { state: 'refused' });
     if (!behind) await ledger.flush().catch(() => {});
     throw error;
   }
