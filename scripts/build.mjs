@@ -106,6 +106,23 @@ const builtinsAsModules = {
 };
 
 /**
+ * node-postgres asks at load whether it runs in a Cloudflare Worker: where Node has no `navigator`
+ * (Node 20) it builds a `Response` to find out, which loads undici, 50 ms of every run with a team
+ * ledger, before its first claim. payctl runs on Node only, so the answer is built in.
+ */
+const PG_RUNTIME_CHECK = 'function isCloudflareRuntime() {';
+const pgOnNode = {
+  name: 'pg-on-node',
+  setup(builder) {
+    builder.onLoad({ filter: /[/\\]node_modules[/\\]pg[/\\]lib[/\\]stream\.js$/ }, (args) => {
+      const source = readFileSync(args.path, 'utf8');
+      if (!source.includes(PG_RUNTIME_CHECK)) throw new Error(`${args.path} no longer has ${PG_RUNTIME_CHECK}: see pgOnNode in scripts/build.mjs`);
+      return { contents: source.replace(PG_RUNTIME_CHECK, `${PG_RUNTIME_CHECK}\n  return false;`), loader: 'js' };
+    });
+  },
+};
+
+/**
  * The first line of dist/cli.cjs names its build; a code cache starts with the
  * same line and the Node version that made it (bin/dist.js), so a cache is only
  * used with the bundle it was made from, on that Node, whatever happens to the
@@ -136,6 +153,7 @@ await Promise.all([
     },
     outdir: staging,
     outExtension: { '.js': '.cjs' },
+    plugins: [pgOnNode],
   }),
 ]);
 
