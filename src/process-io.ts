@@ -144,3 +144,12 @@ export function processIO(onStdoutClosed?: () => void): IO {
     stdoutRows: stdoutIsTTY ? process.stdout.rows : undefined,
   };
 }
+
+/** Who runs payctl, as the system knows them (audit records, the team ledger's claims). */
+export function userName(env: NodeJS.ProcessEnv): string {
+  try {
+    return loadBuiltin<typeof import('node:os')>('node:os').userInfo().username;
+  } catch {
+    return env.USER ?? env.USERNAME ?? 'unknown';
+  }
+}

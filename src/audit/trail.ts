@@ -4,19 +4,10 @@ import { ExitCode } from '../errors.js';
 import type { AuditHooks, AuditedWrite, WriteOutcome } from '../http/client.js';
 import { auditIntent, ledgerOf, readyToSend, type LedgerRun } from '../ledger/index.js';
 import type { RunConfig } from '../config/run.js';
-import type { Notices } from '../process-io.js';
+import { userName, type Notices } from '../process-io.js';
 import { maskSecrets, type SecretScrubber } from '../redact.js';
 import { compareWithdrawal, createdAtOf, idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
 import { AuditLog, auditFiles, auditWriteError, readRecords, type AuditIntent, type SettledRecord } from './log.js';
-
-/** Who runs payctl, as the system knows them. */
-function userName(env: NodeJS.ProcessEnv): string {
-  try {
-    return os.userInfo().username;
-  } catch {
-    return env.USER ?? env.USERNAME ?? 'unknown';
-  }
-}
 
 /**
  * The audit hooks of one API client: the intent of a write is on disk before it
@@ -25,13 +16,7 @@ function userName(env: NodeJS.ProcessEnv): string {
  * the log then shows it as of unknown outcome.
  */
 export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrubber }, account: string | null): AuditHooks {
-  const log = new AuditLog(services.env);
-  // Outcomes are on disk before the log closes, not before their writes return (see after).
-  const outcomes = new Set<Promise<void>>();
-  services.onEnd.push(async () => {
-    await Promise.all(outcomes);
-    log.close();
-  });
+  const { log, outcomes } = runLog(services);
   const intentOf = intentMaker(services);
   return {
     async before(write): Promise<AuditedWrite> {
@@ -39,13 +24,15 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
       // the intent stops the write (nothing sent) before the local log says it was meant to go. A batch
       // row claimed ahead keeps the intent made with its claim.
       const intent = await auditIntent(services, intentOf(account, write));
+      // From here this hook records what becomes of the write, whether or not it leaves.
+      taken.add(intent);
       const { id } = intent;
       const ledger = await ledgerOf(services);
       const notSent = (exitCode: number, error: string) => ({ type: 'outcome' as const, id, at: new Date().toISOString(), status: null, resourceId: null, exitCode, error });
       // What else must be on disk before the write leaves (a batch row's journal intent): its fsync and the log's overlap.
       const ready = readyToSend();
       try {
-        await log.append(intent);
+        await (writtenAhead.get(intent) ?? log.append(intent));
       } catch (error) {
         const failure = auditWriteError(log.file, error);
         await ledger.audit(notSent(failure.exitCode, failure.message), { behind: true });
@@ -84,6 +71,77 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
       };
     },
   };
+}
+
+/** The run's audit log, one for all its API clients, so that their records share fsyncs. */
+interface RunLog {
+  log: AuditLog;
+  /** Outcomes written, on disk before the log closes, not before their writes return (see auditHooks' after). */
+  outcomes: Set<Promise<void>>;
+}
+
+const runLogs = new WeakMap<LedgerRun, RunLog>();
+
+function runLog(services: LedgerRun): RunLog {
+  let run = runLogs.get(services);
+  if (!run) {
+    const opened: RunLog = { log: new AuditLog(services.env), outcomes: new Set() };
+    services.onEnd.push(async () => {
+      await Promise.all(opened.outcomes);
+      opened.log.close();
+    });
+    runLogs.set(services, opened);
+    run = opened;
+  }
+  return run;
+}
+
+/** Intents written to the local log ahead of their writes (writeIntentAhead): on disk once these resolve. */
+const writtenAhead = new WeakMap<object, Promise<void>>();
+/** Intents a write's audit hook took: their outcome is the hook's to record. */
+const taken = new WeakSet<object>();
+
+/**
+ * Writes a batch row's audit intent (made by intentMaker, kept by the row's send: auditIntent) to the local
+ * log while the rows before it are in flight, so that its send finds it on disk instead of waiting for an fsync.
+ */
+export function writeIntentAhead(services: LedgerRun, intent: AuditIntent): void {
+  const written = runLog(services).log.append(intent);
+  // Awaited by the write that sends it, which fails (nothing sent) when this did; or the row is never sent.
+  written.catch(() => {});
+  writtenAhead.set(intent, written);
+}
+
+/**
+ * An intent written ahead whose write never reached its audit hook (sending stopped before its row, its
+ * claim was refused): `payctl audit` and the team's then show it not sent, not of unknown outcome.
+ */
+export async function intentNotSent(
+  services: LedgerRun & { readonly secrets: SecretScrubber },
+  intent: AuditIntent,
+  reason: string,
+  exitCode: number = ExitCode.tookNoEffect,
+): Promise<void> {
+  const written = writtenAhead.get(intent);
+  if (!written || taken.has(intent)) return;
+  taken.add(intent);
+  const record = {
+    type: 'outcome' as const,
+    id: intent.id,
+    at: new Date().toISOString(),
+    status: null,
+    resourceId: null,
+    exitCode,
+    error: services.secrets.scrub(reason),
+  };
+  const { log, outcomes } = runLog(services);
+  const recorded = written.then(() => log.append(record)).catch(() => {});
+  outcomes.add(recorded);
+  void recorded.finally(() => outcomes.delete(recorded));
+  // The ledger failing is told by the batch that stopped; this record is best effort there.
+  await ledgerOf(services)
+    .then((ledger) => ledger.audit(record, { behind: true }))
+    .catch(() => {});
 }
 
 /**

@@ -59,7 +59,7 @@ const noTeamLedger = (services: LedgerRun): boolean => services.flags.dryRun || 
  * send (auditIntent), so that claim and intent are one commit on the row's way (resolves to the intent
  * kept with it, once committed; undefined once made); `ready`, what else is on disk before it leaves.
  */
-const claimOnWrite = new AsyncLocalStorage<{ claimWith: <T extends object>(intent: T) => Promise<T> | undefined; ready?: Promise<void> }>();
+const claimOnWrite = new AsyncLocalStorage<{ claimWith: <T extends object>(intent: T) => Promise<T> | undefined; ready?: Promise<void>; intent?: object }>();
 
 /**
  * Keeps a write's audit intent in the team's ledger before it is sent: in the claim's commit for the
@@ -67,8 +67,11 @@ const claimOnWrite = new AsyncLocalStorage<{ claimWith: <T extends object>(inten
  * refused or the ledger does not answer. Returns the intent kept: for a row claimed ahead, the one
  * made with its claim (its id and time), which the local log and the outcome then use.
  */
-export async function auditIntent<T extends object>(services: LedgerRun, intent: T): Promise<T> {
-  const claimed = claimOnWrite.getStore()?.claimWith(intent);
+export async function auditIntent<T extends object>(services: LedgerRun, made: T): Promise<T> {
+  const store = claimOnWrite.getStore();
+  // A batch row's intent, made ahead of its send (sendClaimed's `intent`), is the one kept.
+  const intent = store?.intent && sameWrite(store.intent, made) ? (store.intent as T) : made;
+  const claimed = store?.claimWith(intent);
   if (claimed) return claimed;
   await (await ledgerOf(services)).audit(intent);
   return intent;
@@ -97,12 +100,13 @@ const sameWrite = (ahead: object, intent: object) => JSON.stringify({ ...ahead, 
  * settles it). Under --dry-run nothing is claimed. The settlement is committed before this returns,
  * or, `behind` (a batch's rows), by the ledger's flush before the batch reports (ledgerWritten).
  * `ready`: on disk before the request leaves (readyToSend); when it fails, nothing is sent and the claim is settled absent.
+ * `intent`: the write's audit intent made ahead (a batch row's), kept instead of one made as it is sent.
  */
 export async function sendClaimed<T extends { id: string } | undefined>(
   ctx: { readonly services: LedgerRun },
   request: Omit<ClaimRequest, 'maxDailyTotal'>,
   send: () => Promise<T>,
-  { behind = false, ahead, ready }: { behind?: boolean; ahead?: ClaimedAhead; ready?: Promise<void> } = {},
+  { behind = false, ahead, ready, intent }: { behind?: boolean; ahead?: ClaimedAhead; ready?: Promise<void>; intent?: object } = {},
 ): Promise<T> {
   if (ctx.services.flags.dryRun) return send();
   const ledger = await ledgerOf(ctx.services);
@@ -124,7 +128,7 @@ export async function sendClaimed<T extends { id: string } | undefined>(
   };
   let created: T;
   try {
-    created = await claimOnWrite.run({ claimWith, ready }, send);
+    created = await claimOnWrite.run({ claimWith, ready, intent }, send);
   } catch (error) {
     const claim = await claiming?.catch(() => undefined);
     if (!claim) throw error;

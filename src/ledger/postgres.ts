@@ -5,6 +5,7 @@ import { systemKeychain } from '../config/keychain.js';
 import { usageError, type PayctlError } from '../errors.js';
 import { formatCentsExact } from '../money.js';
 import { formatLocalTime } from '../output/time.js';
+import { userName } from '../process-io.js';
 import { duplicateWindowOf } from '../withdrawal/duplicates.js';
 import { checkSslMode } from './url.js';
 import { LedgerUnavailable, makerOf, type Claim, type ClaimOutcome, type ClaimRequest, type Ledger, type LedgerRun } from './ledger.js';
@@ -70,14 +71,6 @@ interface Holder {
   withdrawal_id: string | null;
   amount: string;
 }
-
-const userName = () => {
-  try {
-    return os.userInfo().username;
-  } catch {
-    return process.env.USER ?? 'unknown';
-  }
-};
 
 /**
  * The password: PGPASSWORD, else ~/.pgpass (or PGPASSFILE), else the keychain's
@@ -267,7 +260,7 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
       (connection.connection.stream as Partial<Socket>).unref?.();
     }
   };
-  const username = userName();
+  const username = userName(services.env);
   const host = os.hostname();
   /** A claim settled done within the profile's duplicate window refuses the same payment again, on the ledger's clock. */
   const WINDOW = `${duplicateWindowOf(services.settings()).ms / 1000} seconds`;

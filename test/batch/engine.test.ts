@@ -67,8 +67,13 @@ function stallingClient(journal: { records: JournalRecord[]; flushed: number }) 
   const waiters: Array<{ count: number; resolve(): void }> = [];
   let inFlight = 0;
   let mostInFlight = 0;
+  /** The rows set aside unsent after their intents were written, by line, with why. */
+  const notSent: Array<[number, string]> = [];
   const client: BatchClient = {
     clockOffset: () => Promise.resolve(undefined),
+    notSent: async (row, reason) => {
+      notSent.push([row.line, reason]);
+    },
     send(row) {
       inFlight++;
       mostInFlight = Math.max(mostInFlight, inFlight);
@@ -84,6 +89,7 @@ function stallingClient(journal: { records: JournalRecord[]; flushed: number }) 
   return {
     client,
     sends,
+    notSent,
     get mostInFlight() {
       return mostInFlight;
     },
@@ -126,18 +132,37 @@ describe('the batch engine', () => {
     expect(exitOf(result)).toBe(ExitCode.ok);
   });
 
-  it("writes each row's intent before its send and its outcome after the answer", async () => {
+  it("writes each row's intent before its send, the next row's while it is in flight, and its outcome after the answer", async () => {
     const { rows, journal, fake, run } = startBatch(3, 1);
     for (let i = 0; i < rows.length; i++) {
       await fake.started(i + 1);
       const send = fake.sends[i]!;
-      expect(send.journalBefore.at(-1)).toMatchObject({ type: 'intent', key: send.row.key, line: send.row.line, amount: send.row.request.amount });
+      expect(send.journalBefore.filter((r) => r.type === 'intent' && r.key === send.row.key)).toHaveLength(1);
       send.answer.resolve(created(send.row));
     }
     await run;
+    // With one row in flight, one more row's intent is written ahead of it: on disk long before its send.
     expect(journal.records.map((r) => `${r.type} ${'line' in r ? r.line : (r as { withdrawalId?: string }).withdrawalId}`)).toEqual([
-      'intent 2', 'done w-2', 'intent 3', 'done w-3', 'intent 4', 'done w-4',
+      'intent 2', 'intent 3', 'done w-2', 'intent 4', 'done w-3', 'done w-4',
     ]);
+  });
+
+  it("has each row's intent on disk before the rows ahead of it are answered, up to its concurrency ahead, sent in the file's order", async () => {
+    const { rows, journal, fake, run } = startBatch(9, 3);
+    await fake.started(3);
+    // One turn of the event loop: the intents being written are written.
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(journal.flushed).toBe(6);
+    // Rows 4-6 are written ahead while rows 1-3 are in flight; row 7 waits for a row to end.
+    expect(journal.records.filter((r) => r.type === 'intent').map((r) => (r as { line: number }).line)).toEqual(rows.slice(0, 6).map((row) => row.line));
+    for (let answered = 0; answered < rows.length; answered++) {
+      await fake.started(Math.min(answered + 3, rows.length));
+      const oldest = fake.sends.find((send) => !send.ended)!;
+      oldest.answer.resolve(created(oldest.row));
+    }
+    await run;
+    expect(fake.sends.map((send) => send.row.line)).toEqual(rows.map((row) => row.line));
+    expect(fake.mostInFlight).toBe(3);
   });
 
   it('stops starting rows when its signal is aborted, lets those in flight finish, and names the rows not sent', async () => {
@@ -152,7 +177,9 @@ describe('the batch engine', () => {
     expect(result.stopped).toBe('interrupted');
     expect(rows.map((row) => outcomeOf(result, row).outcome)).toEqual(['sent', 'sent', 'not-sent', 'not-sent', 'not-sent']);
     expect(outcomeOf(result, rows[2]!).error).toBe('not sent: interrupted');
-    for (const row of rows.slice(2)) expect(typesOf(journal.records, row)).toEqual([]);
+    // The rows written ahead are set aside as not sent, for the client too (their audit intents); a rerun sends them.
+    expect(rows.slice(2).map((row) => typesOf(journal.records, row))).toEqual([['intent', 'not-sent'], ['intent', 'not-sent'], []]);
+    expect(fake.notSent).toEqual([[rows[2]!.line, 'not sent: interrupted'], [rows[3]!.line, 'not sent: interrupted']]);
     expect(exitOf(result)).toBe(ExitCode.interrupted);
   });
 

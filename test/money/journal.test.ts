@@ -104,8 +104,10 @@ describe('every record is on disk before the request it describes leaves', () =>
       { prefix: 'audited-refused', env: {}, codes: [1], rows: [...pixRows('audited-refused', 3, bank), ...pixRows('audited-refused-x', 1, 1)] },
       // Rotated aside at almost every record: an outcome's write then waits for the rotation's lock, after its request has returned.
       { prefix: 'audited-rotated', env: { PAYCTL_AUDIT_MAX_BYTES: '1024' }, codes: [0] },
-      // 5 when rows were in flight as the journal failed (their outcomes cannot be journaled), else 4.
-      { prefix: 'audited-eio', env: { NODE_OPTIONS: shim('enospc'), PAYCTL_TEST_JOURNAL_WRITES: String(Number.MAX_SAFE_INTEGER), PAYCTL_TEST_JOURNAL_FSYNCS: '4' }, codes: [4, 5] },
+      // 5 when rows were in flight as the journal failed (their outcomes cannot be journaled), else 4. The third fsync
+      // fails while rows are still to be sent: eight rows (four sent, four written ahead) are written before an answer
+      // comes, in at most two fsyncs when nothing is slow, and the rows after them need fsyncs of their own.
+      { prefix: 'audited-eio', env: { NODE_OPTIONS: shim('enospc'), PAYCTL_TEST_JOURNAL_WRITES: String(Number.MAX_SAFE_INTEGER), PAYCTL_TEST_JOURNAL_FSYNCS: '2' }, codes: [4, 5] },
     ];
     for (const run of runs) {
       const file = csvFile(`${run.prefix}.csv`, [PIX_HEADER, ...(run.rows ?? pixRows(run.prefix, 12, bank))]);
@@ -134,7 +136,14 @@ describe('Ctrl-C in a batch', () => {
       release();
       const stopped = await running.done;
       expect(stopped.code, stopped.stderr).toBe(130);
-      expectAuditOnDisk(readTrace(trace), 'ctrl-c');
+      const traced = readTrace(trace);
+      expectAuditOnDisk(traced, 'ctrl-c');
+      // The four rows written ahead of those in flight are set aside, never sent: not sent in the journal and in the
+      // audit log, so that the rerun sends them without --reconcile.
+      const setAside = readFileSync(`${file}.journal`, 'utf8').trim().split('\n').map((line) => JSON.parse(line) as { type: string; error?: string }).filter((r) => r.type === 'not-sent');
+      expect(setAside.map((r) => r.error)).toEqual(Array(4).fill('not sent: interrupted'));
+      expect(traced.events.filter((e) => e.event === 'audit-write' && e.text!.includes('"type":"outcome"') && e.text!.includes('not sent: interrupted'))).toHaveLength(4);
+      expect(proxy.posts).toHaveLength(4);
       const rerun = await batch(file, [], { PAYCTL_BASE_URL: proxy.url });
       expect(rerun.code, rerun.stderr).toBe(0);
     } finally {

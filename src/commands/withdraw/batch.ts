@@ -21,7 +21,8 @@ import { batchDrawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
 import { claimsAhead, ledgerWritten, rowClaim, sendClaimed, settleJournalPaidRows, settleUnsentClaims } from '../../ledger/index.js';
 import { OPERATION_CALLS } from '../../api/validators.js';
-import { intentMaker } from '../../audit/trail.js';
+import { intentMaker, intentNotSent, writeIntentAhead } from '../../audit/trail.js';
+import type { AuditIntent } from '../../audit/log.js';
 import type { HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
@@ -243,20 +244,33 @@ async function sendAll(
     stop.abort();
     io.stderr.write('\nstopping: waiting for the requests in flight (Ctrl-C again to quit now)\n');
   });
-  // A row's write, as its audit intent names it: made ahead with its claim.
+  // A row's write, as its audit intent names it: made ahead of its send, once, kept with its claim and in the local log.
   const { method, path } = OPERATION_CALLS.withdraw;
   const intentOf = intentMaker(ctx.services);
-  const ahead = claimsAhead(ctx.services, rows, { file: csvFile, allowDuplicate: allowDuplicate.given, concurrency }, (row) =>
-    intentOf(row.account, { method, path, body: row.request }),
-  );
+  const intents = new Map<string, AuditIntent>();
+  const intentFor = (row: BatchRow): AuditIntent => {
+    let intent = intents.get(row.key);
+    if (!intent) intents.set(row.key, (intent = intentOf(row.account, { method, path, body: row.request })));
+    return intent;
+  };
+  const ahead = claimsAhead(ctx.services, rows, { file: csvFile, allowDuplicate: allowDuplicate.given, concurrency }, intentFor);
   const client: BatchClient = {
     clockOffset: async (row) => readApiClockOffset(await clientFor(row.account)),
+    prepare: (row) => writeIntentAhead(ctx.services, intentFor(row)),
+    notSent: (row, reason) => intentNotSent(ctx.services, intentFor(row), reason),
     send: async (row, intentOnDisk) => {
-      const api = await clientFor(row.account);
-      const created = await sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), () => withdraw(api, row.request), {
-        behind: true,
-        ahead: ahead?.claimOf(row),
-        ready: intentOnDisk,
+      const send = async () =>
+        sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), async () => withdraw(await clientFor(row.account), row.request), {
+          behind: true,
+          ahead: ahead?.claimOf(row),
+          ready: intentOnDisk,
+          intent: intentFor(row),
+        });
+      const created = await send().catch(async (error: unknown) => {
+        // Refused before its audit hook (a claim another operator holds): its intent written ahead says not sent.
+        const known = error instanceof PayctlError ? error : undefined;
+        await intentNotSent(ctx.services, intentFor(row), `not sent: ${known?.message ?? String(error)}`, known?.exitCode);
+        throw error;
       });
       // Rows are sent only when not under --dry-run, which records them instead (recordAll).
       if (!created) throw new PayctlError('the withdrawal was recorded, not sent', ExitCode.internalError);
