@@ -201,7 +201,10 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
     while (ahead.length < concurrency) {
       const row = take();
       if (!row) return;
-      ahead.push(prepare(row));
+      const prepared = prepare(row);
+      // A failure is the worker's that takes it; none is left unhandled when a worker's failure ends the run first.
+      prepared.catch(() => {});
+      ahead.push(prepared);
     }
   };
   const worker = async () => {

@@ -460,10 +460,12 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
             if (row === undefined) throw new Error('the ledger answered a claim with no row');
             if (row.claim_id === null && row.state !== null) return heldError(row, url);
             if (row.claim_id === null) {
+              const limit = request.maxDailyTotal;
+              if (limit === undefined) throw new Error('the ledger refused a claim with neither a holder nor a daily total to exceed');
               const total = Number(row.day_total ?? 0);
               return usageError(
                 `${formatCentsExact(request.amount)} would take today's total of the team's withdrawals from this account to ${formatCentsExact(total + request.amount)}, ` +
-                  `above the profile's --max-daily-total ${formatCentsExact(request.maxDailyTotal!)} (counted in the ledger ${url}, days in America/Sao_Paulo): nothing was sent`,
+                  `above the profile's --max-daily-total ${formatCentsExact(limit)} (counted in the ledger ${url}, days in America/Sao_Paulo): nothing was sent`,
                 'wait for tomorrow, or raise the limit: payctl profiles set NAME --max-daily-total CENTS',
               );
             }
