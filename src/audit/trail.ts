@@ -114,7 +114,7 @@ export function writeIntentAhead(services: LedgerRun, intent: AuditIntent): void
 
 /**
  * An intent written ahead whose write never reached its audit hook (sending stopped before its row, its
- * claim was refused): `payctl audit` and the team's then show it not sent, not of unknown outcome.
+ * claim was refused): `payctl audit` then shows it not sent, not of unknown outcome.
  */
 export async function intentNotSent(
   services: LedgerRun & { readonly secrets: SecretScrubber },
@@ -134,14 +134,12 @@ export async function intentNotSent(
     exitCode,
     error: services.secrets.scrub(reason),
   };
+  // The team's copy of the intent, committed with its claim ahead, gets its outcome when the claim is settled (claimsAhead's unsent).
   const { log, outcomes } = runLog(services);
   const recorded = written.then(() => log.append(record)).catch(() => {});
   outcomes.add(recorded);
   void recorded.finally(() => outcomes.delete(recorded));
-  // The ledger failing is told by the batch that stopped; this record is best effort there.
-  await ledgerOf(services)
-    .then((ledger) => ledger.audit(record, { behind: true }))
-    .catch(() => {});
+  await recorded;
 }
 
 /**

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
 import type { RowState } from '../batch/journal.js';
-import { mayHaveMoved, PayctlError } from '../errors.js';
+import { ExitCode, mayHaveMoved, PayctlError } from '../errors.js';
 import type { RunConfig } from '../config/run.js';
 import { idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
 import { makerOf, type Claim, type ClaimKey, type ClaimRequest, type KnownClaim, type Ledger, type LedgerRun } from './ledger.js';
@@ -85,7 +85,7 @@ export const readyToSend = (): Promise<void> => claimOnWrite.getStore()?.ready ?
 
 /** A claim made ahead of its send, with the audit intent committed beside it (claimsAhead); `used` once its send's write took it. */
 export interface ClaimedAhead {
-  readonly intent: object;
+  readonly intent: { readonly id: string };
   readonly claim: Promise<Claim>;
   used?: boolean;
 }
@@ -167,13 +167,14 @@ function claimOf(answer: ReadonlyArray<Claim | PayctlError>, i: number): Claim {
  * is committed while the rows before it are sent, and rows in flight share commits (one a row kept
  * each row's POST waiting for a commit, 7-10 ms under load). `intentOf`: the audit intent of the write
  * that sends a row, kept in its claim's commit. Without a team ledger, or under --dry-run, nothing is claimed ahead.
- * `unsent` settles the claims no write took (sending stopped before their rows, or a send failed before its POST) as absent.
+ * `unsent` settles the claims no write took (sending stopped before their rows, or a send failed before its POST) as absent,
+ * and gives their audit intents, committed with them, an outcome saying so: the team's trail shows them not sent.
  */
 export function claimsAhead(
   services: LedgerRun,
   rows: readonly BatchRow[],
   { file, allowDuplicate, concurrency }: { file: string; allowDuplicate: boolean; concurrency: number },
-  intentOf: (row: BatchRow) => object,
+  intentOf: (row: BatchRow) => { readonly id: string },
 ): { claimOf(row: BatchRow): ClaimedAhead | undefined; unsent(): Promise<void> } | undefined {
   if (noTeamLedger(services)) return undefined;
   const position = new Map(rows.map((row, i) => [row.key, i]));
@@ -205,7 +206,14 @@ export function claimsAhead(
     async unsent() {
       const left = [...made.values()].filter((ahead) => !ahead.used);
       const claims = await Promise.all(left.map((ahead) => ahead.claim.catch(() => undefined)));
-      for (const claim of claims) await claim?.settle({ state: 'absent' });
+      const ledger = await ledgerOf(services);
+      for (const [i, claim] of claims.entries()) {
+        if (!claim) continue;
+        await claim.settle({ state: 'absent' });
+        const { id } = left[i]!.intent;
+        const error = 'not sent: the batch stopped before this row';
+        await ledger.audit({ type: 'outcome', id, at: new Date().toISOString(), status: null, resourceId: null, exitCode: ExitCode.tookNoEffect, error }, { behind: true });
+      }
     },
   };
 }

@@ -302,6 +302,41 @@ describe('a team on one ledger', () => {
     expect(writes.map((entry) => [entry.outcome, entry.resourceId]).sort()).toEqual(made.map((w) => ['done', w.id]).sort());
   });
 
+  it("a batch stopped by Ctrl-C: the team's trail and the local one show each row done or not sent, none of unknown outcome, and the rerun pays every row once", async () => {
+    const prefix = 'stopped';
+    const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, 12, team.bank)]);
+    const proxy = await startProxy(team.session.sandbox.url);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    proxy.holdPosts(() => held);
+    try {
+      const running = startCli(batchArgs(file, ['--concurrency', '2']), { ...team.envA, PAYCTL_BASE_URL: proxy.url });
+      await waitUntil('two requests', async () => proxy.posts.length === 2);
+      running.child.kill('SIGINT');
+      await running.waitFor(/stopping: waiting for the requests in flight/);
+      release();
+      const stopped = await running.done;
+      expect(stopped.code, stopped.stderr).toBe(130);
+      // Rows claimed ahead (their intents committed with their claims) and rows whose intents were written ahead locally.
+      for (const args of [['audit', '--team', '--all', '--json'], ['audit', '--all', '--json']]) {
+        const audit = await runInProcess(args, { env: team.envA });
+        expect(audit.code, audit.stderr).toBe(0);
+        const outcomes = (JSON.parse(audit.stdout) as Array<{ body: { pixKey?: string }; outcome: string }>)
+          .filter((entry) => entry.body?.pixKey?.startsWith(`${prefix}-`))
+          .map((entry) => entry.outcome);
+        expect(outcomes.filter((outcome) => outcome === 'done'), args.join(' ')).toHaveLength(2);
+        expect(outcomes.filter((outcome) => outcome === 'not sent').length, args.join(' ')).toBeGreaterThanOrEqual(2);
+        expect(outcomes.filter((outcome) => outcome !== 'done' && outcome !== 'not sent'), args.join(' ')).toEqual([]);
+      }
+      const rerun = await runInProcess(batchArgs(file), { env: { ...team.envA, PAYCTL_BASE_URL: proxy.url } });
+      expect(rerun.code, rerun.stderr).toBe(0);
+    } finally {
+      release();
+      await proxy.close();
+    }
+    await expectPaidOnce(team.session, prefix, pixKeys(prefix, 12));
+  });
+
   it('a batch whose process has exited left every settlement in the ledger: each claim done with its withdrawal, each audit outcome with it', async () => {
     const prefix = 'settled-at-exit';
     const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, 30, team.bank)]);
