@@ -188,7 +188,9 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
   /** A row whose intent was written, left unsent because sending stopped meanwhile: the journal says so, and a rerun sends it. */
   const setAside = async ({ row }: Prepared) => {
     const error = notSentWhy();
-    record({ type: 'not-sent', key: row.key, error, at: new Date().toISOString() });
+    // A lost lock's journal is the new holder's: a not-sent record there would undo its outcome for the row
+    // (paid twice by the next run); the intent stays, of unknown outcome, for --reconcile.
+    if (!lockLost()) record({ type: 'not-sent', key: row.key, error, at: new Date().toISOString() });
     await client.notSent?.(row, error);
   };
   /**

@@ -276,6 +276,23 @@ describe('the batch engine', () => {
     expect(exitOf(result)).toBe(ExitCode.unknownOutcome);
   });
 
+  it("writes nothing for a row written ahead once the journal's lock is lost: the journal is the new holder's, whose outcome for the row a not-sent record would undo", async () => {
+    let lost = false;
+    const { rows, journal, fake, run } = startBatch(3, 1, { lockLost: () => lost });
+    await fake.started(1);
+    // Row 2's intent was written ahead; the run that took the lock over reads it, then pays row 2 itself.
+    expect(typesOf(journal.records, rows[1]!)).toEqual(['intent']);
+    lost = true;
+    journal.records.push({ type: 'done', key: rows[1]!.key, withdrawalId: 'w-by-the-new-holder', status: 'PENDING', at: new Date().toISOString() });
+    fake.sends[0]!.answer.resolve(created(rows[0]!));
+    const result = await run;
+    expect(fake.sends).toHaveLength(1);
+    expect(typesOf(journal.records, rows[1]!)).toEqual(['intent', 'done']);
+    // Its audit intent is still told it was not sent: this run never sent it.
+    expect(fake.notSent).toEqual([[rows[1]!.line, "not sent: the journal's lock was taken over by another process"]]);
+    expect(exitOf(result)).toBe(ExitCode.unknownOutcome);
+  });
+
   it('counts rows the ledger held (exit 2 when they are all that is unpaid)', async () => {
     const { rows, fake, run } = startBatch(2, 2);
     await fake.started(2);
