@@ -91,8 +91,16 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
     stopWith('journal');
     return false;
   };
-  /** Writes a record (on disk with the next flush); false once the journal cannot be written. */
+  /**
+   * Writes a record (on disk with the next flush); false once the journal cannot be written, or once its lock was
+   * taken over: the journal is then the new holder's, and a record of this run could undo its outcome for a row
+   * (a `failed` or `not-sent` after its `done`: paid twice by the next run). Such rows stay, of unknown outcome, for --reconcile.
+   */
   const record = (entry: JournalRecord): boolean => {
+    if (lockLost()) {
+      stopWith('lock-lost');
+      return false;
+    }
     try {
       journal.append(entry);
       return true;
@@ -160,7 +168,8 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
     }
     if (!written && outcome.outcome !== 'unknown') {
       result.unrecorded.push(row);
-      outcome = { ...outcome, error: `${outcome.error ? `${outcome.error}; ` : ''}not recorded: ${result.journalError!.message}` };
+      const why = result.journalError?.message ?? "the journal's lock was taken over by another process";
+      outcome = { ...outcome, error: `${outcome.error ? `${outcome.error}; ` : ''}not recorded: ${why}` };
     }
     outcomes.set(row.key, outcome);
   };
@@ -188,9 +197,7 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
   /** A row whose intent was written, left unsent because sending stopped meanwhile: the journal says so, and a rerun sends it. */
   const setAside = async ({ row }: Prepared) => {
     const error = notSentWhy();
-    // A lost lock's journal is the new holder's: a not-sent record there would undo its outcome for the row
-    // (paid twice by the next run); the intent stays, of unknown outcome, for --reconcile.
-    if (!lockLost()) record({ type: 'not-sent', key: row.key, error, at: new Date().toISOString() });
+    record({ type: 'not-sent', key: row.key, error, at: new Date().toISOString() });
     await client.notSent?.(row, error);
   };
   /**

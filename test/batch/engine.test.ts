@@ -293,6 +293,20 @@ describe('the batch engine', () => {
     expect(exitOf(result)).toBe(ExitCode.unknownOutcome);
   });
 
+  it("writes no outcome for a row in flight once the journal's lock is lost: a refusal after the new holder paid the row would undo its done", async () => {
+    let lost = false;
+    const { rows, journal, fake, run } = startBatch(3, 1, { lockLost: () => lost });
+    await fake.started(1);
+    // The run that took the lock over settles row 1 from the platform and pays it; this run's request for it is then refused.
+    lost = true;
+    journal.records.push({ type: 'done', key: rows[0]!.key, withdrawalId: 'w-by-the-new-holder', status: 'PENDING', at: new Date().toISOString() });
+    fake.sends[0]!.answer.reject(new PayctlError('insufficient balance', ExitCode.apiRefused, { status: 422 }));
+    const result = await run;
+    expect(typesOf(journal.records, rows[0]!)).toEqual(['intent', 'done']);
+    expect(outcomeOf(result, rows[0]!)).toMatchObject({ outcome: 'failed', error: expect.stringMatching(/not recorded: the journal's lock was taken over/) });
+    expect(exitOf(result)).toBe(ExitCode.unknownOutcome);
+  });
+
   it('counts rows the ledger held (exit 2 when they are all that is unpaid)', async () => {
     const { rows, fake, run } = startBatch(2, 2);
     await fake.started(2);
