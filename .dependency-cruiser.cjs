@@ -1,4 +1,4 @@
-// payctl's layers (docs/architecture.md), checked by `npm run check`, which `npm test` runs:
+// payctl's layers (docs/architecture.md), checked by `npm test` and `npm run check`:
 // a file imports only from its own layer and those below it, and no import, type-only ones
 // included, closes a circle. Each layer is a list of path patterns under src/.
 const LAYERS = [

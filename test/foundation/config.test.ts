@@ -6,7 +6,7 @@ import { BIN, cleanEnv, runCli, runCliInTerminal, tempConfigDir } from '../helpe
 import { needsTools } from '../helpers/tools.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
-import { startWorkers } from '../helpers/workers.js';
+import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
 
 const SUB_ENV = '11111111-1111-4111-8111-111111111111';
 const SUB_PROFILE = '22222222-2222-4222-8222-222222222222';
@@ -15,6 +15,11 @@ const SUB_FLAG = '33333333-3333-4333-8333-333333333333';
 /** Two servers, so a request tells which base URL won. */
 let first: FakeApi;
 let second: FakeApi;
+/**
+ * 16 payctl processes kept up for the file's races between processes (test/helpers/workers.ts):
+ * each race starts its runs at one instant, and no race waits for Node to start 16 times on 2 cores.
+ */
+let workers: PayctlWorker[];
 const answer = (name: string) => (request: { headers: Record<string, unknown> }, response: import('node:http').ServerResponse) =>
   sendJson(response, 200, {
     data: { disponiblePixBalance: 0, disponibleCardBalance: 0, disponibleBilletBalance: 0, withdrawalsInProcessingBalance: 0, server: name },
@@ -24,10 +29,12 @@ const answer = (name: string) => (request: { headers: Record<string, unknown> },
 beforeAll(async () => {
   first = await startFakeApi(answer('first'));
   second = await startFakeApi(answer('second'));
+  workers = startWorkers(16);
 });
 afterAll(async () => {
   await first.close();
   await second.close();
+  await Promise.all(workers.map((worker) => worker.close()));
 });
 
 function lastRequest(server: FakeApi) {
@@ -141,11 +148,10 @@ describe('config file', () => {
     const dir = tempConfigDir();
     mkdirSync(dir, { recursive: true });
     const names = Array.from({ length: 12 }, (_, i) => `p${i}`);
+    const startAt = Date.now() + 50;
     const results = await Promise.all([
-      ...names.map((name) =>
-        runCli(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + names.indexOf(name)}`], { env: { PAYCTL_CONFIG_DIR: dir } }),
-      ),
-      runCli(['auth', 'token', '--stdin'], { env: { PAYCTL_CONFIG_DIR: dir }, input: `${fakeJwt(Math.floor(Date.now() / 1000) + 600)}\n` }),
+      ...names.map((name, i) => workers[i]!.run(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + i}`], { env: { PAYCTL_CONFIG_DIR: dir }, startAt })),
+      workers[12]!.run(['auth', 'token', '--stdin'], { env: { PAYCTL_CONFIG_DIR: dir }, input: `${fakeJwt(Math.floor(Date.now() / 1000) + 600)}\n`, startAt }),
     ]);
     expect(results.map((r) => r.code)).toEqual(results.map(() => 0));
     const config = JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8'));
@@ -392,33 +398,27 @@ describe('the config lock', () => {
   }
 
   it('50 rounds of 12 to 16 concurrent profiles add, each starting with a stale config.lock: no update lost, every run exit 0', async () => {
-    // 16 payctl processes, kept up across rounds: in each round 12 to 16 of them start their
-    // `profiles add` at one instant on a fresh folder with a stale lock, so every round is a race
-    // between real processes, and no round waits for Node to start 16 times on 2 cores.
-    const workers = startWorkers(16);
+    // In each round 12 to 16 of the file's workers start their `profiles add` at one instant on a
+    // fresh folder with a stale lock, so every round is a race between real processes.
     const problems: string[] = [];
     let runs = 0;
-    try {
-      for (let round = 0; round < 50; round++) {
-        const dir = tempConfigDir();
-        staleLock(dir, round % 2 === 0 ? 'directory' : 'file');
-        const names = Array.from({ length: 12 + (round % 5) }, (_, i) => `r${round}p${i}`);
-        const startAt = Date.now() + 50;
-        const results = await Promise.all(
-          names.map((name, i) =>
-            workers[i]!.run(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + i}`], { env: { PAYCTL_CONFIG_DIR: dir }, startAt }),
-          ),
-        );
-        runs += results.length;
-        const failed = results.filter((result) => result.code !== 0);
-        if (failed.length) problems.push(`round ${round}: ${failed.length} runs failed: ${failed[0]!.stderr}`);
-        const kept = Object.keys(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles);
-        const lost = names.filter((name) => !kept.includes(name));
-        if (lost.length) problems.push(`round ${round}: ${lost.length} of ${names.length} profiles lost`);
-        if (existsSync(path.join(dir, 'config.lock'))) problems.push(`round ${round}: config.lock left behind`);
-      }
-    } finally {
-      await Promise.all(workers.map((worker) => worker.close()));
+    for (let round = 0; round < 50; round++) {
+      const dir = tempConfigDir();
+      staleLock(dir, round % 2 === 0 ? 'directory' : 'file');
+      const names = Array.from({ length: 12 + (round % 5) }, (_, i) => `r${round}p${i}`);
+      const startAt = Date.now() + 50;
+      const results = await Promise.all(
+        names.map((name, i) =>
+          workers[i]!.run(['profiles', 'add', name, '--base-url', `http://127.0.0.1:${4000 + i}`], { env: { PAYCTL_CONFIG_DIR: dir }, startAt }),
+        ),
+      );
+      runs += results.length;
+      const failed = results.filter((result) => result.code !== 0);
+      if (failed.length) problems.push(`round ${round}: ${failed.length} runs failed: ${failed[0]!.stderr}`);
+      const kept = Object.keys(JSON.parse(readFileSync(path.join(dir, 'config.json'), 'utf8')).profiles);
+      const lost = names.filter((name) => !kept.includes(name));
+      if (lost.length) problems.push(`round ${round}: ${lost.length} of ${names.length} profiles lost`);
+      if (existsSync(path.join(dir, 'config.lock'))) problems.push(`round ${round}: config.lock left behind`);
     }
     expect(problems, problems.join('\n')).toEqual([]);
     expect(runs).toBeGreaterThanOrEqual(50 * 12);
