@@ -5,8 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parseBatch } from '../../src/batch/rows.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import { startCli } from '../helpers/cli.js';
-import { waitUntil } from '../team/helpers.js';
+import { batchStoppedByCtrlC } from '../team/helpers.js';
 import { csvFile, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, shim, startProxy, withdrawalCount } from './helpers.js';
 
 /** The journal: flushed before every request, readable after any crash, trusted only when it is yours alone. */
@@ -123,18 +122,10 @@ describe('Ctrl-C in a batch', () => {
     const file = csvFile('ctrl-c.csv', [PIX_HEADER, ...pixRows('ctrl-c', 12, bank)]);
     const trace = path.join(path.dirname(file), 'trace.ndjson');
     const proxy = await startProxy(s.sandbox.url);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    // The first four rows are made; their answers wait until Ctrl-C has been heard.
-    proxy.holdAnswers(() => held);
     try {
       const env = tracing(trace, { ...s.env, PAYCTL_BASE_URL: proxy.url, XDG_STATE_HOME: mkdtempSync(path.join(tmpdir(), 'payctl-state-')) });
-      const running = startCli(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '4'], env);
-      await waitUntil('four requests', async () => proxy.posts.length === 4);
-      running.child.kill('SIGINT');
-      await running.waitFor(/stopping: waiting for the requests in flight/);
-      release();
-      const stopped = await running.done;
+      // The first four rows are made; their answers wait until Ctrl-C has been heard.
+      const stopped = await batchStoppedByCtrlC(proxy, 'holdAnswers', ['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--concurrency', '4'], env, 4);
       expect(stopped.code, stopped.stderr).toBe(130);
       const traced = readTrace(trace);
       expectAuditOnDisk(traced, 'ctrl-c');
@@ -147,7 +138,6 @@ describe('Ctrl-C in a batch', () => {
       const rerun = await batch(file, [], { PAYCTL_BASE_URL: proxy.url });
       expect(rerun.code, rerun.stderr).toBe(0);
     } finally {
-      release();
       await proxy.close();
     }
     await expectPaidOnce(s, 'ctrl-c-', pixKeys('ctrl-c', 12));

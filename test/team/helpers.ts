@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect } from 'vitest';
-import { RUN_DEADLINE_MS, tempConfigDir } from '../helpers/cli.js';
+import { RUN_DEADLINE_MS, startCli, tempConfigDir, type RunResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startPostgres, type TestPostgres } from '../helpers/postgres.js';
 import { hasTools } from '../helpers/tools.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import { fundedMainAccount } from '../money/helpers.js';
+import { fundedMainAccount, type Proxy } from '../money/helpers.js';
 
 /**
  * A finance team on one PostgreSQL ledger: two operators, each with a config folder of
@@ -88,5 +88,25 @@ export async function waitUntil(what: string, check: () => Promise<boolean>): Pr
   for (const deadline = Date.now() + RUN_DEADLINE_MS; !(await check()); ) {
     if (Date.now() > deadline) throw new Error(`never: ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+}
+
+/**
+ * A batch stopped by Ctrl-C with `inFlight` requests at the proxy, held (the POSTs, or their answers) until
+ * payctl said it heard it: those finish, and the run ends as the user's Ctrl-C ends it. Returns that run.
+ */
+export async function batchStoppedByCtrlC(proxy: Proxy, hold: 'holdPosts' | 'holdAnswers', args: string[], env: Record<string, string>, inFlight: number): Promise<RunResult> {
+  let release = () => {};
+  const held = new Promise<void>((resolve) => (release = resolve));
+  proxy[hold](() => held);
+  try {
+    const running = startCli(args, env);
+    await waitUntil(`${inFlight} requests`, async () => proxy.posts.length === inFlight);
+    running.child.kill('SIGINT');
+    await running.waitFor(/stopping: waiting for the requests in flight/);
+    release();
+    return await running.done;
+  } finally {
+    release();
   }
 }

@@ -11,7 +11,7 @@ import { sandboxWithdrawals } from '../helpers/sandbox.js';
 import { hasTools, needsTools } from '../helpers/tools.js';
 import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
 import { csvFile, expectPaidOnce, paidByKey, PIX_HEADER, pixKeys, pixRows, startProxy } from '../money/helpers.js';
-import { batchArgs, claimsOf, teamOfFile, waitUntil } from './helpers.js';
+import { batchArgs, batchStoppedByCtrlC, claimsOf, teamOfFile, waitUntil } from './helpers.js';
 
 /**
  * A finance team on one PostgreSQL ledger (test/team/helpers.ts): claims, races between the two
@@ -306,16 +306,8 @@ describe('a team on one ledger', () => {
     const prefix = 'stopped';
     const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows(prefix, 12, team.bank)]);
     const proxy = await startProxy(team.session.sandbox.url);
-    let release = () => {};
-    const held = new Promise<void>((resolve) => (release = resolve));
-    proxy.holdPosts(() => held);
     try {
-      const running = startCli(batchArgs(file, ['--concurrency', '2']), { ...team.envA, PAYCTL_BASE_URL: proxy.url });
-      await waitUntil('two requests', async () => proxy.posts.length === 2);
-      running.child.kill('SIGINT');
-      await running.waitFor(/stopping: waiting for the requests in flight/);
-      release();
-      const stopped = await running.done;
+      const stopped = await batchStoppedByCtrlC(proxy, 'holdPosts', batchArgs(file, ['--concurrency', '2']), { ...team.envA, PAYCTL_BASE_URL: proxy.url }, 2);
       expect(stopped.code, stopped.stderr).toBe(130);
       // Rows claimed ahead (their intents committed with their claims) and rows whose intents were written ahead locally.
       for (const args of [['audit', '--team', '--all', '--json'], ['audit', '--all', '--json']]) {
@@ -331,7 +323,6 @@ describe('a team on one ledger', () => {
       const rerun = await runInProcess(batchArgs(file), { env: { ...team.envA, PAYCTL_BASE_URL: proxy.url } });
       expect(rerun.code, rerun.stderr).toBe(0);
     } finally {
-      release();
       await proxy.close();
     }
     await expectPaidOnce(team.session, prefix, pixKeys(prefix, 12));
