@@ -205,12 +205,12 @@ export function claimsAhead(
     },
     async unsent() {
       const left = [...made.values()].filter((ahead) => !ahead.used);
-      const claims = await Promise.all(left.map((ahead) => ahead.claim.catch(() => undefined)));
+      const claims = await Promise.all(left.map(async ({ intent, claim }) => ({ intent, claim: await claim.catch(() => undefined) })));
       const ledger = await ledgerOf(services);
-      for (const [i, claim] of claims.entries()) {
+      for (const { intent, claim } of claims) {
         if (!claim) continue;
         await claim.settle({ state: 'absent' });
-        const { id } = left[i]!.intent;
+        const { id } = intent;
         const error = 'not sent: the batch stopped before this row';
         await ledger.audit({ type: 'outcome', id, at: new Date().toISOString(), status: null, resourceId: null, exitCode: ExitCode.tookNoEffect, error }, { behind: true });
       }
