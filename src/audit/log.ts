@@ -51,6 +51,11 @@ export interface OutcomeRecord {
   error?: string;
 }
 
+/** The outcome of a write that never left: `payctl audit` shows it `not sent` (exit 4) or `refused`, with why. */
+export function notSentOutcome(id: string, exitCode: number, error: string): OutcomeRecord {
+  return { type: 'outcome', id, at: new Date().toISOString(), status: null, resourceId: null, exitCode, error };
+}
+
 export interface SettledRecord {
   type: 'settled';
   id: string;

@@ -7,7 +7,7 @@ import type { RunConfig } from '../config/run.js';
 import { userName, type Notices } from '../process-io.js';
 import { maskSecrets, type SecretScrubber } from '../redact.js';
 import { compareWithdrawal, createdAtOf, idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
-import { AuditLog, auditFiles, auditWriteError, readRecords, type AuditIntent, type SettledRecord } from './log.js';
+import { AuditLog, auditFiles, auditWriteError, notSentOutcome, readRecords, type AuditIntent, type SettledRecord } from './log.js';
 
 /**
  * The audit hooks of one API client: the intent of a write is on disk before it
@@ -25,14 +25,15 @@ export function auditHooks(services: LedgerRun & { readonly secrets: SecretScrub
       // row claimed ahead keeps the intent made with its claim.
       const intent = await auditIntent(services, intentOf(account, write));
       // From here this hook records what becomes of the write, whether or not it leaves.
-      taken.add(intent);
+      const ahead = writtenAhead.get(intent);
+      writtenAhead.delete(intent);
       const { id } = intent;
       const ledger = await ledgerOf(services);
-      const notSent = (exitCode: number, error: string) => ({ type: 'outcome' as const, id, at: new Date().toISOString(), status: null, resourceId: null, exitCode, error });
+      const notSent = (exitCode: number, error: string) => notSentOutcome(id, exitCode, error);
       // What else must be on disk before the write leaves (a batch row's journal intent): its fsync and the log's overlap.
       const ready = readyToSend();
       try {
-        await (writtenAhead.get(intent) ?? log.append(intent));
+        await (ahead ?? log.append(intent));
       } catch (error) {
         const failure = auditWriteError(log.file, error);
         await ledger.audit(notSent(failure.exitCode, failure.message), { behind: true });
@@ -96,10 +97,11 @@ function runLog(services: LedgerRun): RunLog {
   return run;
 }
 
-/** Intents written to the local log ahead of their writes (writeIntentAhead): on disk once these resolve. */
+/**
+ * Intents written to the local log ahead of their writes (writeIntentAhead), on disk once these resolve, until a
+ * write's audit hook takes one (its outcome is then the hook's to record).
+ */
 const writtenAhead = new WeakMap<object, Promise<void>>();
-/** Intents a write's audit hook took: their outcome is the hook's to record. */
-const taken = new WeakSet<object>();
 
 /**
  * Writes a batch row's audit intent (made by intentMaker, kept by the row's send: auditIntent) to the local
@@ -123,17 +125,9 @@ export async function intentNotSent(
   exitCode: number = ExitCode.tookNoEffect,
 ): Promise<void> {
   const written = writtenAhead.get(intent);
-  if (!written || taken.has(intent)) return;
-  taken.add(intent);
-  const record = {
-    type: 'outcome' as const,
-    id: intent.id,
-    at: new Date().toISOString(),
-    status: null,
-    resourceId: null,
-    exitCode,
-    error: services.secrets.scrub(reason),
-  };
+  if (!written) return;
+  writtenAhead.delete(intent);
+  const record = notSentOutcome(intent.id, exitCode, services.secrets.scrub(reason));
   // The team's copy of the intent, committed with its claim ahead, gets its outcome when the claim is settled (claimsAhead's unsent).
   const { log, outcomes } = runLog(services);
   const recorded = written.then(() => log.append(record)).catch(() => {});

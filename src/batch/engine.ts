@@ -173,13 +173,14 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
     }
     outcomes.set(row.key, outcome);
   };
-  /** The next row to start, unless sending stopped; asked before each row's intent is written. */
+  /** Whether sending stopped, the journal's lock lost included; asked before each row is taken and before it is sent. */
+  const sendingStopped = (): boolean => {
+    if (!result.stopped && lockLost()) stopWith('lock-lost');
+    return result.stopped !== undefined;
+  };
+  /** The next row to start, unless sending stopped. */
   const take = (): BatchRow | undefined => {
-    if (result.stopped) return undefined;
-    if (lockLost()) {
-      stopWith('lock-lost');
-      return undefined;
-    }
+    if (sendingStopped()) return undefined;
     const next = queue.next();
     return next.done ? undefined : next.value;
   };
@@ -220,8 +221,7 @@ export async function sendRows({ rows, journal, client, signal, concurrency, loc
     for (topUp(); ahead.length > 0; topUp()) {
       const prepared = await ahead.shift();
       if (!prepared) continue;
-      if (result.stopped || lockLost()) {
-        stopWith('lock-lost');
+      if (sendingStopped()) {
         await setAside(prepared);
         continue;
       }

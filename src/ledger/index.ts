@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
 import type { RowState } from '../batch/journal.js';
-import { ExitCode, mayHaveMoved, PayctlError } from '../errors.js';
+import { mayHaveMoved, PayctlError } from '../errors.js';
 import type { RunConfig } from '../config/run.js';
 import { idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
 import { makerOf, type Claim, type ClaimKey, type ClaimRequest, type KnownClaim, type Ledger, type LedgerRun } from './ledger.js';
@@ -168,14 +168,14 @@ function claimOf(answer: ReadonlyArray<Claim | PayctlError>, i: number): Claim {
  * each row's POST waiting for a commit, 7-10 ms under load). `intentOf`: the audit intent of the write
  * that sends a row, kept in its claim's commit. Without a team ledger, or under --dry-run, nothing is claimed ahead.
  * `unsent` settles the claims no write took (sending stopped before their rows, or a send failed before its POST) as absent,
- * and gives their audit intents, committed with them, an outcome saying so: the team's trail shows them not sent.
+ * and gives their audit intents, committed with them, the outcome `notSent` makes: the team's trail shows them not sent.
  */
 export function claimsAhead(
   services: LedgerRun,
   rows: readonly BatchRow[],
   { file, allowDuplicate, concurrency }: { file: string; allowDuplicate: boolean; concurrency: number },
   intentOf: (row: BatchRow) => { readonly id: string },
-): { claimOf(row: BatchRow): ClaimedAhead | undefined; unsent(): Promise<void> } | undefined {
+): { claimOf(row: BatchRow): ClaimedAhead | undefined; unsent(notSent: (intent: { readonly id: string }) => object): Promise<void> } | undefined {
   if (noTeamLedger(services)) return undefined;
   const position = new Map(rows.map((row, i) => [row.key, i]));
   const made = new Map<string, ClaimedAhead>();
@@ -203,16 +203,14 @@ export function claimsAhead(
       if (next - at - 1 < concurrency && next < rows.length) claimUpTo(Math.min(rows.length, Math.max(next, at + 1 + 2 * concurrency)));
       return made.get(row.key);
     },
-    async unsent() {
+    async unsent(notSent) {
       const left = [...made.values()].filter((ahead) => !ahead.used);
       const claims = await Promise.all(left.map(async ({ intent, claim }) => ({ intent, claim: await claim.catch(() => undefined) })));
       const ledger = await ledgerOf(services);
       for (const { intent, claim } of claims) {
         if (!claim) continue;
         await claim.settle({ state: 'absent' });
-        const { id } = intent;
-        const error = 'not sent: the batch stopped before this row';
-        await ledger.audit({ type: 'outcome', id, at: new Date().toISOString(), status: null, resourceId: null, exitCode: ExitCode.tookNoEffect, error }, { behind: true });
+        await ledger.audit(notSent(intent), { behind: true });
       }
     },
   };

@@ -22,7 +22,7 @@ import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplic
 import { claimsAhead, ledgerWritten, rowClaim, sendClaimed, settleJournalPaidRows, settleUnsentClaims } from '../../ledger/index.js';
 import { OPERATION_CALLS } from '../../api/validators.js';
 import { intentMaker, intentNotSent, writeIntentAhead } from '../../audit/trail.js';
-import type { AuditIntent } from '../../audit/log.js';
+import { notSentOutcome, type AuditIntent } from '../../audit/log.js';
 import type { HeldLock } from '../../withdrawal/lock.js';
 import { refuseAboveBatchLimits } from '../../withdrawal/limits.js';
 import { assertPrivate } from '../../withdrawal/private-file.js';
@@ -282,7 +282,7 @@ async function sendAll(
     for (const [key, outcome] of result.outcomes) outcomes.set(key, outcome);
     return result;
   } finally {
-    await ahead?.unsent();
+    await ahead?.unsent((intent) => notSentOutcome(intent.id, ExitCode.tookNoEffect, 'not sent: the batch stopped before this row'));
     releaseCtrlC();
     progress.done();
   }
