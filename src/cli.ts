@@ -3,6 +3,7 @@ import { loadCommandTree } from './commands/top-level.js';
 import { everyCommand } from './commands/spec.js';
 import { Interrupts } from './iostreams.js';
 import { processIO } from './process-io.js';
+import { closeIdleConnections } from './http/node-fetch.js';
 
 /**
  * The bundle's entry (dist/cli.cjs), and the only code that ends the process.
@@ -27,4 +28,6 @@ export async function commandPaths(): Promise<string[][]> {
   return [[], ...everyCommand(await loadCommandTree()).map((command) => command.path)];
 }
 
-export { main };
+// The tests' long-lived payctl processes (test/helpers/main-worker.cjs) run `main` again and again: between runs they
+// end the kept-alive connections, as each real process starts without one.
+export { main, closeIdleConnections };

@@ -3,7 +3,7 @@ import type { ServerResponse } from 'node:http';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { startCli, tempConfigDir } from '../helpers/cli.js';
+import { RUN_DEADLINE_MS, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { normalAnswer } from '../hardening/commands.js';
@@ -36,7 +36,7 @@ describe.concurrent('--dry-run records every write and sends none', () => {
   it('the recording transport: GETs go out, two writes are recorded in order with the token redacted and secrets masked, none sent', async () => {
     await withServer(answerLikeTheApi, async (server) => {
       const recorded: DryRunRecord[] = [];
-      const client = await createApiClient({ baseUrl: server.url, token: TOKEN, timeoutMs: 5000, record: (request) => recorded.push(request) });
+      const client = await createApiClient({ baseUrl: server.url, token: TOKEN, timeoutMs: RUN_DEADLINE_MS, record: (request) => recorded.push(request) });
       const balance = await client.send({ method: 'GET', path: '/withdrawals/balance' });
       const tokenized = await client.send({ method: 'POST', path: '/cards/tokenize', body: { holderName: 'ANA', cardNumber: '4111111111111111', securityCode: '739' } });
       const removed = await client.send({ method: 'DELETE', path: '/bank_accounts/7', query: { reason: 'closed' } });

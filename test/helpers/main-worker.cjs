@@ -29,6 +29,9 @@ async function next() {
     // Every worker given the same startAt begins at that instant.
     if (startAt !== undefined) waitUntil(startAt);
     const code = await cli.main(argv, io, env);
+    // A process starts with no open connection; so does each run here. One kept alive from an earlier run could be
+    // closed by the server just as it is reused (idle past its keep-alive on a busy machine): a POST then of unknown outcome.
+    cli.closeIdleConnections();
     process.stdout.write(`${JSON.stringify({ code, stdout: stdout.text(), stderr: stderr.text() })}\n`);
   }
   busy = false;
