@@ -4,7 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect } from 'vitest';
-import { runCli, startCli, tempConfigDir } from '../helpers/cli.js';
+import { runCli, startCli, tempConfigDir, type RunResult } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startPostgres } from '../helpers/postgres.js';
 import { startSecretService } from '../helpers/secret-service.js';
@@ -79,10 +79,24 @@ describe('a team ledger\'s connection', () => {
     const stateHome = tempConfigDir();
     const env = { ...team.envA, XDG_STATE_HOME: stateHome };
     const args = ['--debug', 'withdraw', 'pix', '--amount', '777', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', 'secret-check@example.com', '--yes', '--main-account'];
-    const running = startCli(args, env);
-    await waitUntil('a claim', async () => (await team.db.query('SELECT 1 FROM payctl_claims WHERE amount = 777')).length > 0);
-    const cmdline = readFileSync(`/proc/${running.child.pid}/cmdline`, 'utf8');
-    const done = await running.done;
+    // The withdrawal's request is held, so payctl is still running, its claim made, when its argv is read.
+    const proxy = await startProxy(team.session.sandbox.url);
+    let release = () => {};
+    const held = new Promise<void>((resolve) => (release = resolve));
+    proxy.holdPosts(() => held);
+    let cmdline: string;
+    let done: RunResult;
+    try {
+      const running = startCli(args, { ...env, PAYCTL_BASE_URL: proxy.url });
+      await waitUntil('the withdrawal\'s request', async () => proxy.posts.length === 1);
+      expect((await team.db.query('SELECT 1 FROM payctl_claims WHERE amount = 777')).length).toBe(1);
+      cmdline = readFileSync(`/proc/${running.child.pid}/cmdline`, 'utf8');
+      release();
+      done = await running.done;
+    } finally {
+      release();
+      await proxy.close();
+    }
     expect(done.code, done.stderr).toBe(0);
     expect(cmdline).not.toContain(team.db.password);
     expect(done.stdout + done.stderr).not.toContain(team.db.password);
