@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
+import { BIN, ROOT, cleanEnv, runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
 import { needsTools } from '../helpers/tools.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
@@ -428,8 +428,16 @@ describe('the config lock', () => {
     const dir = tempConfigDir();
     const lock = path.join(dir, 'config.lock');
     mkdirSync(lock);
-    const pending = runCli(['profiles', 'add', 'late', '--base-url', 'http://127.0.0.1:4010'], { env: { PAYCTL_CONFIG_DIR: dir } });
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    // Each try that finds the lock held is counted (test/helpers/lock-tries.cjs): the run is seen waiting, not timed.
+    const tries = path.join(dir, 'tries');
+    const env = { PAYCTL_CONFIG_DIR: dir, NODE_OPTIONS: `--require ${path.join(ROOT, 'test/helpers/lock-tries.cjs')}`, PAYCTL_TEST_LOCK_TRIES: tries };
+    let ended = false;
+    const pending = runCli(['profiles', 'add', 'late', '--base-url', 'http://127.0.0.1:4010'], { env }).finally(() => (ended = true));
+    const triedAt = () => (existsSync(tries) ? readFileSync(tries, 'utf8').split('\n').filter(Boolean) : []);
+    while (triedAt().length < 5 && !ended) await new Promise((resolve) => setTimeout(resolve, 20));
+    expect(ended, 'payctl ended while the lock was held').toBe(false);
+    expect(new Set(triedAt())).toEqual(new Set([lock]));
+    expect(existsSync(lock)).toBe(true);
     expect(existsSync(path.join(dir, 'config.json'))).toBe(false);
     rmSync(lock, { recursive: true });
     const result = await pending;
