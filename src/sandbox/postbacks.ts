@@ -58,8 +58,9 @@ export class PostbackDispatcher {
       if (settled) return;
       settled = true;
       this.requests.delete(request);
-      this.log(`postback ${url} attempt ${attempt + 1}: ${outcome}`);
       const nextDelay = this.retryDelaysMs[attempt];
+      const droppedAfter = !delivered && nextDelay === undefined ? '; no more attempts, the notification is dropped' : '';
+      this.log(`postback ${url} attempt ${attempt + 1}: ${outcome}${droppedAfter}`);
       if (!delivered && nextDelay !== undefined) this.schedule(url, body, signature, attempt + 1, nextDelay);
     };
     const request = send(

@@ -61,9 +61,12 @@ describe('sandbox: withdrawal postbacks', () => {
       expect(settled, 'the settlement waited for the postback receiver').not.toBe('waited');
       expect(settled !== 'waited' && settled.status).toBe(200);
       await attemptLogged(hook.url, 3);
-      // That nothing follows can only be seen by giving a fourth attempt its chance: three times the longest
-      // retry delay after the third's outcome. A busy machine can make this check weaker, never make it fail.
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      // The third attempt's line says that no fourth is scheduled.
+      expect(log.filter((line) => line.startsWith(`postback ${hook.url} `))).toEqual([
+        `postback ${hook.url} attempt 1: HTTP 503`,
+        `postback ${hook.url} attempt 2: HTTP 503`,
+        `postback ${hook.url} attempt 3: HTTP 503; no more attempts, the notification is dropped`,
+      ]);
       expect(hook.deliveries).toHaveLength(3);
       expect(JSON.parse(hook.deliveries[0]!.body).data.status).toBe('FAILED');
     } finally {
