@@ -234,7 +234,8 @@ describe('secrets never leak', () => {
     const leaks = (
       await inPool(cases, 4, async ({ command, format, mode }) => {
         const { id, dir, configDir, stateDir, env } = prepareCase(command, mode);
-        const result = await runInProcess([...command.argv(dir), '--debug', '-o', format, '--timeout', '5'], { env, input: command.input });
+        // The server shares this starved process: its answer may come late, so the deadline is the run's, not a short --timeout.
+        const result = await runInProcess([...command.argv(dir), '--debug', '-o', format, '--timeout', String(RUN_DEADLINE_MS / 1000)], { env, input: command.input });
         const found = [...findSecrets('stdout', result.stdout), ...findSecrets('stderr', result.stderr)];
         for (const file of filesUnder(configDir)) {
           const allowed = path.basename(file) === 'config.json' ? ['token', 'issued token'] : [];
