@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
+import { freshFetch } from '../helpers/fresh-fetch.js';
 import { startSandboxSession, withdrawalCount, type SandboxSession } from '../helpers/sandbox.js';
 import { runCliOnScreen } from '../helpers/screen.js';
 import { needsTools } from '../helpers/tools.js';
@@ -76,7 +77,7 @@ async function startRewritingProxy(target: string): Promise<FakeApi & { rewrite:
       const value = request.headers[name];
       if (typeof value === 'string') headers[name] = value;
     }
-    const answer = await fetch(`${target}${request.url}`, { method: request.method, headers, body: request.method === 'GET' ? undefined : request.body });
+    const answer = await freshFetch(`${target}${request.url}`, { method: request.method, headers, body: request.method === 'GET' ? undefined : request.body });
     const body = (await answer.json()) as { data: unknown };
     const changed = request.method === 'GET' && answer.ok ? change(request, body.data) : undefined;
     sendJson(response, answer.status, changed === undefined ? body : { ...body, data: changed });

@@ -234,7 +234,8 @@ describe('secrets never leak', () => {
     const leaks = (
       await inPool(cases, 4, async ({ command, format, mode }) => {
         const { id, dir, configDir, stateDir, env } = prepareCase(command, mode);
-        const result = await runInProcess([...command.argv(dir), '--debug', '-o', format, '--timeout', '5'], { env, input: command.input });
+        // The server shares this starved process: its answer may come late, so the deadline is the run's, not a short --timeout.
+        const result = await runInProcess([...command.argv(dir), '--debug', '-o', format, '--timeout', String(RUN_DEADLINE_MS / 1000)], { env, input: command.input });
         const found = [...findSecrets('stdout', result.stdout), ...findSecrets('stderr', result.stderr)];
         for (const file of filesUnder(configDir)) {
           const allowed = path.basename(file) === 'config.json' ? ['token', 'issued token'] : [];
@@ -259,23 +260,28 @@ describe('secrets never leak', () => {
   it('no secret in the argv of a running payctl (read from /proc while it waits on a server that never answers)', async () => {
     const problems = (
       await inPool(SECRET_COMMANDS, 3, async (command) => {
-        const { dir, env } = prepareCase(command, 'hang');
-        const child = spawn(process.execPath, [BIN, ...command.argv(dir), '--debug', '--timeout', '3'], {
+        const { id, dir, env } = prepareCase(command, 'hang');
+        // --timeout past the run's deadline: payctl waits on the server until it is killed, however slow this test is.
+        const child = spawn(process.execPath, [BIN, ...command.argv(dir), '--debug', '--timeout', String(RUN_DEADLINE_MS / 1000)], {
           env: cleanEnv(env),
           stdio: ['pipe', 'pipe', 'pipe'],
         });
+        const argv = () => (existsSync(`/proc/${child.pid}/cmdline`) ? readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').replace(/\0/g, ' ') : '');
+        const until = async (reached: () => boolean) => {
+          for (const deadline = Date.now() + RUN_DEADLINE_MS; !reached() && child.exitCode === null && Date.now() < deadline; ) {
+            await new Promise((resolve) => setTimeout(resolve, 20));
+          }
+        };
+        // Its stdin is held until it runs payctl (read at once after spawn, the argv can still be the parent's):
+        // auth token sends nothing, so its argv is read while it waits there for its token.
+        await until(() => argv().includes(BIN));
+        let cmdline = argv();
         child.stdin.end(command.input ?? '');
-        const arrived = api.requests.length;
-        let cmdline = '';
-        const deadline = Date.now() + RUN_DEADLINE_MS;
-        // auth token sends nothing: its argv is read while it runs, before it exits
-        // (once it shows payctl's: read at once after spawn, it can still be the parent's).
-        while (Date.now() < deadline && child.exitCode === null) {
-          if (existsSync(`/proc/${child.pid}/cmdline`)) cmdline = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').replace(/\0/g, ' ');
-          if (api.requests.length > arrived || (command.name === 'auth token' && cmdline.includes(BIN))) break;
-          await new Promise((resolve) => setTimeout(resolve, 20));
+        if (command.name !== 'auth token') {
+          await until(() => api.requests.some((request) => request.url.startsWith(`/s/${id}/`)));
+          cmdline = argv();
         }
-        // Its argv is read: waiting for its --timeout would prove nothing more.
+        // Its argv is read: waiting any longer would prove nothing more.
         const closed = new Promise((resolve) => (child.exitCode === null ? child.on('close', resolve) : resolve(undefined)));
         child.kill('SIGKILL');
         await closed;

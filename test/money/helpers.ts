@@ -6,6 +6,7 @@ import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { sendJson, serveOnLoopback, type RecordedRequest } from '../helpers/fake-api.js';
+import { freshFetch } from '../helpers/fresh-fetch.js';
 import { sandboxToken, sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 
 export { sandboxToken, sandboxWithdrawals, withdrawalCount, type SandboxWithdrawal } from '../helpers/sandbox.js';
@@ -67,7 +68,7 @@ export async function fundedMainAccount(session: SandboxSession): Promise<string
 
 /** Makes a PIX withdrawal through the sandbox's own API, as a colleague's tool would: not through payctl, nor any proxy. */
 export async function colleagueWithdraws(session: SandboxSession, bankAccount: string, amount: number, key: string): Promise<void> {
-  const answer = await fetch(`${session.sandbox.url}/withdrawals/withdraw`, {
+  const answer = await freshFetch(`${session.sandbox.url}/withdrawals/withdraw`, {
     method: 'POST',
     headers: { authorization: `Bearer ${await sandboxToken(session)}`, 'content-type': 'application/json' },
     body: JSON.stringify({ withdrawalMethod: 'pix', amount, bankAccountId: Number(bankAccount), pixKeyType: 'EMAIL', pixKey: key }),
