@@ -116,8 +116,11 @@ export interface ApiClient {
   /** Any route (`payctl api`): its answer is only read to be an object holding data. */
   send(request: ReadRequest): Promise<ApiEnvelope>;
   send(request: ApiRequest): Promise<ApiEnvelope | undefined>;
-  /** The `Date` header of the latest answer, if any: the API's clock, for time windows read on it. */
-  lastAnswerDate(): string | undefined;
+  /**
+   * How far the API's clock was ahead of this machine's when the latest answer arrived, in
+   * milliseconds, from its `Date` header (whole seconds); undefined when it had no readable one.
+   */
+  lastAnswerClockOffset(): number | undefined;
 }
 
 const RETRY_STATUS_CODES = [408, 429, 500, 502, 503, 504];
@@ -153,7 +156,7 @@ const asKyFetch = (send: (...args: never[]) => Promise<unknown>): typeof fetch =
 class HttpApiClient implements ApiClient {
   readonly baseUrl: string;
   readonly subaccount?: string;
-  private latestAnswerDate?: string;
+  private latestAnswerClockOffset?: number;
 
   constructor(
     private readonly http: KyInstance,
@@ -163,8 +166,18 @@ class HttpApiClient implements ApiClient {
     this.subaccount = options.subaccount;
   }
 
-  lastAnswerDate(): string | undefined {
-    return this.latestAnswerDate;
+  lastAnswerClockOffset(): number | undefined {
+    return this.latestAnswerClockOffset;
+  }
+
+  /**
+   * Read as the answer arrives: compared with this machine's clock later, the offset would grow by
+   * whatever the run did since. The header's whole second is read at its middle (+500 ms), so
+   * the truncation errs by half a second either way rather than up to a whole one.
+   */
+  private noteAnswerDate(headers: Pick<Headers, 'get'>): void {
+    const at = Date.parse(headers.get('date') ?? '');
+    this.latestAnswerClockOffset = Number.isNaN(at) ? undefined : at + 500 - Date.now();
   }
 
   call<Op extends ReadOperationId>(operation: Op, options: CallOptions<Op>): Promise<AnswerEnvelope<Op>>;
@@ -248,10 +261,10 @@ class HttpApiClient implements ApiClient {
       } as KyOptions);
     } catch (error) {
       if (!isHttpError(error)) throw errorFromTransport(error, sent);
-      this.latestAnswerDate = error.response.headers.get('date') ?? undefined;
+      this.noteAnswerDate(error.response.headers);
       throw await errorFromResponse(error.response, sent, this.options.loginCommand ?? 'payctl auth login');
     }
-    this.latestAnswerDate = response.headers.get('date') ?? undefined;
+    this.noteAnswerDate(response.headers);
     const envelope = read(await readBody(response, sent), response.status, sent);
     if (request.resourceId !== undefined) refuseAnotherResource(envelope.data, request, response.status, sent);
     // Pages of a list hold no secrets in the API's schema, and walking each would cost an export as much as parsing it.

@@ -3,15 +3,12 @@ import type { ApiClient } from '../http/client.js';
 
 /**
  * How far the API's clock is ahead of this machine's, in milliseconds, read from the
- * `Date` header of the client's latest answer (whole seconds, so within a second);
- * undefined when the answer carried no readable one. Time windows over the API's
- * `createdAt` are read on the API's clock: this machine's may be minutes off.
+ * `Date` header of the client's latest answer as it arrived (whole seconds, so within a
+ * second); undefined when the answer carried no readable one. Time windows over the
+ * API's `createdAt` are read on the API's clock: this machine's may be minutes off.
  */
 export function apiClockOffset(client: ApiClient): number | undefined {
-  const header = client.lastAnswerDate();
-  if (header === undefined) return undefined;
-  const at = Date.parse(header);
-  return Number.isNaN(at) ? undefined : at - Date.now();
+  return client.lastAnswerClockOffset();
 }
 
 const clockReads = new WeakMap<ApiClient, Promise<unknown>>();
