@@ -1,7 +1,8 @@
-import { spawnSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSandbox, type RunningSandbox } from '../../src/sandbox/server.js';
 import { ROOT, runCli, tempConfigDir } from '../helpers/cli.js';
@@ -54,7 +55,7 @@ describe('--debug', () => {
  * a PayctlError), made by the real build script from a copy of the sources.
  * Returns its launcher and the line of the failure.
  */
-function buildWithInternalError(file: string): { bin: string; line: number } {
+async function buildWithInternalError(file: string): Promise<{ bin: string; line: number }> {
   const root = mkdtempSync(path.join(tmpdir(), 'payctl-bug-build-'));
   for (const entry of ['src', 'scripts', 'bin', 'package.json', 'tsconfig.json']) cpSync(path.join(ROOT, entry), path.join(root, entry), { recursive: true });
   for (const entry of ['node_modules', 'openapi']) symlinkSync(path.join(ROOT, entry), path.join(root, entry));
@@ -63,16 +64,16 @@ function buildWithInternalError(file: string): { bin: string; line: number } {
   expect(index).toBeGreaterThan(0);
   lines[index] = "  throw new TypeError('forced internal error');";
   writeFileSync(path.join(root, file), lines.join('\n'));
-  const built = spawnSync(process.execPath, ['scripts/build.mjs'], { cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } });
-  expect(built.status, built.stderr).toBe(0);
+  // Not spawnSync: a build takes seconds, and the test worker's event loop must keep answering vitest meanwhile.
+  await promisify(execFile)(process.execPath, ['scripts/build.mjs'], { cwd: root, env: { PATH: process.env.PATH ?? '', HOME: tmpdir() } });
   return { bin: path.join(root, 'bin/payctl.js'), line: index + 1 };
 }
 
 describe('--debug after an internal error', () => {
   const FILE = 'src/commands/profiles/list.ts';
   let bug: { bin: string; line: number };
-  beforeAll(() => {
-    bug = buildWithInternalError(FILE);
+  beforeAll(async () => {
+    bug = await buildWithInternalError(FILE);
   });
 
   it("prints a stack trace that names payctl's source files and lines, not the bundle's", async () => {

@@ -1,5 +1,6 @@
-import { execFile, spawnSync } from 'node:child_process';
-import { chmodSync, chownSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { execFile } from 'node:child_process';
+import { chmodSync, chownSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { cp } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { createRequire } from 'node:module';
 import path from 'node:path';
@@ -33,12 +34,16 @@ beforeAll(async () => {
 });
 afterAll(() => api.close());
 
-/** A copy of the built package (bin, dist, package.json), changed by `change`; returns its launcher. */
-function copyOfPackage(change: (root: string) => void, skip: (file: string) => boolean = () => false): string {
+/**
+ * A copy of the built package (bin, dist, package.json), changed by `change`; returns its launcher.
+ * Copied without blocking: dist/ is 14 MB, and a worker busy copying it on a loaded machine answers
+ * none of vitest's messages meanwhile.
+ */
+async function copyOfPackage(change: (root: string) => void, skip: (file: string) => boolean = () => false): Promise<string> {
   const root = mkdtempSync(path.join(tmpdir(), 'payctl-package-'));
-  cpSync(path.join(PACKAGE, 'bin'), path.join(root, 'bin'), { recursive: true });
-  cpSync(path.join(PACKAGE, 'dist'), path.join(root, 'dist'), { recursive: true, filter: (file) => !skip(path.relative(PACKAGE, file)) });
-  cpSync(path.join(PACKAGE, 'package.json'), path.join(root, 'package.json'));
+  await cp(path.join(PACKAGE, 'bin'), path.join(root, 'bin'), { recursive: true });
+  await cp(path.join(PACKAGE, 'dist'), path.join(root, 'dist'), { recursive: true, filter: (file) => !skip(path.relative(PACKAGE, file)) });
+  await cp(path.join(PACKAGE, 'package.json'), path.join(root, 'package.json'));
   change(root);
   return path.join(root, 'bin/payctl.js');
 }
@@ -47,13 +52,13 @@ function copyOfPackage(change: (root: string) => void, skip: (file: string) => b
  * Whether the copy's launcher was given a cache, and whether V8 took it, as
  * `loadBundle` reports: 'undefined' (none), 'false' (taken) or 'true' (refused).
  */
-function cacheVerdict(bin: string, cacheHome: string): string {
+async function cacheVerdict(bin: string, cacheHome: string): Promise<string> {
   const probe = `const r = require(${JSON.stringify(path.join(path.dirname(bin), 'dist.js'))}).loadBundle(); console.log(String(r.script.cachedDataRejected))`;
-  return spawnSync(process.execPath, ['-e', probe], { env: cleanEnv({ XDG_CACHE_HOME: cacheHome }), encoding: 'utf8' }).stdout.trim();
+  return (await promisify(execFile)(process.execPath, ['-e', probe], { env: cleanEnv({ XDG_CACHE_HOME: cacheHome }) })).stdout.trim();
 }
 
 /** A copy of the package whose code cache is changed by `change` (the cache's first line and the V8 data after it). */
-function copyWithCache(change: (header: string, data: Buffer) => Buffer): string {
+function copyWithCache(change: (header: string, data: Buffer) => Buffer): Promise<string> {
   return copyOfPackage((root) => {
     const cache = path.join(root, 'dist/cli.cjs.cache');
     const file = readFileSync(cache);
@@ -109,24 +114,24 @@ describe('code cache', () => {
     expect(readFileSync(path.join(PACKAGE, 'dist/cli.cjs'), 'latin1').match(/\w+\(require\("node:\w+"\),1\)/g)).toBeNull();
   });
 
-  it('the launcher loads the bundle with the code cache made by its build, and V8 takes it; nothing is written', () => {
+  it('the launcher loads the bundle with the code cache made by its build, and V8 takes it; nothing is written', async () => {
     const cacheHome = tempConfigDir();
-    expect(cacheVerdict(BIN, cacheHome)).toBe('false');
+    expect(await cacheVerdict(BIN, cacheHome)).toBe('false');
     expect(userCaches(cacheHome)).toEqual([]);
   });
 
   it('a cache from another build is not used, and one V8 cannot read is dropped: payctl runs the same', async () => {
-    const otherBuild = copyWithCache((_, data) => Buffer.concat([Buffer.from('// payctl build 0000000000000000\n'), data]));
-    const unreadable = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header}\n`), data.subarray(0, 16), Buffer.alloc(data.length - 16, 0x5a)]));
-    expect(cacheVerdict(otherBuild, tempConfigDir())).toBe('undefined');
-    expect(cacheVerdict(unreadable, tempConfigDir())).toBe('true');
+    const otherBuild = await copyWithCache((_, data) => Buffer.concat([Buffer.from('// payctl build 0000000000000000\n'), data]));
+    const unreadable = await copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header}\n`), data.subarray(0, 16), Buffer.alloc(data.length - 16, 0x5a)]));
+    expect(await cacheVerdict(otherBuild, tempConfigDir())).toBe('undefined');
+    expect(await cacheVerdict(unreadable, tempConfigDir())).toBe('true');
     const expected = await runCli(['balance', '--json'], { env: envFor({ XDG_CACHE_HOME: tempConfigDir() }) });
     expect(expected.code).toBe(0);
     for (const bin of [otherBuild, unreadable]) expect(await runCli(['balance', '--json'], { bin, env: envFor({ XDG_CACHE_HOME: tempConfigDir() }) })).toEqual(expected);
   });
 
   it("on a Node other than the build's, the first run leaves a cache for this Node in the user's own cache folder, and later runs use it", async () => {
-    const otherNode = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header.replace(/ node v\S+/, ' node v0.0.0')}\n`), data]));
+    const otherNode = await copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header.replace(/ node v\S+/, ' node v0.0.0')}\n`), data]));
     const cacheHome = tempConfigDir();
     const first = await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) });
     expect(first).toEqual({ code: 0, stdout: `${JSON.stringify(BALANCE, null, 2)}\n`, stderr: '' });
@@ -134,13 +139,13 @@ describe('code cache', () => {
     expect(written).toEqual([expect.stringMatching(new RegExp(`^cli-[0-9a-f]{16}-node${process.version.replace(/\./g, '\\.')}-${process.arch}\\.cache$`))]);
     expect(statSync(path.join(cacheHome, 'payctl')).mode & 0o777).toBe(0o700);
     expect(statSync(path.join(cacheHome, 'payctl', written[0]!)).mode & 0o777).toBe(0o600);
-    expect(cacheVerdict(otherNode, cacheHome)).toBe('false');
+    expect(await cacheVerdict(otherNode, cacheHome)).toBe('false');
     expect(await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) })).toEqual(first);
     expect(userCaches(cacheHome)).toEqual(written);
   });
 
   it("writing its cache removes other builds' caches for this Node written over a week ago, and no other", async () => {
-    const otherNode = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header.replace(/ node v\S+/, ' node v0.0.0')}\n`), data]));
+    const otherNode = await copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header.replace(/ node v\S+/, ' node v0.0.0')}\n`), data]));
     const cacheHome = tempConfigDir();
     const folder = path.join(cacheHome, 'payctl');
     mkdirSync(folder, { mode: 0o700 });
@@ -159,38 +164,38 @@ describe('code cache', () => {
   });
 
   it("a user cache that others could have written (file 0666 in a 0777 folder, or another user's file) is neither read nor written; payctl runs the same", async () => {
-    const otherNode = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header.replace(/ node v\S+/, ' node v0.0.0')}\n`), data]));
+    const otherNode = await copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header.replace(/ node v\S+/, ' node v0.0.0')}\n`), data]));
     const cacheHome = tempConfigDir();
     const folder = path.join(cacheHome, 'payctl');
     const first = await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) });
     const [name] = userCaches(cacheHome);
     const file = path.join(folder, name!);
     // A cache V8 takes, as a poisoned one would be: loaded, it would report 'false'.
-    expect(cacheVerdict(otherNode, cacheHome)).toBe('false');
+    expect(await cacheVerdict(otherNode, cacheHome)).toBe('false');
     chmodSync(folder, 0o777);
     chmodSync(file, 0o666);
     const before = { content: readFileSync(file), mtime: statSync(file).mtimeMs, files: userCaches(cacheHome) };
-    expect(cacheVerdict(otherNode, cacheHome)).toBe('undefined');
+    expect(await cacheVerdict(otherNode, cacheHome)).toBe('undefined');
     expect(await runCli(['balance', '--json'], { bin: otherNode, env: envFor({ XDG_CACHE_HOME: cacheHome }) })).toEqual(first);
     expect({ content: readFileSync(file), mtime: statSync(file).mtimeMs, files: userCaches(cacheHome) }).toEqual(before);
     // The folder private again, the file still 0666: not read; this run writes its own, 0600, in its place.
     chmodSync(folder, 0o700);
-    expect(cacheVerdict(otherNode, cacheHome)).toBe('undefined');
+    expect(await cacheVerdict(otherNode, cacheHome)).toBe('undefined');
     expect(statSync(file).mode & 0o777).toBe(0o600);
-    expect(cacheVerdict(otherNode, cacheHome)).toBe('false');
+    expect(await cacheVerdict(otherNode, cacheHome)).toBe('false');
     if (process.getuid?.() === 0) {
       // Another user's file, 0600 in the user's private folder: not read.
       chownSync(file, 65534, 65534);
-      expect(cacheVerdict(otherNode, cacheHome)).toBe('undefined');
+      expect(await cacheVerdict(otherNode, cacheHome)).toBe('undefined');
     }
   });
 
-  it('a build cache V8 refuses is replaced by one this Node writes, used from the next run on', () => {
-    const unreadable = copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header}\n`), data.subarray(0, 16), Buffer.alloc(data.length - 16, 0x5a)]));
+  it('a build cache V8 refuses is replaced by one this Node writes, used from the next run on', async () => {
+    const unreadable = await copyWithCache((header, data) => Buffer.concat([Buffer.from(`${header}\n`), data.subarray(0, 16), Buffer.alloc(data.length - 16, 0x5a)]));
     const cacheHome = tempConfigDir();
-    expect(cacheVerdict(unreadable, cacheHome)).toBe('true');
+    expect(await cacheVerdict(unreadable, cacheHome)).toBe('true');
     expect(userCaches(cacheHome)).toHaveLength(1);
-    expect(cacheVerdict(unreadable, cacheHome)).toBe('false');
+    expect(await cacheVerdict(unreadable, cacheHome)).toBe('false');
   });
 });
 
@@ -253,9 +258,8 @@ describe('what a request loads', () => {
 
   it('balance --json writes nothing on stderr on each Node payctl is checked on (no warning for a constant of a built-in read at load)', async () => {
     // The Nodes CI tests on: this one, and 22 and 24 where installed (bench/node-versions.mjs).
-    const listed = spawnSync(process.execPath, [path.join(ROOT, 'bench/node-versions.mjs'), 'list'], { encoding: 'utf8' }).stdout;
+    const listed = (await promisify(execFile)(process.execPath, [path.join(ROOT, 'bench/node-versions.mjs'), 'list'])).stdout;
     for (const [major = '', node = ''] of listed.trim().split('\n').map((line) => line.split(' '))) {
-      // Not spawnSync: the fake API answers from this process.
       const { stdout, stderr } = await promisify(execFile)(node, [BIN, 'balance', '--json'], { env: cleanEnv({ ...envFor(), XDG_CACHE_HOME: tempConfigDir() }) });
       expect({ major, stderr }).toEqual({ major, stderr: '' });
       expect(JSON.parse(stdout)).toEqual(BALANCE);

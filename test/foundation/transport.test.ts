@@ -1,9 +1,10 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
@@ -146,7 +147,7 @@ describe('TLS', () => {
     certFile = path.join(certDir, 'cert.pem');
     const keyFile = path.join(certDir, 'key.pem');
     // A self-signed certificate for 127.0.0.1, made for this run.
-    execFileSync(
+    await promisify(execFile)(
       'openssl',
       [
         'req',
@@ -167,7 +168,6 @@ describe('TLS', () => {
         '-days',
         '1',
       ],
-      { stdio: 'ignore' },
     );
     server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
       reached.push(`${req.method} ${req.url}`);

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { PassThrough, Readable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../helpers/cli.js';
+import { runCli, turnOfTheEventLoop } from '../helpers/cli.js';
 import { sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { loadCommandTree } from '../../src/commands/top-level.js';
 import { main } from '../../src/main.js';
@@ -176,6 +176,7 @@ describe('argv fuzzing', () => {
         const before = api.requests.length;
         let code: number;
         try {
+          await turnOfTheEventLoop();
           code = await main(argv, io, fuzzEnv());
         } catch (error) {
           failures.push(`${show(argv)}: main() threw ${(error as Error)?.stack ?? String(error)}`);

@@ -3,7 +3,7 @@ import { main } from '../../src/main.js';
 import type { IO } from '../../src/process-io.js';
 import { writesOnTheWire } from '../../src/http/writes.js';
 import { closeIdleConnections } from '../../src/http/node-fetch.js';
-import { cleanEnv, RUN_DEADLINE_MS, type RunOptions, type RunResult } from './cli.js';
+import { cleanEnv, RUN_DEADLINE_MS, turnOfTheEventLoop, type RunOptions, type RunResult } from './cli.js';
 
 // proper-lockfile (signal-exit) and conf (when-exit) add their exit listeners to the process once,
 // when first loaded: loaded here, they are in place before the first run, and any listener a run
@@ -82,6 +82,7 @@ export async function runInProcess(args: readonly string[], options: RunOptions 
     );
   });
   try {
+    await turnOfTheEventLoop();
     const code = await Promise.race([main(args, io, cleanEnv(options.env)), timedOut]);
     active.delete(run);
     if (run.strayWrites.length > 0) throw new Error(`payctl ${args.join(' ')} wrote around its streams:\n${run.strayWrites.join('\n')}`);

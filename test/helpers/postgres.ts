@@ -1,8 +1,9 @@
-import { execFileSync } from 'node:child_process';
+import { execFile } from 'node:child_process';
 import { chmodSync, chownSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
+import { promisify } from 'node:util';
 import pg from 'pg';
 import { postgresBin } from './tools.js';
 
@@ -15,11 +16,18 @@ export interface TestPostgres {
   /** Runs SQL as the test role. */
   query<T extends pg.QueryResultRow = Record<string, unknown>>(sql: string, params?: unknown[]): Promise<T[]>;
   /** Stops the server (fast: open connections are cut). */
-  stop(): void;
-  start(): void;
+  stop(): Promise<void>;
+  start(): Promise<void>;
   /** Stops it and removes its folder. */
-  close(): void;
+  close(): Promise<void>;
 }
+
+/**
+ * Programs run without blocking: initdb, pg_ctl and openssl take seconds, minutes on a busy machine,
+ * and a test worker whose event loop is blocked that long fails the run (vitest's worker gives up on
+ * its own messages to the runner after 60 s).
+ */
+const runProgram = promisify(execFile);
 
 const freePort = () =>
   new Promise<number>((resolve, reject) => {
@@ -53,22 +61,23 @@ export async function startPostgres({ ssl = false, sslOnly = false }: PostgresOp
   // The postgres user must reach the folder: the suite's own temporary folder is root's alone.
   const dir = mkdtempSync(path.join(asRoot ? '/tmp' : os.tmpdir(), 'payctl-pg-'));
   chmodSync(dir, 0o700);
-  const owner = asRoot ? Number(execFileSync('id', ['-u', 'postgres']).toString()) : undefined;
-  if (owner !== undefined) chownSync(dir, owner, Number(execFileSync('id', ['-g', 'postgres']).toString()));
-  const run = (program: string, args: string[]) =>
-    execFileSync(asRoot ? 'runuser' : path.join(bin, program), asRoot ? ['-u', 'postgres', '--', path.join(bin, program), ...args] : args, { stdio: 'pipe' });
+  const owner = asRoot ? Number((await runProgram('id', ['-u', 'postgres'])).stdout) : undefined;
+  if (owner !== undefined) chownSync(dir, owner, Number((await runProgram('id', ['-g', 'postgres'])).stdout));
+  const run = async (program: string, args: string[]) => {
+    await runProgram(asRoot ? 'runuser' : path.join(bin, program), asRoot ? ['-u', 'postgres', '--', path.join(bin, program), ...args] : args);
+  };
   const data = path.join(dir, 'data');
   const password = `pw-${Math.random().toString(36).slice(2)}-secret`;
   const pwfile = path.join(dir, 'pw');
   writeFileSync(pwfile, `${password}\n`, { mode: 0o600 });
   if (owner !== undefined) chownSync(pwfile, owner, -1);
-  run('initdb', ['-D', data, '-U', 'ledger', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync']);
+  await run('initdb', ['-D', data, '-U', 'ledger', '--auth=scram-sha-256', `--pwfile=${pwfile}`, '-E', 'UTF8', '--no-sync']);
   const port = await freePort();
   let options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off`;
   const certificate = ssl ? path.join(dir, 'server.crt') : undefined;
   if (certificate) {
     const key = path.join(dir, 'server.key');
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', certificate, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1'], { stdio: 'pipe' });
+    await runProgram('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', certificate, '-days', '2', '-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1']);
     // The server refuses a key others can read.
     chmodSync(key, 0o600);
     if (owner !== undefined) for (const file of [key, certificate]) chownSync(file, owner, -1);
@@ -77,9 +86,9 @@ export async function startPostgres({ ssl = false, sslOnly = false }: PostgresOp
   if (sslOnly) {
     writeFileSync(path.join(data, 'pg_hba.conf'), 'local all all scram-sha-256\nhostssl all all 127.0.0.1/32 scram-sha-256\n');
   }
-  const start = () => void run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
-  const stop = () => void run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
-  start();
+  const start = () => run('pg_ctl', ['-D', data, '-o', options, '-l', path.join(dir, 'log'), '-w', 'start']);
+  const stop = () => run('pg_ctl', ['-D', data, '-m', 'fast', '-w', 'stop']);
+  await start();
   // The test's own connections trust the certificate: payctl's are what is tested.
   const tls = certificate ? { ssl: { rejectUnauthorized: false } } : {};
   const admin = new pg.Client({ host: '127.0.0.1', port, user: 'ledger', password, database: 'postgres', ...tls });
@@ -103,12 +112,8 @@ export async function startPostgres({ ssl = false, sslOnly = false }: PostgresOp
     query,
     stop,
     start,
-    close: () => {
-      try {
-        stop();
-      } catch {
-        // already stopped
-      }
+    close: async () => {
+      await stop().catch(() => undefined); // already stopped
       rmSync(dir, { recursive: true, force: true });
     },
   };

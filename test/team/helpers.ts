@@ -49,7 +49,7 @@ export async function startLedgerTeam({ initialized = false } = {}): Promise<Led
     envB,
     close: async () => {
       await session.close();
-      db.close();
+      await db.close();
     },
   };
 }

@@ -36,12 +36,12 @@ describe('a team ledger\'s connection', () => {
     try {
       const running = startCli(batchArgs(file, ['--concurrency', '1']), env);
       await waitUntil('the fourth request', async () => proxy.posts.length === 4);
-      team.db.stop();
+      await team.db.stop();
       release();
       const stopped = await running.done;
       expect(stopped.code, stopped.stderr).toBe(4);
       expect(stopped.stderr).toMatch(/ledger .* does not answer/);
-      team.db.start();
+      await team.db.start();
       // Every withdrawal made was claimed first: none went out once the ledger was gone, not even a row claimed ahead.
       expect([...(await paidByKey(team.session, prefix)).values()]).toEqual([1, 1, 1, 1]);
       expect(await claimsOf(team.db, file)).toBeGreaterThan(4);
@@ -156,7 +156,7 @@ describe('a team ledger\'s connection', () => {
       expect(verified.code, verified.stderr).toBe(0);
       expect(await made()).toBe(1);
     } finally {
-      secure.close();
+      await secure.close();
     }
   });
 
