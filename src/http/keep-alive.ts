@@ -1,11 +1,23 @@
 import type { AgentOptions } from 'node:http';
+import { mayHaveEffect } from './writes.js';
 
 /**
- * Kept-alive connections, closed by payctl after 4 s idle, or a second before the server's
- * `Keep-Alive: timeout=N` says it closes them (node's Agent heeds that hint only when it has a
- * timeout of its own). A server that closes an idle connection just as payctl writes a POST on
- * it leaves that POST's outcome unknown (seen: a batch's first POST after its confirmation, on a
- * connection idle for the 5 s node servers keep one). The timeout only ends idle connections:
- * an answer being waited for is bounded by --timeout alone.
+ * Reads go on kept-alive connections, closed by payctl after 4 s idle, or a second before the
+ * server's `Keep-Alive: timeout=N` says it closes them (node's Agent heeds that hint only when it
+ * has a timeout of its own). The timeout only ends idle connections: an answer being waited for
+ * is bounded by --timeout alone.
  */
-export const KEPT_ALIVE: AgentOptions = { keepAlive: true, timeout: 4_000 };
+const KEPT_ALIVE: AgentOptions = { keepAlive: true, timeout: 4_000 };
+
+/**
+ * A write (POST, PUT, PATCH, DELETE) goes on a connection opened for it, never on one kept alive.
+ * A server closes an idle connection when it likes (past its keep-alive, or to make room under a
+ * connection cap), and on a busy machine payctl's own idle close comes late: a request written as
+ * the server closes the connection goes unanswered. A read is then asked again; a write's outcome
+ * would be unknown (seen: a batch's POST in a run of twenty beside two other test suites). One
+ * connection per write costs a handshake, far less than the write itself.
+ */
+const CONNECTION_OF_ITS_OWN: AgentOptions = { keepAlive: false };
+
+/** The options of the agent that carries a request of `method`. */
+export const connectionOptionsFor = (method: string): AgentOptions => (mayHaveEffect(method) ? CONNECTION_OF_ITS_OWN : KEPT_ALIVE);

@@ -2,9 +2,9 @@ import http from 'node:http';
 import type https from 'node:https';
 import { loadBuiltin } from '../builtin.js';
 import { LiteHeaders, LiteResponse } from './fetch-classes.js';
-import { KEPT_ALIVE } from './keep-alive.js';
+import { connectionOptionsFor } from './keep-alive.js';
 import { proxyConfigured, proxyRoute, ProxySettingError, type ProxyRoute } from './proxy.js';
-import { writeSent, writeSettled, type Write } from './writes.js';
+import { mayHaveEffect, writeSent, writeSettled, type Write } from './writes.js';
 
 /**
  * A `fetch` for ky built on node:http. On Node 20 the global fetch costs about
@@ -47,13 +47,14 @@ const MAX_RESPONSE_CHARACTERS = 32 * 1024 * 1024;
 const TOO_LARGE = `the response is larger than ${MAX_RESPONSE_CHARACTERS / 1024 / 1024} MiB`;
 const TOO_LARGE_HINT = "asked again, it would be as large. The API's answers are far smaller: check the base URL (payctl auth status)";
 
-const httpAgent = new http.Agent(KEPT_ALIVE);
+/** For reads and for writes, one agent each (see keep-alive.ts): only reads reuse a connection. */
+const httpAgents = { read: new http.Agent(connectionOptionsFor('GET')), write: new http.Agent(connectionOptionsFor('POST')) };
 /** node:https (with TLS and crypto) is loaded only for an https base URL: a local sandbox never needs it. */
-let httpsTransport: { module: typeof https; agent: https.Agent } | undefined;
+let httpsTransport: { module: typeof https; agents: { read: https.Agent; write: https.Agent } } | undefined;
 const loadHttps = () => {
   if (httpsTransport) return httpsTransport;
   const module = loadBuiltin<typeof https>('node:https');
-  return (httpsTransport = { module, agent: new module.Agent(KEPT_ALIVE) });
+  return (httpsTransport = { module, agents: { read: new module.Agent(connectionOptionsFor('GET')), write: new module.Agent(connectionOptionsFor('POST')) } });
 };
 
 /**
@@ -61,7 +62,7 @@ const loadHttps = () => {
  * the tests' in-process runs call this between runs so that each starts the same way.
  */
 export function closeIdleConnections(): void {
-  for (const agent of [httpAgent, httpsTransport?.agent]) {
+  for (const agent of [httpAgents.read, httpsTransport?.agents.read]) {
     for (const sockets of Object.values(agent?.freeSockets ?? {})) for (const socket of sockets ?? []) socket.destroy();
   }
 }
@@ -83,7 +84,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
   if (init.interrupt?.aborted) throw new TransportError('interrupted', INTERRUPTED, false);
   const secure = url.protocol === 'https:' ? loadHttps() : undefined;
   const transport = secure?.module ?? http;
-  const proxy = proxyConfigured() ? await routeOf(url) : undefined;
+  const proxy = proxyConfigured() ? await routeOf(url, input.method) : undefined;
 
   return new Promise<LiteResponse>((resolve, reject) => {
     let connected = false;
@@ -114,7 +115,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       );
     const request = transport.request(
       url,
-      { method: input.method, headers, agent: proxy?.agent ?? secure?.agent ?? httpAgent },
+      { method: input.method, headers, agent: proxy?.agent ?? (secure?.agents ?? httpAgents)[mayHaveEffect(input.method) ? 'write' : 'read'] },
       (response) => {
         // An http request goes to the proxy itself: a 407 is the proxy asking for credentials, and it forwarded nothing.
         if (proxy && !secure && response.statusCode === 407) return proxyRefused(proxy, response.statusCode, response.statusMessage);
@@ -185,9 +186,9 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
 }
 
 /** The proxy for `url`, or a TransportError (nothing sent) when a proxy variable cannot be used. */
-async function routeOf(url: URL): Promise<ProxyRoute | undefined> {
+async function routeOf(url: URL, method: string): Promise<ProxyRoute | undefined> {
   try {
-    return await proxyRoute(url);
+    return await proxyRoute(url, method);
   } catch (error) {
     if (error instanceof ProxySettingError) throw new TransportError(error.message, 'EPROXYSETTING', false, `nothing was sent; ${error.hint}`);
     throw error;

@@ -1,5 +1,6 @@
 import type { Agent } from 'node:http';
-import { KEPT_ALIVE } from './keep-alive.js';
+import { connectionOptionsFor } from './keep-alive.js';
+import { mayHaveEffect } from './writes.js';
 
 /**
  * Proxies from the environment, as curl and most tools read them: HTTPS_PROXY for
@@ -49,8 +50,8 @@ export function shownProxy(proxy: URL): string {
 
 const agents = new Map<string, Agent>();
 
-/** How to reach `url`: through the proxy the environment names for it, or directly (undefined). */
-export async function proxyRoute(url: URL, env: NodeJS.ProcessEnv = process.env): Promise<ProxyRoute | undefined> {
+/** How to reach `url` with a `method` request: through the proxy the environment names for it, or directly (undefined). */
+export async function proxyRoute(url: URL, method: string, env: NodeJS.ProcessEnv = process.env): Promise<ProxyRoute | undefined> {
   const { getProxyForUrl } = await import('proxy-from-env');
   const proxy = getProxyForUrl(url.href);
   if (!proxy) return undefined;
@@ -65,15 +66,15 @@ export async function proxyRoute(url: URL, env: NodeJS.ProcessEnv = process.env)
   if (proxyUrl.protocol !== 'http:' && proxyUrl.protocol !== 'https:') {
     throw new ProxySettingError(`${variable} names a ${proxyUrl.protocol.replace(/:$/, '')} proxy; payctl speaks to http and https proxies`, `set ${variable} to http://HOST:PORT`);
   }
-  const key = `${url.protocol} ${proxyUrl.href}`;
+  const key = `${url.protocol} ${proxyUrl.href} ${mayHaveEffect(method) ? 'write' : 'read'}`;
   let agent = agents.get(key);
   if (!agent) {
     if (url.protocol === 'https:') {
       const { HttpsProxyAgent } = await import('https-proxy-agent');
-      agent = new HttpsProxyAgent(proxyUrl, KEPT_ALIVE);
+      agent = new HttpsProxyAgent(proxyUrl, connectionOptionsFor(method));
     } else {
       const { HttpProxyAgent } = await import('http-proxy-agent');
-      agent = new HttpProxyAgent(proxyUrl, KEPT_ALIVE);
+      agent = new HttpProxyAgent(proxyUrl, connectionOptionsFor(method));
     }
     agents.set(key, agent);
   }

@@ -1,5 +1,6 @@
 import { execFile } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
 import https from 'node:https';
 import net, { type AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -276,6 +277,57 @@ describe.concurrent('Ctrl-C (SIGINT)', () => {
       expect(result.code).toBe(130);
       expect(result.stderr).not.toMatch(/outcome/);
       expect(result.stdout).toBe('');
+    } finally {
+      await server.close();
+    }
+  });
+});
+
+/**
+ * A server closes a kept-alive connection when it has been idle long enough, or to make room
+ * under a connection cap. Closed as a request arrives on it, the request goes unanswered: for a
+ * GET that is asked again, for a POST an outcome payctl cannot know. This server closes every
+ * kept-alive connection the moment its next request arrives, which makes that race certain.
+ */
+async function closingReusedConnections() {
+  const served = new WeakSet<net.Socket>();
+  const log: { request: string; connection: number; closed: boolean }[] = [];
+  const connections = new Map<net.Socket, number>();
+  const server = http.createServer((req, res) => {
+    const socket = req.socket;
+    const connection = connections.get(socket) ?? connections.set(socket, connections.size + 1).size;
+    const request = `${req.method} ${req.url?.split('?')[0]}`;
+    if (served.has(socket)) {
+      log.push({ request, connection, closed: true });
+      return void socket.destroy();
+    }
+    const chunks: Buffer[] = [];
+    req.on('data', (chunk: Buffer) => chunks.push(chunk));
+    req.on('end', () => {
+      log.push({ request, connection, closed: false });
+      const answer = normalAnswer({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      served.add(socket);
+      sendJson(res, answer.status, answer.body);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log, close };
+}
+
+describe('a connection kept alive after an answer', () => {
+  it('carries reads, never a write: on a server that closes it as the next request arrives, a withdrawal is sent once and paid, exit 0', async () => {
+    const server = await closingReusedConnections();
+    try {
+      const result = await runInProcess(WITHDRAW, { env: envFor(server.url) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.log.filter((entry) => entry.request === 'POST /withdrawals/withdraw')).toEqual([expect.objectContaining({ closed: false })]);
+      // the reads before it went on kept-alive connections (closed here, and asked again): one was there to be reused
+      expect(server.log.filter((entry) => entry.closed).map((entry) => entry.request)).toContain('GET /withdrawals');
     } finally {
       await server.close();
     }
