@@ -1,4 +1,5 @@
 import type { AgentOptions } from 'node:http';
+import { lookupOncePerRun } from './lookup.js';
 import { mayHaveEffect } from './writes.js';
 
 /**
@@ -7,7 +8,7 @@ import { mayHaveEffect } from './writes.js';
  * has a timeout of its own). The timeout only ends idle connections: an answer being waited for
  * is bounded by --timeout alone.
  */
-const KEPT_ALIVE: AgentOptions = { keepAlive: true, timeout: 4_000 };
+const KEPT_ALIVE: AgentOptions = { keepAlive: true, timeout: 4_000, lookup: lookupOncePerRun };
 
 /**
  * A write (POST, PUT, PATCH, DELETE) goes on a connection opened for it, never on one kept alive.
@@ -15,9 +16,9 @@ const KEPT_ALIVE: AgentOptions = { keepAlive: true, timeout: 4_000 };
  * connection cap), and on a busy machine payctl's own idle close comes late: a request written as
  * the server closes the connection goes unanswered. A read is then asked again; a write's outcome
  * would be unknown (seen: a batch's POST in a run of twenty beside two other test suites). One
- * connection per write costs a handshake, far less than the write itself.
+ * connection per write costs a handshake (its host is looked up once per run: lookup.ts).
  */
-const CONNECTION_OF_ITS_OWN: AgentOptions = { keepAlive: false };
+const CONNECTION_OF_ITS_OWN: AgentOptions = { keepAlive: false, lookup: lookupOncePerRun };
 
 /** The options of the agent that carries a request of `method`. */
 export const connectionOptionsFor = (method: string): AgentOptions => (mayHaveEffect(method) ? CONNECTION_OF_ITS_OWN : KEPT_ALIVE);

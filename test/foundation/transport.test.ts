@@ -7,11 +7,13 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli, startCli, tempConfigDir } from '../helpers/cli.js';
+import { ROOT, runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { normalAnswer } from '../hardening/commands.js';
 import { sendHugeBody } from '../helpers/fault-server.js';
+import { sandboxWithdrawals, startSandboxSession } from '../helpers/sandbox.js';
+import { csvFile, fundedMainAccount, PIX_HEADER, pixKeys, pixRows } from '../money/helpers.js';
 
 /**
  * What the exit code says about a write: a 5xx to a POST, PUT or DELETE is an
@@ -330,6 +332,29 @@ describe('a connection kept alive after an answer', () => {
       expect(server.log.filter((entry) => entry.closed).map((entry) => entry.request)).toContain('GET /withdrawals');
     } finally {
       await server.close();
+    }
+  });
+
+  it('a batch to a host by name: six writes, and its name looked up once', async () => {
+    const session = await startSandboxSession('acme');
+    try {
+      const bank = await fundedMainAccount(session);
+      const file = csvFile('payouts.csv', [PIX_HEADER, ...pixRows('looked-up', 6, bank)]);
+      const lookups = path.join(tempConfigDir(), 'lookups');
+      writeFileSync(lookups, '');
+      const result = await session.runProcess(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account'], {
+        env: {
+          PAYCTL_BASE_URL: session.sandbox.url.replace('127.0.0.1', 'localhost'),
+          NODE_OPTIONS: `--require ${path.join(ROOT, 'test/helpers/count-lookups.cjs')}`,
+          PAYCTL_TEST_LOOKUPS: lookups,
+        },
+      });
+      expect(result.code, result.stderr).toBe(0);
+      const paid = (await sandboxWithdrawals(session)).filter((w) => w.pixKey?.startsWith('looked-up-'));
+      expect(paid.map((w) => w.pixKey).sort()).toEqual(pixKeys('looked-up', 6).sort());
+      expect(readFileSync(lookups, 'utf8')).toBe('localhost\n');
+    } finally {
+      await session.close();
     }
   });
 });
