@@ -315,6 +315,18 @@ async function closingReusedConnections(certificate?: { key: Buffer; cert: Buffe
   return { url: `${origin}:${(server.address() as AddressInfo).port}`, log, close };
 }
 
+/** Answers like the API, a withdrawal read by its id being in `status`; `onRead` is told of each such read. */
+const withdrawalThatIs = (status: string, onRead?: () => void) => (request: RecordedRequest, response: import('node:http').ServerResponse) => {
+  const id = /^\/withdrawals\/([0-9a-f-]{36})$/.exec(request.url.split('?')[0]!)?.[1];
+  if (request.method !== 'GET' || id === undefined) {
+    const answer = normalAnswer(request);
+    return sendJson(response, answer.status, answer.body);
+  }
+  const now = new Date().toISOString();
+  sendJson(response, 200, { data: { id, amount: 1500, liquidAmount: 1451, status, pixKeyType: 'EMAIL', pixKey: 'ana@example.com', createdAt: now, updatedAt: now }, message: 'ok' });
+  onRead?.();
+};
+
 describe('a connection kept alive after an answer', () => {
   it('carries reads, never a write: on a server that closes it as the next request arrives, a withdrawal is sent once and paid, exit 0', async () => {
     const server = await closingReusedConnections();
@@ -354,6 +366,39 @@ describe('a connection kept alive after an answer', () => {
       expect(new Set(proxy.records.map((record) => record.kind))).toEqual(new Set(['CONNECT']));
     } finally {
       await Promise.all([proxy.close(), server.close()]);
+    }
+  });
+
+  it('a host that moves while a withdrawal is followed (--wait): looked up again once its old address refuses, exit 0 at the new one', async () => {
+    const addressFile = path.join(tempConfigDir(), 'address');
+    writeFileSync(addressFile, '127.0.0.1\n');
+    let firstRead!: () => void;
+    const readOnce = new Promise<void>((resolve) => (firstRead = resolve));
+    const before = await startFakeApi(withdrawalThatIs('PENDING', firstRead));
+    const port = Number(new URL(before.url).port);
+    const after = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => void withdrawalThatIs('COMPLETED')({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }, res));
+    });
+    await new Promise<void>((resolve) => after.listen(port, '127.0.0.2', resolve));
+    try {
+      const run = runCli([...WITHDRAW, '--wait', '--wait-timeout', '30'], {
+        env: envFor(`http://moving.localhost:${port}`, {
+          NODE_OPTIONS: `--require ${path.join(ROOT, 'test/helpers/moving-host.cjs')}`,
+          PAYCTL_TEST_HOST: 'moving.localhost',
+          PAYCTL_TEST_HOST_ADDRESS: addressFile,
+        }),
+      });
+      await readOnce;
+      writeFileSync(addressFile, '127.0.0.2\n');
+      await before.close();
+      const result = await run;
+      expect(result.code, result.stderr).toBe(0);
+      expect(before.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+      expect(result.stdout).toContain('COMPLETED');
+    } finally {
+      await Promise.all([before.close(), new Promise<void>((resolve) => after.close(() => resolve()))]);
     }
   });
 
