@@ -6,7 +6,9 @@ import { mayHaveEffect } from './writes.js';
  * Reads go on kept-alive connections, closed by payctl after 4 s idle, or a second before the
  * server's `Keep-Alive: timeout=N` says it closes them (node's Agent heeds that hint only when it
  * has a timeout of its own). The timeout only ends idle connections: an answer being waited for
- * is bounded by --timeout alone.
+ * is bounded by --timeout alone. https-proxy-agent keeps none of these options for its tunnels
+ * (it replaces the agent's `options`): a tunnel stays until the server or proxy closes it, and a
+ * read that meets the close is asked again.
  */
 const KEPT_ALIVE: AgentOptions = { keepAlive: true, timeout: 4_000, lookup: lookupOncePerRun };
 

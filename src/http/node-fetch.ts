@@ -3,6 +3,7 @@ import type https from 'node:https';
 import { loadBuiltin } from '../builtin.js';
 import { LiteHeaders, LiteResponse } from './fetch-classes.js';
 import { connectionOptionsFor } from './keep-alive.js';
+import { forgetAddresses } from './lookup.js';
 import { proxyConfigured, proxyRoute, ProxySettingError, type ProxyRoute } from './proxy.js';
 import { mayHaveEffect, writeSent, writeSettled, type Write } from './writes.js';
 
@@ -103,6 +104,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     const fail = (message: string, code: string, hint?: string, reachedServer = connected) => {
       if (settled) return;
       settle();
+      if (!connected) forgetAddresses();
       request.destroy();
       reject(new TransportError(message, code, reachedServer, hint));
     };

@@ -9,11 +9,12 @@ import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ROOT, runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
-import { fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
+import { closedPort, fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { normalAnswer } from '../hardening/commands.js';
 import { sendHugeBody } from '../helpers/fault-server.js';
 import { sandboxWithdrawals, startSandboxSession } from '../helpers/sandbox.js';
 import { csvFile, fundedMainAccount, PIX_HEADER, pixKeys, pixRows } from '../money/helpers.js';
+import { startForwardProxy } from '../network/forward-proxy.js';
 
 /**
  * What the exit code says about a write: a 5xx to a POST, PUT or DELETE is an
@@ -138,41 +139,28 @@ describe.concurrent('an answer larger than 32 MiB, its length announced or not',
   }
 });
 
+/** A self-signed certificate for 127.0.0.1 and localhost, made for this run: its file (for NODE_EXTRA_CA_CERTS), its key and itself. */
+async function selfSignedCertificate(): Promise<{ certFile: string; key: Buffer; cert: Buffer }> {
+  const dir = mkdtempSync(path.join(tmpdir(), 'payctl-tls-'));
+  const certFile = path.join(dir, 'cert.pem');
+  const keyFile = path.join(dir, 'key.pem');
+  await promisify(execFile)('openssl', [
+    ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile],
+    ...['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-days', '1'],
+  ]);
+  return { certFile, key: readFileSync(keyFile), cert: readFileSync(certFile) };
+}
+
 describe('TLS', () => {
-  let certDir: string;
   let certFile: string;
   let server: https.Server;
   let url: string;
   const reached: string[] = [];
 
   beforeAll(async () => {
-    certDir = mkdtempSync(path.join(tmpdir(), 'payctl-tls-'));
-    certFile = path.join(certDir, 'cert.pem');
-    const keyFile = path.join(certDir, 'key.pem');
-    // A self-signed certificate for 127.0.0.1, made for this run.
-    await promisify(execFile)(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-keyout',
-        keyFile,
-        '-out',
-        certFile,
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-days',
-        '1',
-      ],
-    );
-    server = https.createServer({ key: readFileSync(keyFile), cert: readFileSync(certFile) }, (req, res) => {
+    const certificate = await selfSignedCertificate();
+    certFile = certificate.certFile;
+    server = https.createServer({ key: certificate.key, cert: certificate.cert }, (req, res) => {
       reached.push(`${req.method} ${req.url}`);
       const recorded = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '' };
       req.resume().on('end', () => {
@@ -289,16 +277,18 @@ describe.concurrent('Ctrl-C (SIGINT)', () => {
  * A server closes a kept-alive connection when it has been idle long enough, or to make room
  * under a connection cap. Closed as a request arrives on it, the request goes unanswered: for a
  * GET that is asked again, for a POST an outcome payctl cannot know. This server closes every
- * kept-alive connection the moment its next request arrives, which makes that race certain.
+ * kept-alive connection the moment its next request arrives, which makes that race certain. It also
+ * answers requests sent to it as to a proxy (by absolute URL), and over TLS with `certificate`.
  */
-async function closingReusedConnections() {
+async function closingReusedConnections(certificate?: { key: Buffer; cert: Buffer }) {
   const served = new WeakSet<net.Socket>();
   const log: { request: string; connection: number; closed: boolean }[] = [];
   const connections = new Map<net.Socket, number>();
-  const server = http.createServer((req, res) => {
+  const handler = (req: http.IncomingMessage, res: http.ServerResponse) => {
     const socket = req.socket;
     const connection = connections.get(socket) ?? connections.set(socket, connections.size + 1).size;
-    const request = `${req.method} ${req.url?.split('?')[0]}`;
+    const target = new URL(req.url ?? '/', 'http://origin');
+    const request = `${req.method} ${target.pathname}`;
     if (served.has(socket)) {
       log.push({ request, connection, closed: true });
       return void socket.destroy();
@@ -307,19 +297,35 @@ async function closingReusedConnections() {
     req.on('data', (chunk: Buffer) => chunks.push(chunk));
     req.on('end', () => {
       log.push({ request, connection, closed: false });
-      const answer = normalAnswer({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
+      const url = `${target.pathname}${target.search}`;
+      const answer = normalAnswer({ method: req.method ?? '', url, headers: req.headers, body: Buffer.concat(chunks).toString('utf8') });
       served.add(socket);
       sendJson(res, answer.status, answer.body);
     });
-  });
+  };
+  const server = certificate ? https.createServer(certificate, handler) : http.createServer(handler);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const close = () =>
     new Promise<void>((resolve) => {
       server.closeAllConnections();
       server.close(() => resolve());
     });
-  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, log, close };
+  // Over TLS by name: https-proxy-agent checks a tunnelled certificate against `localhost` when the URL's host is an address.
+  const origin = certificate ? 'https://localhost' : 'http://127.0.0.1';
+  return { url: `${origin}:${(server.address() as AddressInfo).port}`, log, close };
 }
+
+/** Answers like the API, a withdrawal read by its id being in `status`; `onRead` is told of each such read. */
+const withdrawalThatIs = (status: string, onRead?: () => void) => (request: RecordedRequest, response: import('node:http').ServerResponse) => {
+  const id = /^\/withdrawals\/([0-9a-f-]{36})$/.exec(request.url.split('?')[0]!)?.[1];
+  if (request.method !== 'GET' || id === undefined) {
+    const answer = normalAnswer(request);
+    return sendJson(response, answer.status, answer.body);
+  }
+  const now = new Date().toISOString();
+  sendJson(response, 200, { data: { id, amount: 1500, liquidAmount: 1451, status, pixKeyType: 'EMAIL', pixKey: 'ana@example.com', createdAt: now, updatedAt: now }, message: 'ok' });
+  onRead?.();
+};
 
 describe('a connection kept alive after an answer', () => {
   it('carries reads, never a write: on a server that closes it as the next request arrives, a withdrawal is sent once and paid, exit 0', async () => {
@@ -332,6 +338,67 @@ describe('a connection kept alive after an answer', () => {
       expect(server.log.filter((entry) => entry.closed).map((entry) => entry.request)).toContain('GET /withdrawals');
     } finally {
       await server.close();
+    }
+  });
+
+  it('through HTTP_PROXY: the proxy closing a kept-alive connection as the next request arrives, a withdrawal is sent once and paid, exit 0', async () => {
+    // The server is the proxy: payctl sends it every request, by absolute URL; nothing listens at the API's address.
+    const proxy = await closingReusedConnections();
+    try {
+      const result = await runCli(WITHDRAW, { env: envFor(`http://127.0.0.1:${await closedPort()}`, { HTTP_PROXY: proxy.url }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(proxy.log.filter((entry) => entry.request === 'POST /withdrawals/withdraw')).toEqual([expect.objectContaining({ closed: false })]);
+      expect(proxy.log.filter((entry) => entry.closed).map((entry) => entry.request)).toContain('GET /withdrawals');
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('through HTTPS_PROXY: a tunnel kept alive carries reads, never a write; the server closing it as the next request arrives, exit 0', async () => {
+    const certificate = await selfSignedCertificate();
+    const server = await closingReusedConnections(certificate);
+    const proxy = await startForwardProxy();
+    try {
+      const result = await runCli(WITHDRAW, { env: envFor(server.url, { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: certificate.certFile }) });
+      expect(result.code, result.stderr).toBe(0);
+      expect(server.log.filter((entry) => entry.request === 'POST /withdrawals/withdraw')).toEqual([expect.objectContaining({ closed: false })]);
+      expect(server.log.filter((entry) => entry.closed).map((entry) => entry.request)).toContain('GET /withdrawals');
+      expect(new Set(proxy.records.map((record) => record.kind))).toEqual(new Set(['CONNECT']));
+    } finally {
+      await Promise.all([proxy.close(), server.close()]);
+    }
+  });
+
+  it('a host that moves while a withdrawal is followed (--wait): looked up again once its old address refuses, exit 0 at the new one', async () => {
+    const addressFile = path.join(tempConfigDir(), 'address');
+    writeFileSync(addressFile, '127.0.0.1\n');
+    let firstRead!: () => void;
+    const readOnce = new Promise<void>((resolve) => (firstRead = resolve));
+    const before = await startFakeApi(withdrawalThatIs('PENDING', firstRead));
+    const port = Number(new URL(before.url).port);
+    const after = http.createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on('data', (chunk: Buffer) => chunks.push(chunk));
+      req.on('end', () => void withdrawalThatIs('COMPLETED')({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') }, res));
+    });
+    await new Promise<void>((resolve) => after.listen(port, '127.0.0.2', resolve));
+    try {
+      const run = runCli([...WITHDRAW, '--wait', '--wait-timeout', '30'], {
+        env: envFor(`http://moving.localhost:${port}`, {
+          NODE_OPTIONS: `--require ${path.join(ROOT, 'test/helpers/moving-host.cjs')}`,
+          PAYCTL_TEST_HOST: 'moving.localhost',
+          PAYCTL_TEST_HOST_ADDRESS: addressFile,
+        }),
+      });
+      await readOnce;
+      writeFileSync(addressFile, '127.0.0.2\n');
+      await before.close();
+      const result = await run;
+      expect(result.code, result.stderr).toBe(0);
+      expect(before.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
+      expect(result.stdout).toContain('COMPLETED');
+    } finally {
+      await Promise.all([before.close(), new Promise<void>((resolve) => after.close(() => resolve()))]);
     }
   });
 
