@@ -3,7 +3,7 @@ import { loadCommandTree } from './commands/top-level.js';
 import { everyCommand } from './commands/spec.js';
 import { Interrupts } from './iostreams.js';
 import { processIO } from './process-io.js';
-import { closeIdleConnections } from './http/node-fetch.js';
+import { resetConnections } from './http/node-fetch.js';
 
 /**
  * The bundle's entry (dist/cli.cjs), and the only code that ends the process.
@@ -29,5 +29,5 @@ export async function commandPaths(): Promise<string[][]> {
 }
 
 // The tests' long-lived payctl processes (test/helpers/main-worker.cjs) run `main` again and again: between runs they
-// end the kept-alive connections, as each real process starts without one.
-export { main, closeIdleConnections };
+// end the kept-alive connections and forget the addresses looked up, as each real process starts without them.
+export { main, resetConnections };

@@ -59,13 +59,15 @@ const loadHttps = () => {
 };
 
 /**
- * Ends the kept-alive connections no request is using. A process starts with none;
- * the tests' in-process runs call this between runs so that each starts the same way.
+ * Ends the kept-alive connections no request is using, and forgets the addresses looked up. A
+ * process starts with neither; the tests' in-process runs call this between runs so that each
+ * starts the same way.
  */
-export function closeIdleConnections(): void {
+export function resetConnections(): void {
   for (const agent of [httpAgents.read, httpsTransport?.agents.read]) {
     for (const sockets of Object.values(agent?.freeSockets ?? {})) for (const socket of sockets ?? []) socket.destroy();
   }
+  forgetAddresses();
 }
 
 /** The members of a request that both LiteRequest and fetch's Request have. */

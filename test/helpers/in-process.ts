@@ -2,7 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import { main } from '../../src/main.js';
 import type { IO } from '../../src/process-io.js';
 import { writesOnTheWire } from '../../src/http/writes.js';
-import { closeIdleConnections } from '../../src/http/node-fetch.js';
+import { resetConnections } from '../../src/http/node-fetch.js';
 import { cleanEnv, RUN_DEADLINE_MS, turnOfTheEventLoop, type RunOptions, type RunResult } from './cli.js';
 
 // proper-lockfile (signal-exit) and conf (when-exit) add their exit listeners to the process once,
@@ -93,7 +93,7 @@ export async function runInProcess(args: readonly string[], options: RunOptions 
     active.delete(run);
     clearTimeout(timer);
     // Each process starts with no open connection; so does each run here.
-    closeIdleConnections();
+    resetConnections();
   }
 }
 

@@ -31,7 +31,7 @@ async function next() {
     const code = await cli.main(argv, io, env);
     // A process starts with no open connection; so does each run here. One kept alive from an earlier run could be
     // closed by the server just as it is reused (idle past its keep-alive on a busy machine): a POST then of unknown outcome.
-    cli.closeIdleConnections();
+    cli.resetConnections();
     process.stdout.write(`${JSON.stringify({ code, stdout: stdout.text(), stderr: stderr.text() })}\n`);
   }
   busy = false;
