@@ -1,5 +1,6 @@
 import http from 'node:http';
 import type https from 'node:https';
+import type tls from 'node:tls';
 import { loadBuiltin } from '../builtin.js';
 import { LiteHeaders, LiteResponse } from './fetch-classes.js';
 import { connectionOptionsFor } from './keep-alive.js';
@@ -51,11 +52,12 @@ const TOO_LARGE_HINT = "asked again, it would be as large. The API's answers are
 /** For reads and for writes, one agent each (see keep-alive.ts): only reads reuse a connection. */
 const httpAgents = { read: new http.Agent(connectionOptionsFor('GET')), write: new http.Agent(connectionOptionsFor('POST')) };
 /** node:https (with TLS and crypto) is loaded only for an https base URL: a local sandbox never needs it. */
-let httpsTransport: { module: typeof https; agents: { read: https.Agent; write: https.Agent } } | undefined;
+let httpsTransport: { module: typeof https; tls: typeof tls; agents: { read: https.Agent; write: https.Agent } } | undefined;
 const loadHttps = () => {
   if (httpsTransport) return httpsTransport;
   const module = loadBuiltin<typeof https>('node:https');
-  return (httpsTransport = { module, agents: { read: new module.Agent(connectionOptionsFor('GET')), write: new module.Agent(connectionOptionsFor('POST')) } });
+  const agents = { read: new module.Agent(connectionOptionsFor('GET')), write: new module.Agent(connectionOptionsFor('POST')) };
+  return (httpsTransport = { module, tls: loadBuiltin<typeof tls>('node:tls'), agents });
 };
 
 /**
@@ -119,7 +121,14 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       );
     const request = transport.request(
       url,
-      { method: input.method, headers, agent: proxy?.agent ?? (secure?.agents ?? httpAgents)[mayHaveEffect(input.method) ? 'write' : 'read'] },
+      {
+        method: input.method,
+        headers,
+        agent: proxy?.agent ?? (secure?.agents ?? httpAgents)[mayHaveEffect(input.method) ? 'write' : 'read'],
+        // Through a proxy's tunnel, https-proxy-agent gives tls no host name for an address, and tls would check the
+        // certificate against `localhost`: it is checked against the URL's host, as a direct connection's is.
+        ...(proxy && secure ? { checkServerIdentity: (_: string, cert: tls.PeerCertificate) => secure.tls.checkServerIdentity(hostOf(url), cert) } : {}),
+      },
       (response) => {
         // An http request goes to the proxy itself: a 407 is the proxy asking for credentials, and it forwarded nothing.
         if (proxy && !secure && response.statusCode === 407) return proxyRefused(proxy, response.statusCode, response.statusMessage);
@@ -188,6 +197,9 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     request.end(body);
   });
 }
+
+/** A URL's host as tls checks it: an IPv6 address without its brackets. */
+const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
 
 /** The proxy for `url`, or a TransportError (nothing sent) when a proxy variable cannot be used. */
 async function routeOf(url: URL, method: string): Promise<ProxyRoute | undefined> {

@@ -139,14 +139,14 @@ describe.concurrent('an answer larger than 32 MiB, its length announced or not',
   }
 });
 
-/** A self-signed certificate for 127.0.0.1 and localhost, made for this run: its file (for NODE_EXTRA_CA_CERTS), its key and itself. */
-async function selfSignedCertificate(): Promise<{ certFile: string; key: Buffer; cert: Buffer }> {
+/** A self-signed certificate for `names` (by default 127.0.0.1 and localhost), made for this run: its file (for NODE_EXTRA_CA_CERTS), its key and itself. */
+async function selfSignedCertificate(names = 'IP:127.0.0.1,DNS:localhost'): Promise<{ certFile: string; key: Buffer; cert: Buffer }> {
   const dir = mkdtempSync(path.join(tmpdir(), 'payctl-tls-'));
   const certFile = path.join(dir, 'cert.pem');
   const keyFile = path.join(dir, 'key.pem');
   await promisify(execFile)('openssl', [
     ...['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-keyout', keyFile, '-out', certFile],
-    ...['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1,DNS:localhost', '-days', '1'],
+    ...['-subj', '/CN=payctl test', '-addext', `subjectAltName=${names}`, '-days', '1'],
   ]);
   return { certFile, key: readFileSync(keyFile), cert: readFileSync(certFile) };
 }
@@ -271,6 +271,54 @@ describe.concurrent('Ctrl-C (SIGINT)', () => {
       await server.close();
     }
   });
+});
+
+describe('TLS through HTTPS_PROXY to a server named by its address', () => {
+  /** An https API on 127.0.0.1 with `certificate`; the requests that reached it. */
+  async function httpsApi(certificate: { key: Buffer; cert: Buffer }) {
+    const reached: string[] = [];
+    const server = https.createServer(certificate, (req, res) => {
+      reached.push(`${req.method} ${req.url}`);
+      req.resume().on('end', () => {
+        const answer = normalAnswer({ method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: '' });
+        sendJson(res, answer.status, answer.body);
+      });
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const close = () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      });
+    return { url: `https://127.0.0.1:${(server.address() as AddressInfo).port}`, reached, close };
+  }
+
+  // The tunnel's TLS is checked against the URL's address, as a direct connection's is; not against
+  // `localhost`, which is what tls falls back to when no host name is given.
+  for (const [names, expected] of [
+    ['IP:127.0.0.1', 'its certificate names that address: the command works'],
+    ['DNS:localhost', 'its certificate names only localhost: refused, exit 4, nothing reached it'],
+  ] as const) {
+    it(expected, async () => {
+      const certificate = await selfSignedCertificate(names);
+      const api = await httpsApi(certificate);
+      const proxy = await startForwardProxy();
+      try {
+        const result = await runCli(['balance'], { env: envFor(api.url, { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: certificate.certFile }) });
+        expect(proxy.records.map((record) => record.kind)).toContain('CONNECT');
+        if (names === 'IP:127.0.0.1') {
+          expect(result.code, result.stderr).toBe(0);
+          expect(api.reached).toEqual(['GET /withdrawals/balance']);
+        } else {
+          expect(result.code, result.stderr).toBe(4);
+          expect(result.stderr).toMatch(/^error: the TLS certificate of 127\.0\.0\.1:\d+ was refused: .*IP: 127\.0\.0\.1 is not in the cert's list/);
+          expect(api.reached).toEqual([]);
+        }
+      } finally {
+        await Promise.all([proxy.close(), api.close()]);
+      }
+    });
+  }
 });
 
 /**
