@@ -375,32 +375,32 @@ const withdrawalThatIs = (status: string, onRead?: () => void) => (request: Reco
   onRead?.();
 };
 
-describe('a connection kept alive after an answer', () => {
-  it('carries reads, never a write: on a server that closes it as the next request arrives, a withdrawal is sent once and paid, exit 0', async () => {
-    const server = await closingReusedConnections();
-    try {
-      const result = await runInProcess(WITHDRAW, { env: envFor(server.url) });
-      expect(result.code, result.stderr).toBe(0);
-      expect(server.log.filter((entry) => entry.request === 'POST /withdrawals/withdraw')).toEqual([expect.objectContaining({ closed: false })]);
-      // the reads before it went on kept-alive connections (closed here, and asked again): one was there to be reused
-      expect(server.log.filter((entry) => entry.closed).map((entry) => entry.request)).toContain('GET /withdrawals');
-    } finally {
-      await server.close();
-    }
-  });
+/**
+ * The withdrawal's POST went once, on a connection that carried nothing before; the reads before it
+ * went on kept-alive connections (closed as they came, and asked again): one was there to be reused.
+ */
+function expectWriteOnItsOwnConnection(log: { request: string; closed: boolean }[]) {
+  expect(log.filter((entry) => entry.request === 'POST /withdrawals/withdraw')).toEqual([expect.objectContaining({ closed: false })]);
+  expect(log.filter((entry) => entry.closed).map((entry) => entry.request)).toContain('GET /withdrawals');
+}
 
-  it('through HTTP_PROXY: the proxy closing a kept-alive connection as the next request arrives, a withdrawal is sent once and paid, exit 0', async () => {
-    // The server is the proxy: payctl sends it every request, by absolute URL; nothing listens at the API's address.
-    const proxy = await closingReusedConnections();
-    try {
-      const result = await runCli(WITHDRAW, { env: envFor(`http://127.0.0.1:${await closedPort()}`, { HTTP_PROXY: proxy.url }) });
-      expect(result.code, result.stderr).toBe(0);
-      expect(proxy.log.filter((entry) => entry.request === 'POST /withdrawals/withdraw')).toEqual([expect.objectContaining({ closed: false })]);
-      expect(proxy.log.filter((entry) => entry.closed).map((entry) => entry.request)).toContain('GET /withdrawals');
-    } finally {
-      await proxy.close();
-    }
-  });
+describe('a connection kept alive after an answer', () => {
+  // Through HTTP_PROXY the server is the proxy: payctl sends it every request, by absolute URL; nothing listens at the API's address.
+  for (const [how, run, envOf] of [
+    ['directly', runInProcess, (url: string) => envFor(url)],
+    ['through HTTP_PROXY', runCli, async (url: string) => envFor(`http://127.0.0.1:${await closedPort()}`, { HTTP_PROXY: url })],
+  ] as const) {
+    it(`${how}: carries reads, never a write; the server closing it as the next request arrives, a withdrawal is sent once and paid, exit 0`, async () => {
+      const server = await closingReusedConnections();
+      try {
+        const result = await run(WITHDRAW, { env: await envOf(server.url) });
+        expect(result.code, result.stderr).toBe(0);
+        expectWriteOnItsOwnConnection(server.log);
+      } finally {
+        await server.close();
+      }
+    });
+  }
 
   it('through HTTPS_PROXY: a tunnel kept alive carries reads, never a write; the server closing it as the next request arrives, exit 0', async () => {
     const certificate = await selfSignedCertificate();
@@ -409,8 +409,7 @@ describe('a connection kept alive after an answer', () => {
     try {
       const result = await runCli(WITHDRAW, { env: envFor(server.url, { HTTPS_PROXY: proxy.url, NODE_EXTRA_CA_CERTS: certificate.certFile }) });
       expect(result.code, result.stderr).toBe(0);
-      expect(server.log.filter((entry) => entry.request === 'POST /withdrawals/withdraw')).toEqual([expect.objectContaining({ closed: false })]);
-      expect(server.log.filter((entry) => entry.closed).map((entry) => entry.request)).toContain('GET /withdrawals');
+      expectWriteOnItsOwnConnection(server.log);
       expect(new Set(proxy.records.map((record) => record.kind))).toEqual(new Set(['CONNECT']));
     } finally {
       await Promise.all([proxy.close(), server.close()]);
