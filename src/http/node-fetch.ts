@@ -1,4 +1,5 @@
 import http from 'node:http';
+import { isIP } from 'node:net';
 import type https from 'node:https';
 import type tls from 'node:tls';
 import { loadBuiltin } from '../builtin.js';
@@ -126,8 +127,11 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
         headers,
         agent: proxy?.agent ?? (secure?.agents ?? httpAgents)[mayHaveEffect(input.method) ? 'write' : 'read'],
         // Through a proxy's tunnel, https-proxy-agent gives tls no host name for an address, and tls would check the
-        // certificate against `localhost`: it is checked against the URL's host, as a direct connection's is.
-        ...(proxy && secure ? { checkServerIdentity: (_: string, cert: tls.PeerCertificate) => secure.tls.checkServerIdentity(hostOf(url), cert) } : {}),
+        // certificate against `localhost`: it is checked against the address, as a direct connection's is. Only then:
+        // node 22 and later never keep alive a connection whose request brought a check of its own.
+        ...(proxy && secure && isIP(hostOf(url))
+          ? { checkServerIdentity: (_: string, cert: tls.PeerCertificate) => secure.tls.checkServerIdentity(hostOf(url), cert) }
+          : {}),
       },
       (response) => {
         // An http request goes to the proxy itself: a 407 is the proxy asking for credentials, and it forwarded nothing.
