@@ -22,5 +22,9 @@ const KEPT_ALIVE: AgentOptions = { keepAlive: true, timeout: 4_000, lookup: look
  */
 const CONNECTION_OF_ITS_OWN: AgentOptions = { keepAlive: false, lookup: lookupOncePerRun };
 
-/** The options of the agent that carries a request of `method`. */
-export const connectionOptionsFor = (method: string): AgentOptions => (mayHaveEffect(method) ? CONNECTION_OF_ITS_OWN : KEPT_ALIVE);
+/** What a request's connection is for: reads share kept-alive ones, a write has one of its own. */
+export type ConnectionUse = 'read' | 'write';
+export const connectionUseOf = (method: string): ConnectionUse => (mayHaveEffect(method) ? 'write' : 'read');
+
+/** The options of the agents that carry each use's requests. */
+export const CONNECTION_OPTIONS: Readonly<Record<ConnectionUse, AgentOptions>> = { read: KEPT_ALIVE, write: CONNECTION_OF_ITS_OWN };

@@ -4,10 +4,10 @@ import type https from 'node:https';
 import type tls from 'node:tls';
 import { loadBuiltin } from '../builtin.js';
 import { LiteHeaders, LiteResponse } from './fetch-classes.js';
-import { connectionOptionsFor } from './keep-alive.js';
+import { CONNECTION_OPTIONS, connectionUseOf, type ConnectionUse } from './keep-alive.js';
 import { forgetAddresses } from './lookup.js';
 import { proxyConfigured, proxyRoute, ProxySettingError, type ProxyRoute } from './proxy.js';
-import { mayHaveEffect, writeSent, writeSettled, type Write } from './writes.js';
+import { writeSent, writeSettled, type Write } from './writes.js';
 
 /**
  * A `fetch` for ky built on node:http. On Node 20 the global fetch costs about
@@ -51,14 +51,17 @@ const TOO_LARGE = `the response is larger than ${MAX_RESPONSE_CHARACTERS / 1024 
 const TOO_LARGE_HINT = "asked again, it would be as large. The API's answers are far smaller: check the base URL (payctl auth status)";
 
 /** For reads and for writes, one agent each (see keep-alive.ts): only reads reuse a connection. */
-const httpAgents = { read: new http.Agent(connectionOptionsFor('GET')), write: new http.Agent(connectionOptionsFor('POST')) };
+const agentsOf = <A>(Agent: new (options: http.AgentOptions) => A): Record<ConnectionUse, A> => ({
+  read: new Agent(CONNECTION_OPTIONS.read),
+  write: new Agent(CONNECTION_OPTIONS.write),
+});
+const httpAgents = agentsOf(http.Agent);
 /** node:https (with TLS and crypto) is loaded only for an https base URL: a local sandbox never needs it. */
-let httpsTransport: { module: typeof https; tls: typeof tls; agents: { read: https.Agent; write: https.Agent } } | undefined;
+let httpsTransport: { module: typeof https; tls: typeof tls; agents: Record<ConnectionUse, https.Agent> } | undefined;
 const loadHttps = () => {
   if (httpsTransport) return httpsTransport;
   const module = loadBuiltin<typeof https>('node:https');
-  const agents = { read: new module.Agent(connectionOptionsFor('GET')), write: new module.Agent(connectionOptionsFor('POST')) };
-  return (httpsTransport = { module, tls: loadBuiltin<typeof tls>('node:tls'), agents });
+  return (httpsTransport = { module, tls: loadBuiltin<typeof tls>('node:tls'), agents: agentsOf(module.Agent) });
 };
 
 /**
@@ -90,7 +93,8 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
   if (init.interrupt?.aborted) throw new TransportError('interrupted', INTERRUPTED, false);
   const secure = url.protocol === 'https:' ? loadHttps() : undefined;
   const transport = secure?.module ?? http;
-  const proxy = proxyConfigured() ? await routeOf(url, input.method) : undefined;
+  const use = connectionUseOf(input.method);
+  const proxy = proxyConfigured() ? await routeOf(url, use) : undefined;
 
   return new Promise<LiteResponse>((resolve, reject) => {
     let connected = false;
@@ -125,13 +129,8 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       {
         method: input.method,
         headers,
-        agent: proxy?.agent ?? (secure?.agents ?? httpAgents)[mayHaveEffect(input.method) ? 'write' : 'read'],
-        // Through a proxy's tunnel, https-proxy-agent gives tls no host name for an address, and tls would check the
-        // certificate against `localhost`: it is checked against the address, as a direct connection's is. Only then:
-        // node 22 and later never keep alive a connection whose request brought a check of its own.
-        ...(proxy && secure && isIP(hostOf(url))
-          ? { checkServerIdentity: (_: string, cert: tls.PeerCertificate) => secure.tls.checkServerIdentity(hostOf(url), cert) }
-          : {}),
+        agent: proxy?.agent ?? (secure?.agents ?? httpAgents)[use],
+        ...(proxy && secure ? tunnelledAddressCheck(secure.tls, url) : {}),
       },
       (response) => {
         // An http request goes to the proxy itself: a 407 is the proxy asking for credentials, and it forwarded nothing.
@@ -202,13 +201,20 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
   });
 }
 
-/** A URL's host as tls checks it: an IPv6 address without its brackets. */
-const hostOf = (url: URL): string => url.hostname.replace(/^\[(.*)\]$/, '$1');
+/**
+ * Through a proxy's tunnel, https-proxy-agent gives tls no host name for an address, and tls would check the
+ * certificate against `localhost`: for a URL naming an address (IPv6 without its brackets), a check against it,
+ * as a direct connection's. Only then: node 22 and later never keep alive a connection whose request brought a check of its own.
+ */
+function tunnelledAddressCheck(module: typeof tls, url: URL): Pick<tls.ConnectionOptions, 'checkServerIdentity'> {
+  const host = url.hostname.replace(/^\[(.*)\]$/, '$1');
+  return isIP(host) ? { checkServerIdentity: (_, cert) => module.checkServerIdentity(host, cert) } : {};
+}
 
 /** The proxy for `url`, or a TransportError (nothing sent) when a proxy variable cannot be used. */
-async function routeOf(url: URL, method: string): Promise<ProxyRoute | undefined> {
+async function routeOf(url: URL, use: ConnectionUse): Promise<ProxyRoute | undefined> {
   try {
-    return await proxyRoute(url, method);
+    return await proxyRoute(url, use);
   } catch (error) {
     if (error instanceof ProxySettingError) throw new TransportError(error.message, 'EPROXYSETTING', false, `nothing was sent; ${error.hint}`);
     throw error;

@@ -1,6 +1,5 @@
 import type { Agent } from 'node:http';
-import { connectionOptionsFor } from './keep-alive.js';
-import { mayHaveEffect } from './writes.js';
+import { CONNECTION_OPTIONS, type ConnectionUse } from './keep-alive.js';
 
 /**
  * Proxies from the environment, as curl and most tools read them: HTTPS_PROXY for
@@ -50,8 +49,8 @@ export function shownProxy(proxy: URL): string {
 
 const agents = new Map<string, Agent>();
 
-/** How to reach `url` with a `method` request: through the proxy the environment names for it, or directly (undefined). */
-export async function proxyRoute(url: URL, method: string, env: NodeJS.ProcessEnv = process.env): Promise<ProxyRoute | undefined> {
+/** How to reach `url` for a `use` request: through the proxy the environment names for it, or directly (undefined). */
+export async function proxyRoute(url: URL, use: ConnectionUse, env: NodeJS.ProcessEnv = process.env): Promise<ProxyRoute | undefined> {
   const { getProxyForUrl } = await import('proxy-from-env');
   const proxy = getProxyForUrl(url.href);
   if (!proxy) return undefined;
@@ -66,15 +65,15 @@ export async function proxyRoute(url: URL, method: string, env: NodeJS.ProcessEn
   if (proxyUrl.protocol !== 'http:' && proxyUrl.protocol !== 'https:') {
     throw new ProxySettingError(`${variable} names a ${proxyUrl.protocol.replace(/:$/, '')} proxy; payctl speaks to http and https proxies`, `set ${variable} to http://HOST:PORT`);
   }
-  const key = `${url.protocol} ${proxyUrl.href} ${mayHaveEffect(method) ? 'write' : 'read'}`;
+  const key = `${url.protocol} ${proxyUrl.href} ${use}`;
   let agent = agents.get(key);
   if (!agent) {
     if (url.protocol === 'https:') {
       const { HttpsProxyAgent } = await import('https-proxy-agent');
-      agent = new HttpsProxyAgent(proxyUrl, connectionOptionsFor(method));
+      agent = new HttpsProxyAgent(proxyUrl, CONNECTION_OPTIONS[use]);
     } else {
       const { HttpProxyAgent } = await import('http-proxy-agent');
-      agent = new HttpProxyAgent(proxyUrl, connectionOptionsFor(method));
+      agent = new HttpProxyAgent(proxyUrl, CONNECTION_OPTIONS[use]);
     }
     agents.set(key, agent);
   }

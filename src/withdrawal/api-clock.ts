@@ -1,16 +1,6 @@
 import { listWithdrawals } from '../api/withdrawals.js';
 import type { ApiClient } from '../http/client.js';
 
-/**
- * How far the API's clock is ahead of this machine's, in milliseconds, read from the
- * `Date` header of the client's latest answer as it arrived (whole seconds, so within a
- * second); undefined when the answer carried no readable one. Time windows over the
- * API's `createdAt` are read on the API's clock: this machine's may be minutes off.
- */
-export function apiClockOffset(client: ApiClient): number | undefined {
-  return client.lastAnswerClockOffset();
-}
-
 const clockReads = new WeakMap<ApiClient, Promise<unknown>>();
 
 /**
@@ -21,11 +11,11 @@ const clockReads = new WeakMap<ApiClient, Promise<unknown>>();
  * (the send that follows meets that failure itself).
  */
 export async function readApiClockOffset(client: ApiClient): Promise<number | undefined> {
-  if (apiClockOffset(client) === undefined) {
+  if (client.lastAnswerClockOffset() === undefined) {
     if (!clockReads.has(client)) clockReads.set(client, listWithdrawals(client, { page: 1, limit: 1 }).catch(() => undefined));
     await clockReads.get(client);
   }
-  return apiClockOffset(client);
+  return client.lastAnswerClockOffset();
 }
 
 /** The offset as a person reads it: `the API's clock is 120 s ahead of this machine's`. */

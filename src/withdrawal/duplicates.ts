@@ -2,7 +2,6 @@ import type { Settings } from '../config/settings.js';
 import { usageError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
 import { parseDuplicateWindow } from '../validation/flags.js';
-import { apiClockOffset } from './api-clock.js';
 import { compareWithdrawal, createdAtOf, idOf, type WithdrawalIdentity } from './identity.js';
 import { MAX_PASSES, PAGE_SIZE, readWindow, WindowTooLong, type WindowRead } from './window.js';
 
@@ -26,7 +25,7 @@ export function duplicateWindowOf(settings: Settings): { text: string; ms: numbe
  */
 export async function recentWithdrawals(client: ApiClient, window: { text: string; ms: number }): Promise<unknown[]> {
   let since = -Infinity;
-  const edge = () => (since = Date.now() + (apiClockOffset(client) ?? 0) - window.ms);
+  const edge = () => (since = Date.now() + (client.lastAnswerClockOffset() ?? 0) - window.ms);
   let read: WindowRead;
   try {
     read = await readWindow(client, edge, MAX_PAGES);
