@@ -94,7 +94,14 @@ describe('customers find', () => {
   });
 
   it('asks for many pages at once (more than four), at most 64, after the first alone', async () => {
-    const { env, log, mostInFlight } = await directory(4000, (_page, _attempt, respond) => setTimeout(() => respond(), 50));
+    // Pages after the first are held until five wait at once, then all answered: a scan that asked for four or
+    // fewer at a time would wait here until the run's deadline, however fast or slow the machine.
+    const held: Array<() => void> = [];
+    const { env, log, mostInFlight } = await directory(4000, (page, _attempt, respond) => {
+      if (page === 1 || held.length >= 5) return respond();
+      held.push(() => respond());
+      if (held.length === 5) for (const release of held) release();
+    });
     const found = await runInProcess(['customers', 'find', '--email', 'c3999@example.com', '--json'], { env });
     expect(parsed<Customer[]>(found)).toEqual([customerAt(3999)]);
     expect(log.map((entry) => entry.page).sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, i) => i + 1));

@@ -110,20 +110,31 @@ describe('a team on one ledger', () => {
   it('a batch killed while holding claims: the other operator is refused, naming the holder, until --reconcile settles them', async () => {
     const prefix = 'killed';
     const [fileA, fileB] = twoCopies(prefix, 6);
-    const running = startCli(batchArgs(fileA, ['--concurrency', '1']), team.envA);
-    await waitUntil('two claims', async () => (await claimsOf(team.db, fileA)) >= 2);
-    running.child.kill('SIGKILL');
-    await running.done;
-    const refused = await runInProcess(batchArgs(fileB), { env: team.envB });
-    expect(refused.code, refused.stderr).toBe(2);
-    // The first row reached the platform before the kill: the platform check, which comes first, names it as a twin.
-    // A row only claimed (sent or not) is refused by the ledger, naming the holder.
-    expect(refused.stderr).toMatch(new RegExp(`twin: made .*killed-0@example.com|is claimed by ${os.userInfo().username}@${os.hostname()} \\(file ${fileA.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) since `));
-    const reconciled = await runInProcess(batchArgs(fileA, ['--reconcile']), { env: team.envA });
-    expect([0, 2], reconciled.stderr).toContain(reconciled.code);
-    const rerun = await runInProcess(batchArgs(fileB), { env: team.envB });
-    expect([0, 2], rerun.stderr).toContain(rerun.code);
-    await expectPaidOnce(team.session, prefix, pixKeys(prefix, 6));
+    // Its first POST is held before the platform: the kill finds the run holding claims however late it comes
+    // (on a busy machine a run could otherwise pay every row first, and the other operator meet only twins).
+    // Both operators go through the proxy: a claim is of the platform account its base URL names.
+    const proxy = await startProxy(team.session.sandbox.url);
+    proxy.holdPosts(() => new Promise(() => {}));
+    const envA = { ...team.envA, PAYCTL_BASE_URL: proxy.url };
+    const envB = { ...team.envB, PAYCTL_BASE_URL: proxy.url };
+    try {
+      const running = startCli(batchArgs(fileA, ['--concurrency', '1']), envA);
+      await waitUntil('a POST held', async () => proxy.posts.length >= 1);
+      running.child.kill('SIGKILL');
+      await running.done;
+      proxy.holdPosts(() => undefined);
+      const refused = await runInProcess(batchArgs(fileB), { env: envB });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(new RegExp(`is claimed by ${os.userInfo().username}@${os.hostname()} \\(file ${fileA.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) since `));
+      expect(await sandboxWithdrawals(team.session)).not.toContainEqual(expect.objectContaining({ pixKey: `${prefix}-0@example.com` }));
+      const reconciled = await runInProcess(batchArgs(fileA, ['--reconcile']), { env: envA });
+      expect([0, 2], reconciled.stderr).toContain(reconciled.code);
+      const rerun = await runInProcess(batchArgs(fileB), { env: envB });
+      expect([0, 2], rerun.stderr).toContain(rerun.code);
+      await expectPaidOnce(team.session, prefix, pixKeys(prefix, 6));
+    } finally {
+      await proxy.close();
+    }
   });
 
   it('rows are claimed ahead, a group to a commit; a batch killed so leaves them in flight, and its rerun settles those its journal never sent and pays every row once', async () => {
