@@ -1,9 +1,10 @@
 import { spawn } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import lockfile from 'proper-lockfile';
 import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, RUN_DEADLINE_MS, tempConfigDir, type RunResult } from '../helpers/cli.js';
+import { BIN, cleanEnv, ROOT, RUN_DEADLINE_MS, tempConfigDir, type RunResult } from '../helpers/cli.js';
 import { startWorkers } from '../helpers/workers.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
@@ -13,10 +14,10 @@ import { tally, trackFailures } from './tally.js';
 /**
  * Secrets (token, client secret, card number, security code) never reach
  * stdout, stderr, files other than config.json (the token only) or the
- * process's argv: with --debug, in every output format, on success and with
- * errors forced by a server that echoes what it received. And the config:
- * private whatever the umask, a broken file reported with its fix and never
- * overwritten, concurrent changes never lost.
+ * process's argv and title: with --debug, in every output format, on success
+ * and with errors forced by a server that echoes what it received. And the
+ * config: private whatever the umask, a broken file reported with its fix and
+ * never overwritten, concurrent changes never lost.
  */
 
 const hour = () => Math.floor(Date.now() / 1000) + 3600;
@@ -257,41 +258,140 @@ describe('secrets never leak', () => {
     tally('secretChecks', cases.length);
   });
 
-  it('no secret in the argv of a running payctl (read from /proc while it waits on a server that never answers)', async () => {
+  it('no secret in the argv or process title of a running payctl (read from /proc once it has its secrets: while it waits on a server that never answers, or for auth token on the config lock)', async () => {
     const problems = (
       await inPool(SECRET_COMMANDS, 3, async (command) => {
-        const { id, dir, env } = prepareCase(command, 'hang');
-        // --timeout past the run's deadline: payctl waits on the server until it is killed, however slow this test is.
-        const child = spawn(process.execPath, [BIN, ...command.argv(dir), '--debug', '--timeout', String(RUN_DEADLINE_MS / 1000)], {
-          env: cleanEnv(env),
-          stdio: ['pipe', 'pipe', 'pipe'],
-        });
-        const argv = () => (existsSync(`/proc/${child.pid}/cmdline`) ? readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').replace(/\0/g, ' ') : '');
-        const until = async (reached: () => boolean) => {
-          for (const deadline = Date.now() + RUN_DEADLINE_MS; !reached() && child.exitCode === null && Date.now() < deadline; ) {
-            await new Promise((resolve) => setTimeout(resolve, 20));
-          }
-        };
-        // Its stdin is held until it runs payctl (read at once after spawn, the argv can still be the parent's):
-        // auth token sends nothing, so its argv is read while it waits there for its token.
-        await until(() => argv().includes(BIN));
-        let cmdline = argv();
-        child.stdin.end(command.input ?? '');
-        if (command.name !== 'auth token') {
-          await until(() => api.requests.some((request) => request.url.startsWith(`/s/${id}/`)));
-          cmdline = argv();
-        }
-        // Its argv is read: waiting any longer would prove nothing more.
-        const closed = new Promise((resolve) => (child.exitCode === null ? child.on('close', resolve) : resolve(undefined)));
-        child.kill('SIGKILL');
-        await closed;
-        return [...(cmdline.includes(BIN) ? [] : [`could not read the argv of ${command.name}`]), ...findSecrets(`argv of ${command.name}`, cmdline)];
+        const sighting = command.name === 'auth token' ? await whileStoringToken(command) : await whileWaitingOnServer(command);
+        if ('missed' in sighting) return [`${command.name}: ${sighting.missed}`];
+        return [...findSecrets(`argv of ${command.name}`, sighting.argv), ...findSecrets(`title of ${command.name}`, sighting.title)];
       })
     ).flat();
-    expect(problems).toEqual([]);
+    expect(problems, problems.join('\n')).toEqual([]);
     tally('secretChecks', SECRET_COMMANDS.length);
   });
 });
+
+/** What /proc shows of a running payctl, or why it was not seen running where it was awaited. */
+type Sighting = { argv: string; title: string } | { missed: string };
+
+/**
+ * Linux shows a new process title only within the bytes of the original argv: room for a title that
+ * holds the token whole (a user's longer paths give it), so that a payctl putting it there is seen.
+ */
+const ROOM_FOR_A_TITLE = `payctl${'-'.repeat(2 * TOKEN.length)}`;
+
+/** A file of /proc/PID, '' once the process has ended (an ended process, not yet reaped, shows an empty argv). */
+function procFile(pid: number, name: string): string {
+  try {
+    return readFileSync(`/proc/${pid}/${name}`, 'utf8');
+  } catch {
+    return '';
+  }
+}
+
+/** A process and those it started, theirs too: a payctl that ran itself again, with a secret in its argv, would be its child. */
+function withDescendants(pid: number): number[] {
+  let threads: string[] = [];
+  try {
+    threads = readdirSync(`/proc/${pid}/task`);
+  } catch {
+    // It has ended: no threads, no children.
+  }
+  const children = threads.flatMap((thread) => procFile(pid, `task/${thread}/children`).split(' ').filter(Boolean).map(Number));
+  return [pid, ...children.flatMap(withDescendants)];
+}
+
+/**
+ * Starts payctl for the argv check, with `input` on its stdin (a string, or the descriptor of an
+ * open file). --timeout past the run's deadline: it waits on the server until it is killed.
+ */
+function startForArgv(command: SecretCommand, dir: string, env: Record<string, string>, input: string | number) {
+  const child = spawn(process.execPath, [BIN, ...command.argv(dir), '--debug', '--timeout', String(RUN_DEADLINE_MS / 1000)], {
+    argv0: ROOM_FOR_A_TITLE,
+    env: cleanEnv(env),
+    stdio: [typeof input === 'number' ? input : 'pipe', 'pipe', 'pipe'],
+  });
+  if (typeof input === 'string') child.stdin?.end(input);
+  let stderr = '';
+  child.stdout?.resume();
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const closed = new Promise((resolve) => child.on('close', resolve));
+  const pid = child.pid!;
+  return {
+    proc: (name: string) => procFile(pid, name),
+    /** Waits until `reached` or payctl ends; whether it was reached. */
+    until: async (reached: () => boolean) => {
+      for (const deadline = Date.now() + RUN_DEADLINE_MS; !reached() && child.exitCode === null && Date.now() < deadline; ) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      return reached();
+    },
+    /**
+     * Its argv and title now, read once it is seen to be payctl (a request, a lock tried): a new title
+     * overwrites the argv (cmdline) and renames the process (comm).
+     */
+    sighting: (): Sighting => {
+      const processes = withDescendants(pid);
+      const argv = processes.map((each) => procFile(each, 'cmdline').replace(/\0/g, ' '));
+      if (!argv[0]) return { missed: 'its argv could not be read: it had ended' };
+      return { argv: argv.join('\n'), title: processes.map((each) => procFile(each, 'comm')).join('') };
+    },
+    /** Kills it (its argv is read: waiting longer would prove nothing more); how it had ended before, if it had. */
+    stop: async () => {
+      child.kill('SIGKILL');
+      await closed;
+      // An exit code, not the signal: it had ended on its own (the kill reached a process already gone).
+      return child.exitCode === null ? undefined : `exit ${child.exitCode}: ${stderr.trim().slice(0, 400)}`;
+    },
+  };
+}
+
+/** A command that sends its secrets: its argv once the server has its request, which is never answered. */
+async function whileWaitingOnServer(command: SecretCommand): Promise<Sighting> {
+  const { id, dir, env } = prepareCase(command, 'hang');
+  const run = startForArgv(command, dir, env, command.input ?? '');
+  await run.until(() => api.requests.some((request) => request.url.startsWith(`/s/${id}/`)));
+  const sighting = run.sighting();
+  await run.stop();
+  return sighting;
+}
+
+const LOCK_TRIES = path.join(ROOT, 'test/helpers/lock-tries.cjs');
+/** A run that ended before it was seen holding its token is run again, up to this many times, on a test starved that long. */
+const RUNS_FOR_A_STARVED_TEST = 5;
+
+/**
+ * auth token sends nothing: its argv is read once it has read its token and tries to store it. Its
+ * stdin is a file, whose offset (/proc/PID/fdinfo/0) says how much of it payctl has read; the config
+ * lock, held here, keeps it from storing the token and ending, and test/helpers/lock-tries.cjs records
+ * each of its tries at the lock. payctl gives up on a held lock after 15 s, and takes over one left
+ * untouched for 10 s: a test starved longer than that sees it end first, and runs it again.
+ */
+async function whileStoringToken(command: SecretCommand): Promise<Sighting> {
+  let missed = '';
+  for (let attempt = 1; attempt <= RUNS_FOR_A_STARVED_TEST; attempt++) {
+    const { dir, configDir, env } = prepareCase(command, 'hang');
+    mkdirSync(configDir, { mode: 0o700 });
+    const lock = path.join(configDir, 'config.lock');
+    // Its mtime renewed every second while held, as payctl renews its own.
+    const release = await lockfile.lock(lock, { lockfilePath: lock, realpath: false, update: 1000, onCompromised: () => undefined });
+    const tokenFile = path.join(dir, 'token');
+    writeFileSync(tokenFile, command.input ?? '');
+    const tries = path.join(dir, 'lock-tries');
+    const fd = openSync(tokenFile, 'r');
+    const run = startForArgv(command, dir, { ...env, NODE_OPTIONS: `--require ${LOCK_TRIES}`, PAYCTL_TEST_LOCK_TRIES: tries }, fd);
+    closeSync(fd);
+    const tokenRead = () => /^pos:\s*(\d+)$/m.exec(run.proc('fdinfo/0'))?.[1] === String(statSync(tokenFile).size);
+    const triedLock = () => existsSync(tries) && readFileSync(tries, 'utf8').split('\n').includes(lock);
+    const seen = (await run.until(() => tokenRead() && triedLock())) ? run.sighting() : undefined;
+    const ended = await run.stop();
+    // A lock payctl took over as stale is no longer this test's to release.
+    await release().catch(() => undefined);
+    if (seen && 'argv' in seen) return seen;
+    missed = `payctl was not seen holding its token in ${attempt} runs; the last ${ended ? `ended first (${ended})` : `did not read its token and try the config lock within ${RUN_DEADLINE_MS / 1000} s`}`;
+  }
+  return { missed };
+}
 
 describe('config file safety', () => {
   const sh = (script: string, env: Record<string, string>, input = '') =>
