@@ -11,6 +11,8 @@ export interface LockHolder {
   host: string;
   /** Linux's boot id: the same host name after a reboot is not the same running system. */
   bootId?: string;
+  /** When the holder's process started (processStart): a pid is used again once its process is gone. */
+  started?: string;
   since: string;
 }
 
@@ -50,10 +52,11 @@ const RETRY_EVERY_MS = 100;
  *   place: rename never replaces a directory that has something in it);
  * - a stale lock is removed by unlinking the record of the holder judged stale,
  *   which only one process can do: the others fail and find the lock busy;
- * - a holder on this machine is stale exactly when its process is gone, so a
- *   crashed run's lock is taken over at once, and a live one (even stopped with
- *   Ctrl-Z) is never taken over; a holder on another machine is judged by the
- *   lock's time, which its proper-lockfile refreshes.
+ * - a holder on this machine is stale exactly when its process is gone (its pid
+ *   unused, or used by a process that started at another time), so a crashed
+ *   run's lock is taken over at once, and a live one (even stopped with Ctrl-Z)
+ *   is never taken over; a holder on another machine is judged by the lock's
+ *   time, which its proper-lockfile refreshes.
  */
 export async function takeLock(lockPath: string, what: string, waitMs: number): Promise<HeldLock> {
   assertPrivate(lockPath, what, 'directory');
@@ -118,7 +121,13 @@ function readHolder(lockPath: string): { token: string; holder: LockHolder } | u
       if (typeof record.pid !== 'number' || typeof record.host !== 'string' || typeof record.since !== 'string') return undefined;
       return {
         token,
-        holder: { pid: record.pid, host: record.host, bootId: typeof record.bootId === 'string' ? record.bootId : undefined, since: record.since },
+        holder: {
+          pid: record.pid,
+          host: record.host,
+          bootId: typeof record.bootId === 'string' ? record.bootId : undefined,
+          started: typeof record.started === 'string' ? record.started : undefined,
+          since: record.since,
+        },
       };
     }
   } catch {
@@ -141,14 +150,31 @@ function bootId(): string | undefined {
 
 const onThisSystem = (holder: LockHolder) => holder.host === os.hostname() && holder.bootId === bootId();
 
-function isRunning(pid: number): boolean {
+/**
+ * When a process started, in clock ticks since boot (Linux: the 22nd field of /proc/PID/stat);
+ * undefined where there is no /proc. With the pid it names one process: a crashed holder's pid
+ * can belong to another process by the time its lock is found, which must not keep the lock.
+ */
+export function processStart(pid: number): string | undefined {
   try {
-    process.kill(pid, 0);
-    return true;
+    const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // The command name (field 2) is in parentheses and may hold spaces and parentheses: fields are counted after the last.
+    return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether the holder's process still runs: its pid in use, by the process that took the lock when both start times are known. */
+function isRunning(holder: LockHolder): boolean {
+  try {
+    process.kill(holder.pid, 0);
   } catch (error) {
     // EPERM: it runs, as another user.
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
+    if ((error as NodeJS.ErrnoException).code !== 'EPERM') return false;
   }
+  const started = holder.started === undefined ? undefined : processStart(holder.pid);
+  return started === undefined || started === holder.started;
 }
 
 type Callback<T = void> = (error: NodeJS.ErrnoException | null, value?: T) => void;
@@ -171,7 +197,13 @@ class LockDirectory {
     const aside = `${lockPath}.${this.token}`;
     try {
       fs.mkdirSync(aside, { mode: 0o700 });
-      const holder: LockHolder = { pid: process.pid, host: os.hostname(), bootId: bootId(), since: new Date().toISOString() };
+      const holder: LockHolder = {
+        pid: process.pid,
+        host: os.hostname(),
+        bootId: bootId(),
+        started: processStart(process.pid),
+        since: new Date().toISOString(),
+      };
       fs.writeFileSync(path.join(aside, `holder-${this.token}.json`), `${JSON.stringify(holder)}\n`, { mode: 0o600, flag: 'wx' });
       fs.renameSync(aside, lockPath);
       this.held = true;
@@ -193,7 +225,7 @@ class LockDirectory {
       // No record: the lock was left half made or half removed by a process that died in between.
       if (!found) return callback(null, { mtime: new Date(0) });
       if (!onThisSystem(found.holder)) return callback(null, stat);
-      callback(null, { mtime: isRunning(found.holder.pid) ? new Date() : new Date(0) });
+      callback(null, { mtime: isRunning(found.holder) ? new Date() : new Date(0) });
     });
   };
 

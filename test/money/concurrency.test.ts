@@ -2,10 +2,12 @@ import { cpSync, existsSync, mkdirSync, readFileSync, utimesSync, writeFileSync 
 import os from 'node:os';
 import path from 'node:path';
 import { randomUUID } from 'node:crypto';
+import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
 import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
+import { processStart } from '../../src/withdrawal/lock.js';
 import { csvFile, deadPid, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, startProxy } from './helpers.js';
 
 /**
@@ -51,7 +53,7 @@ const runPids = (journal: string) =>
 const bootId = () => readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim();
 
 /** A lock as payctl leaves it when its process dies: the holder's record inside a private folder. */
-function leaveLock(lockPath: string, holder: { pid: number; host: string; bootId?: string }, ageMs = 0): void {
+function leaveLock(lockPath: string, holder: { pid: number; host: string; bootId?: string; started?: string }, ageMs = 0): void {
   mkdirSync(lockPath, { mode: 0o700 });
   writeFileSync(path.join(lockPath, `holder-${randomUUID()}.json`), JSON.stringify({ ...holder, since: new Date(Date.now() - ageMs).toISOString() }), {
     mode: 0o600,
@@ -106,6 +108,30 @@ describe.concurrent('one batch at a time per journal', () => {
       await expectPaidOnce(batches, `${prefix}-`, pixKeys(prefix, 5));
     };
     await Promise.all([0, 1, 2, 3, 4].map(round));
+  });
+
+  it('a lock whose holder is gone is taken over though its pid now names another running process; a live holder is refused', async () => {
+    // A process that runs all along: as the holder's pid used again after the holder died, recorded with
+    // another start time; as a live holder, with its own.
+    const other = spawn('sleep', ['600'], { stdio: 'ignore' });
+    try {
+      const started = processStart(other.pid!);
+      expect(started).toMatch(/^\d+$/);
+      const reused = csvFile('reused.csv', [PIX_HEADER, ...pixRows('reused', 3, bank)]);
+      leaveLock(`${reused}.journal.lock`, { pid: other.pid!, host: os.hostname(), bootId: bootId(), started: String(Number(started) - 1) });
+      const taken = await batches.run(batchArgs(reused));
+      expect(taken.code, taken.stderr).toBe(0);
+      await expectPaidOnce(batches, 'reused-', pixKeys('reused', 3));
+
+      const live = csvFile('live.csv', [PIX_HEADER, ...pixRows('live', 3, bank)]);
+      leaveLock(`${live}.journal.lock`, { pid: other.pid!, host: os.hostname(), bootId: bootId(), started });
+      const refused = await batches.run(batchArgs(live));
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toMatch(new RegExp(`in use by another payctl: pid ${other.pid} on host `));
+      expect((await sandboxWithdrawals(batches)).filter((w) => w.pixKey?.startsWith('live-'))).toHaveLength(0);
+    } finally {
+      other.kill();
+    }
   });
 
   it('a lock held on another host is refused while fresh, naming that host, and taken over once it is stale', async () => {
