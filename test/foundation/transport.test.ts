@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { promisify } from 'node:util';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ROOT, runCli, startCli, tempConfigDir } from '../helpers/cli.js';
+import { ROOT, RUN_DEADLINE_MS, runCli, startCli, tempConfigDir } from '../helpers/cli.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { closedPort, fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { normalAnswer } from '../hardening/commands.js';
@@ -114,10 +114,12 @@ describe.concurrent('an answer larger than 32 MiB, its length announced or not',
     const how = announced ? 'announced in Content-Length' : 'chunked';
     // Announced, only the first bytes come: a payctl that did not refuse it at the headers would wait for its
     // --timeout (the default 30 s) and fail the test. Chunked, the whole body comes, at whatever speed the machine
-    // has. No shorter --timeout: the server shares this process, which a busy machine may stall past it.
+    // has: from a server in this process, which a busy machine stalled past 30 s (load 41), so the run's --timeout
+    // is its deadline's.
+    const timeout = announced ? [] : ['--timeout', String(RUN_DEADLINE_MS / 1000)];
     it(`${how}, to a GET: exit 4, nothing kept, not asked again`, async () => {
       await withServer(hugeAnswer('GET', announced), async (server) => {
-        const result = await runInProcess(['balance'], { env: envFor(server.url) });
+        const result = await runInProcess(['balance', ...timeout], { env: envFor(server.url) });
         expect(result.code, result.stderr).toBe(4);
         expect(result.stderr).toContain('error: the response is larger than 32 MiB\n');
         expect(result.stderr).toContain("hint: asked again, it would be as large. The API's answers are far smaller: check the base URL (payctl auth status)\n");
@@ -128,7 +130,7 @@ describe.concurrent('an answer larger than 32 MiB, its length announced or not',
 
     it(`${how}, to a withdrawal POST: exit 5, outcome unknown, sent once`, async () => {
       await withServer(hugeAnswer('POST', announced), async (server) => {
-        const result = await runInProcess(WITHDRAW, { env: envFor(server.url) });
+        const result = await runInProcess([...WITHDRAW, ...timeout], { env: envFor(server.url) });
         expect(result.code, result.stderr).toBe(5);
         expect(result.stderr).toContain('the response is larger than 32 MiB');
         expect(result.stderr).toMatch(/outcome is unknown|check whether/);
