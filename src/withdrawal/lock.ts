@@ -136,17 +136,22 @@ function readHolder(lockPath: string): { token: string; holder: LockHolder } | u
   return undefined;
 }
 
-let bootIdCache: string | undefined | null = null;
-function bootId(): string | undefined {
-  if (bootIdCache === null) {
-    try {
-      bootIdCache = fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
-    } catch {
-      bootIdCache = undefined;
-    }
-  }
-  return bootIdCache;
+/** A fact of the running process or system, read when first asked for and then kept: it does not change. */
+function keptOnceRead<T>(read: () => T): () => T {
+  let kept: { value: T } | undefined;
+  return () => (kept ??= { value: read() }).value;
 }
+
+const bootId = keptOnceRead((): string | undefined => {
+  try {
+    return fs.readFileSync('/proc/sys/kernel/random/boot_id', 'utf8').trim() || undefined;
+  } catch {
+    return undefined;
+  }
+});
+
+/** This process's start, written into each lock it takes. */
+const ownStart = keptOnceRead(() => processStart(process.pid));
 
 const onThisSystem = (holder: LockHolder) => holder.host === os.hostname() && holder.bootId === bootId();
 
@@ -201,7 +206,7 @@ class LockDirectory {
         pid: process.pid,
         host: os.hostname(),
         bootId: bootId(),
-        started: processStart(process.pid),
+        started: ownStart(),
         since: new Date().toISOString(),
       };
       fs.writeFileSync(path.join(aside, `holder-${this.token}.json`), `${JSON.stringify(holder)}\n`, { mode: 0o600, flag: 'wx' });
