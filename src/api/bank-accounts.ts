@@ -1,12 +1,12 @@
 import type { ApiClient } from '../http/client.js';
-import { pageOf, type Page, type PageQuery } from './pages.js';
+import { pageOf, type Page, type PageQuery, type PageRequestOptions } from './pages.js';
 import type { Answers } from './validators.js';
 
 export type ListedBankAccount = Answers['listBankAccounts'][number];
 export type BankAccountAnswer = Answers['getBankAccount'];
 
-export async function listBankAccounts(client: ApiClient, query: PageQuery): Promise<Page<ListedBankAccount>> {
-  const { data, meta } = await client.call('listBankAccounts', { query });
+export async function listBankAccounts(client: ApiClient, query: PageQuery, options?: PageRequestOptions): Promise<Page<ListedBankAccount>> {
+  const { data, meta } = await client.call('listBankAccounts', { query, ...options });
   return pageOf(data, meta, query);
 }
 

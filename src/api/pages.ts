@@ -15,6 +15,8 @@ export interface Page<T> {
 export interface PageRequestOptions {
   /** A page scan waits out a 429 itself, at its own pace (ApiRequest's `callerHandlesRateLimit`). */
   callerHandlesRateLimit?: boolean;
+  /** Aborted when the scan no longer wants the page (another page failed): the request is given up. */
+  signal?: AbortSignal;
 }
 
 /** A count from `meta`, or undefined when the answer gave none that can be one. */

@@ -1,5 +1,5 @@
 import type { ApiClient } from '../http/client.js';
-import { pageOf, type Page, type PageQuery } from './pages.js';
+import { pageOf, type Page, type PageQuery, type PageRequestOptions } from './pages.js';
 import type { CreditBalanceRequest, SettlementStatus } from './types.js';
 import type { Answers } from './validators.js';
 
@@ -19,7 +19,7 @@ export async function creditBalance(client: ApiClient, credit: CreditBalanceRequ
 export type ListedSandboxSubaccount = Answers['sandboxListSubaccounts'][number];
 
 /** The sandbox's own list of the company's sub-accounts (the API has none); a platform without it answers 404. */
-export async function listSandboxSubaccounts(client: ApiClient, query: PageQuery): Promise<Page<ListedSandboxSubaccount>> {
-  const { data, meta } = await client.call('sandboxListSubaccounts', { query });
+export async function listSandboxSubaccounts(client: ApiClient, query: PageQuery, options?: PageRequestOptions): Promise<Page<ListedSandboxSubaccount>> {
+  const { data, meta } = await client.call('sandboxListSubaccounts', { query, ...options });
   return pageOf(data, meta, query);
 }

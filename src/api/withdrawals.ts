@@ -1,5 +1,5 @@
 import type { ApiClient } from '../http/client.js';
-import { pageOf, type Page, type PageQuery } from './pages.js';
+import { pageOf, type Page, type PageQuery, type PageRequestOptions } from './pages.js';
 import type { WithdrawRequest } from './types.js';
 import type { Answers } from './validators.js';
 
@@ -11,8 +11,8 @@ export async function getBalance(client: ApiClient): Promise<BalancesAnswer> {
   return (await client.call('getBalance', {})).data;
 }
 
-export async function listWithdrawals(client: ApiClient, query: PageQuery): Promise<Page<ListedWithdrawal>> {
-  const { data, meta } = await client.call('listWithdrawals', { query });
+export async function listWithdrawals(client: ApiClient, query: PageQuery, options?: PageRequestOptions): Promise<Page<ListedWithdrawal>> {
+  const { data, meta } = await client.call('listWithdrawals', { query, ...options });
   return pageOf(data, meta, query);
 }
 

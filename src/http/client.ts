@@ -25,6 +25,8 @@ export interface ApiRequest {
    * the client does not retry it, and the error carries the `Retry-After` asked for.
    */
   callerHandlesRateLimit?: boolean;
+  /** Aborted when the caller no longer wants the answer (a page scan that has failed): the request is given up. */
+  signal?: AbortSignal;
 }
 
 /** An answer of any route: an object holding `data`, an object or a list, nothing more known. */
@@ -42,6 +44,7 @@ export type CallOptions<Op extends OperationId> = (keyof PathParameters[Op] exte
   (RequestBodies[Op] extends undefined ? { body?: undefined } : { body: RequestBodies[Op] }) & {
     query?: QueryParameters[Op];
     callerHandlesRateLimit?: ApiRequest['callerHandlesRateLimit'];
+    signal?: ApiRequest['signal'];
   };
 
 /** How one request is sent and its answer read. */
@@ -186,8 +189,8 @@ class HttpApiClient implements ApiClient {
     const { method, path, accountContext, resource } = OPERATION_CALLS[operation];
     const params: Partial<Record<string, string | number | bigint>> = options.params ?? {};
     const filled = path.replace(/\{(\w+)\}/g, (_, name: string) => encodeURIComponent(String(params[name])));
-    const { query, body, callerHandlesRateLimit } = options;
-    const request = { method, path: filled, query, body, accountContext, operation, callerHandlesRateLimit, resourceId: resource && params[resource] };
+    const { query, body, callerHandlesRateLimit, signal } = options;
+    const request = { method, path: filled, query, body, accountContext, operation, callerHandlesRateLimit, signal, resourceId: resource && params[resource] };
     return this.request(request, (answer, status, sent) => {
       // "No content" is an answer with nothing to show: enough where payctl needs no field.
       const envelope = status === 204 && answer === undefined ? { data: {} } : answer;
@@ -248,7 +251,8 @@ class HttpApiClient implements ApiClient {
     const { options } = this;
     const deadline = Date.now() + options.timeoutMs;
     const sent: Write = { method: request.method, path: request.path };
-    const perRequest: NodeFetchOptions = { deadline, write: mayHaveEffect(request.method) ? sent : undefined, interrupt: options.signal };
+    const interrupt = request.signal && options.signal ? AbortSignal.any([options.signal, request.signal]) : (request.signal ?? options.signal);
+    const perRequest: NodeFetchOptions = { deadline, write: mayHaveEffect(request.method) ? sent : undefined, interrupt };
     let response: FetchAnswer;
     try {
       response = await this.http(request.path.replace(/^\/+/, ''), {

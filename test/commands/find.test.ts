@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { BIN, cleanEnv, RUN_DEADLINE_MS, tempConfigDir } from '../helpers/cli.js';
+import { BIN, cleanEnv, runCli, RUN_DEADLINE_MS, tempConfigDir } from '../helpers/cli.js';
 import { fakeJwt, sendJson, startFakeApi, type FakeApi } from '../helpers/fake-api.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startSandboxSession } from '../helpers/sandbox.js';
@@ -35,6 +35,8 @@ interface Directory {
   log: Array<{ page: number; at: number; status: number }>;
   /** The most page requests answered at once. */
   mostInFlight: () => number;
+  /** Pages whose request was closed by payctl before it was answered. */
+  givenUp: Set<number>;
 }
 
 type Answer = (page: number, attempt: number, respond: (status?: number, headers?: http.OutgoingHttpHeaders) => void) => void;
@@ -53,12 +55,14 @@ async function directory(count: number, answer: Answer = (_page, _attempt, respo
   const attempts = new Map<number, number>();
   let inFlight = 0;
   let most = 0;
+  const givenUp = new Set<number>();
   fake.handle((request, response) => {
     const url = new URL(request.url, 'http://fake');
     const page = Number(url.searchParams.get('page') ?? 1);
     const limit = Number(url.searchParams.get('limit') ?? 20);
     const attempt = (attempts.get(page) ?? 0) + 1;
     attempts.set(page, attempt);
+    response.on('close', () => response.writableFinished || givenUp.add(page));
     inFlight++;
     most = Math.max(most, inFlight);
     answer(page, attempt, (status = 200, headers = {}) => {
@@ -70,7 +74,7 @@ async function directory(count: number, answer: Answer = (_page, _attempt, respo
     });
   });
   const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: fake.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) };
-  return { fake, env, log, mostInFlight: () => most };
+  return { fake, env, log, mostInFlight: () => most, givenUp };
 }
 
 describe('customers find', () => {
@@ -168,6 +172,28 @@ describe('customers find', () => {
     // Pages 1 to 5 were written; nothing after the failed page, though later pages came back.
     expect(failed.stdout.trim().split('\n')).toEqual(Array.from({ length: 500 }, (_, i) => customerAt(i).id));
     expect(failed.stderr).toContain('the search did not finish; customers matching before the failure: 500');
+  });
+
+  it('a page that fails ends the run at once: the pages still in flight are given up, not waited for', async () => {
+    // Page 2 is refused once five other pages are waiting at the server; those are never answered. payctl must end
+    // with page 2's error, closing the requests it no longer wants, and not wait for their answers: with a timeout of
+    // an hour, a run that waited would outlive the run's deadline.
+    const held = new Set<number>();
+    let refuse: (() => void) | undefined;
+    const { env, givenUp } = await directory(4000, (page, _attempt, respond) => {
+      if (page === 1) return respond();
+      if (page === 2) refuse = () => respond(404);
+      else held.add(page);
+      if (held.size >= 5 && refuse) {
+        refuse();
+        refuse = undefined;
+      }
+    });
+    const failed = await runCli(['customers', 'find', '--email', 'nobody@example.com', '--json', '--timeout', '3600'], { env });
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stderr).toContain('answered 404');
+    expect(held.size).toBeGreaterThan(0);
+    await expect.poll(() => [...held].filter((page) => !givenUp.has(page)), { timeout: RUN_DEADLINE_MS }).toEqual([]);
   });
 
   it('against a rate-limited sandbox: 429s waited out, the customer found', async () => {

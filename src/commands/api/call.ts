@@ -89,8 +89,8 @@ async function paginate(invocation: ApiCall, query: Query, fields: string[] | un
   if ('page' in query) throw usageError(`${paginateFlag} reads every page from the first: leave the page parameter out`);
   const limit = query.limit === undefined ? SCAN_PAGE_SIZE : parseLimit('the limit parameter', query.limit);
   const client = await services.api();
-  const fetch: PageFetcher<unknown> = async (pageQuery) => {
-    const { data, meta } = await client.send({ method: 'GET', path: target.path, query: { ...query, ...pageQuery }, accountContext: true, callerHandlesRateLimit: true });
+  const fetch: PageFetcher<unknown> = async (pageQuery, signal) => {
+    const { data, meta } = await client.send({ method: 'GET', path: target.path, query: { ...query, ...pageQuery }, accountContext: true, callerHandlesRateLimit: true, signal });
     if (!Array.isArray(data)) throw new PayctlError(`GET ${target.path} answered no list (its data is not an array), so it has no pages to follow`, ExitCode.usage);
     const page = pageOf(data, meta, pageQuery);
     return { ...page, items: shownOf(invocation, project(page.items, fields), opts.showSecrets) as unknown[] };

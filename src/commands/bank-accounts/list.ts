@@ -7,5 +7,5 @@ export async function run(invocation: Invocation<typeof bankAccountsList>): Prom
   const { io, services } = invocation;
   const api = await services.api();
   if (io.output.format === 'table') await io.output.note(`bank accounts of the ${services.accountLabel()}`);
-  await runList(invocation, (query) => listBankAccounts(api, query));
+  await runList(invocation, (query, signal) => listBankAccounts(api, query, { signal }));
 }

@@ -1,6 +1,6 @@
-import { listCustomers } from '../../api/customers.js';
+import { listCustomers, type ListedCustomer } from '../../api/customers.js';
 import { usageError } from '../../errors.js';
-import { writeMatches } from '../shared/list.js';
+import { writeMatches, type PageFetcher } from '../shared/list.js';
 import type { Invocation } from '../spec.js';
 import type { customersFind } from './index.js';
 import { matchesSearch } from './search.js';
@@ -11,5 +11,6 @@ export async function run(invocation: Invocation<typeof customersFind>): Promise
     throw usageError(`give at least one of ${(['email', 'document', 'name', 'phone'] as const).map(flag).join(', ')}`);
   }
   const client = await services.api();
-  await writeMatches(invocation, view, (query) => listCustomers(client, query, { callerHandlesRateLimit: true }), (customer) => matchesSearch(customer, opts));
+  const fetch: PageFetcher<ListedCustomer> = (query, signal) => listCustomers(client, query, { callerHandlesRateLimit: true, signal });
+  await writeMatches(invocation, view, fetch, (customer) => matchesSearch(customer, opts));
 }

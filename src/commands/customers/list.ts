@@ -5,5 +5,5 @@ import type { customersList } from './index.js';
 
 export async function run(invocation: Invocation<typeof customersList>): Promise<void> {
   const api = await invocation.services.api();
-  await runList(invocation, (query) => listCustomers(api, query));
+  await runList(invocation, (query, signal) => listCustomers(api, query, { signal }));
 }

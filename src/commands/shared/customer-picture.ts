@@ -28,7 +28,7 @@ export const ofCustomer =
 /** The customer's subscriptions, in the list's order, read from every page (filters the API has narrow the pages). */
 export function subscriptionsOf({ io }: Context, api: ApiClient, customerId: string, filters: SubscriptionFilters = {}): Promise<ListedSubscription[]> {
   return collectPages(
-    (query) => listSubscriptions(api, { ...query, ...filters }, { callerHandlesRateLimit: true }),
+    (query, signal) => listSubscriptions(api, { ...query, ...filters }, { callerHandlesRateLimit: true, signal }),
     { limit: SCAN_PAGE_SIZE, signal: io.signal },
     ofCustomer(customerId),
   );

@@ -55,7 +55,7 @@ export async function runList<T>(invocation: ListInvocation, fetch: PageFetcher<
   if (!opts.all) {
     const writer = io.output.list(view);
     const [number, limit] = [opts.page ?? 1, opts.limit ?? 20];
-    const page = await fetch({ page: number, limit });
+    const page = await fetch({ page: number, limit }, io.signal);
     await writer.write(page.items);
     const pages = page.totalPages ?? Math.ceil(page.total / limit);
     await writer.end({ total: page.total, page: number, pages, next: number < pages ? nextPageCommand(io.argv, number + 1) : undefined });

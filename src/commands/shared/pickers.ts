@@ -86,7 +86,7 @@ export const describeBankAccount = (account: Partial<Record<'holderName' | 'bank
 /** A bank account of the context's account (main or sub-account). */
 export async function pickBankAccount(ctx: Context, field: FieldPrompt): Promise<string> {
   const api = await ctx.services.api();
-  const accounts = await readAll(ctx, 'bank accounts', (query) => listBankAccounts(api, query));
+  const accounts = await readAll(ctx, 'bank accounts', (query, signal) => listBankAccounts(api, query, { signal }));
   const choices = accounts.map((account) => ({
     name: describeBankAccount(account),
     value: String(account.id),
@@ -103,7 +103,7 @@ export async function customerNames({ io }: Context, api: ApiClient, ids: Readon
   const pages = first.totalPages ?? Math.ceil(first.total / SCAN_PAGE_SIZE);
   if (pages <= ids.size) {
     const customers = await collectPages(
-      (query) => listCustomers(api, query, { callerHandlesRateLimit: true }),
+      (query, signal) => listCustomers(api, query, { callerHandlesRateLimit: true, signal }),
       { limit: SCAN_PAGE_SIZE, signal: io.signal },
       (customer) => typeof customer.id === 'string' && ids.has(customer.id),
     );
@@ -155,7 +155,7 @@ export async function pickSubscription(ctx: Context, field: FieldPrompt, pick: S
   const subscriptions = await readAll(
     ctx,
     'subscriptions',
-    (query) => listSubscriptions(api, { ...query, status }, { callerHandlesRateLimit: true }),
+    (query, signal) => listSubscriptions(api, { ...query, status }, { callerHandlesRateLimit: true, signal }),
     (subscription) => (!statuses || statuses.some((wanted) => wanted === subscription.status)) && (!withSplits || subscription.splits.length > 0),
   );
   const customerIds = subscriptions.map((subscription) => subscription.customerId).filter((id) => typeof id === 'string');
@@ -227,7 +227,7 @@ export async function pickCustomer(ctx: Context, field: FieldPrompt): Promise<st
   for (;;) {
     const typed = (await field.text('Customer: part of the name, the e-mail or the document (or the id)', searchTerm)).trim();
     if (isUuid(typed)) return typed;
-    const matches = withTextId(await readAll(ctx, 'customers searched', (query) => listCustomers(api, query, { callerHandlesRateLimit: true }), customerSearch(typed)));
+    const matches = withTextId(await readAll(ctx, 'customers searched', (query, signal) => listCustomers(api, query, { callerHandlesRateLimit: true, signal }), customerSearch(typed)));
     if (matches.length === 0) {
       await ctx.io.output.note(`no customer matches "${typed}": search again`);
       continue;
@@ -271,7 +271,7 @@ export async function pickCard(ctx: Context, field: FieldPrompt): Promise<string
 /** A withdrawal of the context's account: amount, method, status and when. */
 export async function pickWithdrawal(ctx: Context, field: FieldPrompt): Promise<string> {
   const api = await ctx.services.api();
-  const withdrawals = withTextId(await readAll(ctx, 'withdrawals', (query) => listWithdrawals(api, query)));
+  const withdrawals = withTextId(await readAll(ctx, 'withdrawals', (query, signal) => listWithdrawals(api, query, { signal })));
   const choices = withdrawals.map((withdrawal) => ({
     name: [
       typeof withdrawal.amount === 'number' ? formatCents(withdrawal.amount) : 'amount not given',

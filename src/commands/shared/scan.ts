@@ -19,7 +19,11 @@ import { ExitCode, PayctlError } from '../../errors.js';
  * GIVE_UP_AFTER_MS. Any other failure ends the scan with that error.
  */
 
-export type PageFetcher<T> = (query: { page: number; limit: number }) => Promise<Page<T>>;
+/**
+ * Asks for one page. `signal` is aborted when the scan no longer wants it: another page failed and
+ * the run ends with that failure, without waiting for the answers of the pages still in flight.
+ */
+export type PageFetcher<T> = (query: { page: number; limit: number }, signal: AbortSignal) => Promise<Page<T>>;
 
 export interface ScanProgress {
   /** Items looked at so far, and in the whole list as the API counts them. */
@@ -70,14 +74,16 @@ export async function scanPages<T>(
   const pace = new Pace(Math.min(options.startConcurrency ?? START_CONCURRENCY, maxConcurrency), maxConcurrency);
   let rateLimited = 0;
   let lastAnswerAt = Date.now();
-  // Each request in flight listens to the run's signal (to give up on Ctrl-C); Node warns beyond 10.
+  // Each request in flight listens to the run's signal (to give up on Ctrl-C) and to the scan's; Node warns beyond 10.
   if (signal) setMaxListeners(maxConcurrency + 10, signal);
+  const givenUp = new AbortController();
+  setMaxListeners(maxConcurrency + 10, givenUp.signal);
 
   /** The page's answer, its 429s waited out (page 1, asked alone: it says how many pages there are). */
   const fetchAlone = async (page: number): Promise<Page<T>> => {
     for (let backoff = FIRST_BACKOFF_MS; ; backoff *= 2) {
       try {
-        return await fetch({ page, limit });
+        return await fetch({ page, limit }, givenUp.signal);
       } catch (error) {
         if (!isRateLimited(error) || Date.now() - lastAnswerAt > GIVE_UP_AFTER_MS) throw error;
         rateLimited++;
@@ -113,6 +119,7 @@ export async function scanPages<T>(
       if (finished) return;
       finished = true;
       clearTimeout(timer);
+      givenUp.abort();
       reject(error);
     };
     const onAbort = () => fail(signal?.reason instanceof Error ? signal.reason : interrupted());
@@ -160,7 +167,7 @@ export async function scanPages<T>(
     const launch = (page: number) => {
       inFlight++;
       const sentAt = Date.now();
-      fetch({ page, limit }).then(
+      fetch({ page, limit }, givenUp.signal).then(
         (result) => {
           inFlight--;
           if (finished) return;

@@ -22,7 +22,7 @@ export type SubaccountDirectory =
 async function sandboxSubaccounts({ io, services }: Context): Promise<ListedSandboxSubaccount[] | undefined> {
   const api = await services.api();
   try {
-    const subaccounts = await collectPages((query) => listSandboxSubaccounts(api, query), { limit: SCAN_PAGE_SIZE, signal: io.signal });
+    const subaccounts = await collectPages((query, signal) => listSandboxSubaccounts(api, query, { signal }), { limit: SCAN_PAGE_SIZE, signal: io.signal });
     await rememberSubaccounts(
       services,
       subaccounts.map((subaccount) => ({ id: subaccount.id, name: textOf(subaccount.name), status: textOf(subaccount.status), seenAs: 'sandbox' as const })),
@@ -57,7 +57,7 @@ export async function subaccountDirectory(ctx: Context): Promise<SubaccountDirec
   const scan = { limit: SCAN_PAGE_SIZE, signal: io.signal };
   const listed = await sandboxSubaccounts(ctx);
   if (listed) return { source: 'sandbox', subaccounts: listed };
-  const subscriptions = await collectPages((query) => listSubscriptions(api, query, { callerHandlesRateLimit: true }), scan);
+  const subscriptions = await collectPages((query, signal) => listSubscriptions(api, query, { callerHandlesRateLimit: true, signal }), scan);
   const receivers = new Set(
     subscriptions.flatMap((subscription) => (Array.isArray(subscription.splits) ? subscription.splits : []).map((split) => split.subaccountId)).filter(isText),
   );

@@ -7,5 +7,5 @@ export async function run(invocation: Invocation<typeof withdrawalsList>): Promi
   const { io, services } = invocation;
   const api = await services.api();
   if (io.output.format === 'table') await io.output.note(`withdrawals of the ${services.accountLabel()}`);
-  await runList(invocation, (query) => listWithdrawals(api, query));
+  await runList(invocation, (query, signal) => listWithdrawals(api, query, { signal }));
 }
