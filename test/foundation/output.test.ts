@@ -136,13 +136,19 @@ describe.concurrent('lists', () => {
 });
 
 describe('a reader that stops early', () => {
-  it('ends payctl quietly with exit 0 when the pipe closes (payctl … | head)', async () => {
+  // Every page of a list, a search and --paginate, in a format whose notes reach stderr at once (tsv) and one that holds them (json).
+  it.each([
+    ['customers', 'list', '--all', '-o', 'ndjson'],
+    ['customers', 'list', '--all', '-o', 'tsv'],
+    ['customers', 'find', '--name', 'a', '-o', 'tsv'],
+    ['api', 'GET', '/customers', '--paginate', '--json'],
+  ])('ends payctl quietly with exit 0 when the pipe closes (payctl %s %s %s … | head)', async (...argv) => {
     const { startSandboxSession } = await import('../helpers/sandbox.js');
     const session = await startSandboxSession('acme', { customers: 3000 });
     try {
       const { spawn } = await import('node:child_process');
       const { BIN, cleanEnv } = await import('../helpers/cli.js');
-      const child = spawn(process.execPath, [BIN, 'customers', 'list', '--all', '-o', 'ndjson'], {
+      const child = spawn(process.execPath, [BIN, ...argv], {
         env: cleanEnv(session.env),
         stdio: ['ignore', 'pipe', 'pipe'],
       });

@@ -65,6 +65,14 @@ export async function runList<T>(invocation: ListInvocation, fetch: PageFetcher<
 }
 
 /**
+ * Says on stderr how far a list got before it failed; not when the run was cut short
+ * (Ctrl-C, or stdout's reader gone, as with `| head`): main has answered, quietly.
+ */
+export async function noteCutShort(io: Context['io'], text: string): Promise<void> {
+  if (!io.interrupts.stopped) await io.output.note(text);
+}
+
+/**
  * Writes every page of a list, in order. On a failure mid-way the output is
  * ended as cut short (a json array is left unclosed), stderr says how much was
  * written, and the error's exit code stands.
@@ -86,7 +94,7 @@ export async function writeAllPages<T>({ io }: Context, view: View, fetch: PageF
   } catch (error) {
     progress.done();
     await writer.abort();
-    await io.output.note(`the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`);
+    await noteCutShort(io, `the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`);
     throw error;
   }
   progress.done();
@@ -114,7 +122,7 @@ export async function writeMatches<T>({ io }: Context, view: View, fetch: PageFe
   } catch (error) {
     progress.done();
     await writer.abort();
-    await io.output.note(`the search did not finish; ${view.noun} matching before the failure: ${writer.count}`);
+    await noteCutShort(io, `the search did not finish; ${view.noun} matching before the failure: ${writer.count}`);
     throw error;
   }
   progress.done();
