@@ -68,7 +68,7 @@ export async function runList<T>(invocation: ListInvocation, fetch: PageFetcher<
  * Says on stderr how far a list got before it failed; not when the run was cut short
  * (Ctrl-C, or stdout's reader gone, as with `| head`): main has answered, quietly.
  */
-export async function noteCutShort(io: Context['io'], text: string): Promise<void> {
+export async function noteUnlessCutShort(io: Context['io'], text: string): Promise<void> {
   if (!io.interrupts.stopped) await io.output.note(text);
 }
 
@@ -94,7 +94,7 @@ export async function writeAllPages<T>({ io }: Context, view: View, fetch: PageF
   } catch (error) {
     progress.done();
     await writer.abort();
-    await noteCutShort(io, `the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`);
+    await noteUnlessCutShort(io, `the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`);
     throw error;
   }
   progress.done();
@@ -122,7 +122,7 @@ export async function writeMatches<T>({ io }: Context, view: View, fetch: PageFe
   } catch (error) {
     progress.done();
     await writer.abort();
-    await noteCutShort(io, `the search did not finish; ${view.noun} matching before the failure: ${writer.count}`);
+    await noteUnlessCutShort(io, `the search did not finish; ${view.noun} matching before the failure: ${writer.count}`);
     throw error;
   }
   progress.done();
