@@ -75,6 +75,8 @@ interface Holder {
 /**
  * The password: PGPASSWORD, else ~/.pgpass (or PGPASSFILE), else the keychain's
  * entry `ledger:URL`. It is handed to node-postgres only, never put in a URL.
+ * node-postgres asks for it only when the server does; with none found, the
+ * connection fails saying where payctl looked.
  */
 function passwordOf(services: LedgerRun, url: string) {
   const parsed = new URL(url);
@@ -84,14 +86,15 @@ function passwordOf(services: LedgerRun, url: string) {
     database: decodeURIComponent(parsed.pathname.slice(1)),
     user: decodeURIComponent(parsed.username),
   };
-  // node-postgres takes no password (undefined) as "none": the server then says what it needs.
   return async (): Promise<string> => {
     const env = services.env;
     if (env.PGPASSWORD) return env.PGPASSWORD;
     const { default: pgpass } = await import('pgpass');
     const fromFile = await new Promise<string | undefined>((resolve) => pgpass(connection, resolve));
     if (fromFile !== undefined) return fromFile;
-    return (await systemKeychain(env).get(`ledger:${url}`).catch(() => undefined)) as string;
+    const fromKeychain = await systemKeychain(env).get(`ledger:${url}`).catch(() => undefined);
+    if (fromKeychain !== undefined) return fromKeychain;
+    throw new Error(`its server asks for a password and none was found in PGPASSWORD, ${env.PGPASSFILE ? 'PGPASSFILE' : '~/.pgpass'} or the keychain (entry ledger:URL)`);
   };
 }
 
