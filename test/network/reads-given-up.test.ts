@@ -197,4 +197,26 @@ describe('withdraw batch: the twin check and the balances, read at once', () => 
     await expectGivenUp(held);
     expect(api!.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
   });
+
+  it("--wait: one withdrawal's read fails while another's is in flight: the run ends with it, that read given up", async () => {
+    const file = csvFile('rows.csv', [PIX_HEADER, '1000,7,email,ana@example.com', '2000,7,email,bia@example.com']);
+    let made = 0;
+    const { env, held } = await server({
+      answer: (request, response) => {
+        if (answeredBalance(request, response)) return true;
+        if (request.method === 'POST') sendJson(response, 200, { data: { id: `made-${++made}`, status: 'PENDING' }, message: 'ok' });
+        else if (pathOf(request) === '/withdrawals') sendJson(response, 200, { data: [], meta: { total: 0 }, message: 'ok' });
+        else return false;
+        return true;
+      },
+      refuse: (request) => pathOf(request) === '/withdrawals/made-1',
+      holdsBefore: 1,
+    });
+    const failed = await runCli(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--wait', '--wait-timeout', '3600', '--timeout', '3600'], { env });
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stderr).toContain('refused by the test (returnCode -7000, HTTP 404)');
+    expect(held.map(({ what }) => what)).toEqual(['GET /withdrawals/made-2']);
+    await expectGivenUp(held);
+    expect(made).toBe(2);
+  });
 });
