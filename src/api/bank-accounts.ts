@@ -1,4 +1,4 @@
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient, ReadOptions } from '../http/client.js';
 import { pageOf, type Page, type PageQuery, type PageRequestOptions } from './pages.js';
 import type { Answers } from './validators.js';
 
@@ -10,8 +10,8 @@ export async function listBankAccounts(client: ApiClient, query: PageQuery, opti
   return pageOf(data, meta, query);
 }
 
-export async function getBankAccount(client: ApiClient, id: number | bigint): Promise<BankAccountAnswer> {
-  return (await client.call('getBankAccount', { params: { bankAccountId: id } })).data;
+export async function getBankAccount(client: ApiClient, id: number | bigint, options?: ReadOptions): Promise<BankAccountAnswer> {
+  return (await client.call('getBankAccount', { params: { bankAccountId: id }, ...options })).data;
 }
 
 export async function deleteBankAccount(client: ApiClient, id: number | bigint): Promise<Answers['deleteBankAccount'] | undefined> {

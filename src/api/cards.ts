@@ -1,4 +1,4 @@
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient, ReadOptions } from '../http/client.js';
 import type { TokenizeCardRequest } from './types.js';
 import type { Answers } from './validators.js';
 
@@ -8,6 +8,6 @@ export async function tokenizeCard(client: ApiClient, body: TokenizeCardRequest)
   return (await client.call('tokenizeCard', { body }))?.data;
 }
 
-export async function getCard(client: ApiClient, id: string): Promise<CardAnswer> {
-  return (await client.call('getCard', { params: { tokenizedCardId: id } })).data;
+export async function getCard(client: ApiClient, id: string, options?: ReadOptions): Promise<CardAnswer> {
+  return (await client.call('getCard', { params: { tokenizedCardId: id }, ...options })).data;
 }

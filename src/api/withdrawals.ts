@@ -1,4 +1,4 @@
-import type { ApiClient } from '../http/client.js';
+import type { ApiClient, ReadOptions } from '../http/client.js';
 import { pageOf, type Page, type PageQuery, type PageRequestOptions } from './pages.js';
 import type { WithdrawRequest } from './types.js';
 import type { Answers } from './validators.js';
@@ -7,8 +7,8 @@ export type ListedWithdrawal = Answers['listWithdrawals'][number];
 export type WithdrawalAnswer = Answers['getWithdrawal'];
 export type BalancesAnswer = Answers['getBalance'];
 
-export async function getBalance(client: ApiClient): Promise<BalancesAnswer> {
-  return (await client.call('getBalance', {})).data;
+export async function getBalance(client: ApiClient, options?: ReadOptions): Promise<BalancesAnswer> {
+  return (await client.call('getBalance', { ...options })).data;
 }
 
 export async function listWithdrawals(client: ApiClient, query: PageQuery, options?: PageRequestOptions): Promise<Page<ListedWithdrawal>> {
@@ -16,8 +16,8 @@ export async function listWithdrawals(client: ApiClient, query: PageQuery, optio
   return pageOf(data, meta, query);
 }
 
-export async function getWithdrawal(client: ApiClient, id: string): Promise<WithdrawalAnswer> {
-  return (await client.call('getWithdrawal', { params: { withdrawalId: id } })).data;
+export async function getWithdrawal(client: ApiClient, id: string, options?: ReadOptions): Promise<WithdrawalAnswer> {
+  return (await client.call('getWithdrawal', { params: { withdrawalId: id }, ...options })).data;
 }
 
 export async function withdraw(client: ApiClient, body: WithdrawRequest): Promise<Answers['withdraw'] | undefined> {

@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import type { IOStreams } from '../iostreams.js';
 import { ExitCode, PayctlError } from '../errors.js';
 import type { ApiClient } from '../http/client.js';
@@ -40,6 +41,10 @@ export async function followSentRows(
       false,
     );
   const stop = new AbortController();
+  // A read that fails ends the wait with its failure: the other rows' waits and reads are given up, not waited for.
+  const givenUp = new AbortController();
+  const waitEnds = AbortSignal.any([stop.signal, givenUp.signal]);
+  setMaxListeners(concurrency + 10, waitEnds);
   const releaseCtrlC = io.interrupts.takeOver(() => {
     if (stop.signal.aborted) return io.interrupts.stop('interrupted');
     stop.abort();
@@ -49,12 +54,12 @@ export async function followSentRows(
   const queue = sent.values();
   const worker = async () => {
     for (const { row, start } of queue) {
-      if (stop.signal.aborted) break;
+      if (waitEnds.aborted) break;
       const api = await clientFor(row.account);
       const timeLeft = started + seconds * 1000 - Date.now();
       try {
         const { withdrawal } = await waitForSettlement(ctx, api, start, timeLeft, {
-          signal: stop.signal,
+          signal: waitEnds,
           onRead: (read) => {
             statusOf.set(row.key, String(read.status));
             show();
@@ -62,7 +67,9 @@ export async function followSentRows(
         });
         statusOf.set(row.key, String(withdrawal.status));
       } catch (error) {
-        if (!(error instanceof PayctlError) || error.exitCode !== ExitCode.interrupted) throw error;
+        if (error instanceof PayctlError && error.exitCode === ExitCode.interrupted) continue;
+        givenUp.abort();
+        throw error;
       }
     }
   };

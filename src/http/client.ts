@@ -25,9 +25,15 @@ export interface ApiRequest {
    * the client does not retry it, and the error carries the `Retry-After` asked for.
    */
   callerHandlesRateLimit?: boolean;
-  /** Aborted when the caller no longer wants the answer (a page scan that has failed): the request is given up. */
+  /**
+   * Aborted when the caller no longer wants the answer (a page scan that has failed): a read is given up.
+   * A write is not: once sent, its outcome is waited for (or, on Ctrl-C, reported unknown).
+   */
   signal?: AbortSignal;
 }
+
+/** How a single read is asked: `signal` gives it up (ApiRequest's `signal`). */
+export type ReadOptions = Pick<ApiRequest, 'signal'>;
 
 /** An answer of any route: an object holding `data`, an object or a list, nothing more known. */
 export interface ApiEnvelope {
@@ -251,8 +257,10 @@ class HttpApiClient implements ApiClient {
     const { options } = this;
     const deadline = Date.now() + options.timeoutMs;
     const sent: Write = { method: request.method, path: request.path };
-    const interrupt = request.signal && options.signal ? AbortSignal.any([options.signal, request.signal]) : (request.signal ?? options.signal);
-    const perRequest: NodeFetchOptions = { deadline, write: mayHaveEffect(request.method) ? sent : undefined, interrupt };
+    const isWrite = mayHaveEffect(request.method);
+    const givenUp = isWrite ? undefined : request.signal;
+    const interrupt = givenUp && options.signal ? AbortSignal.any([options.signal, givenUp]) : (givenUp ?? options.signal);
+    const perRequest: NodeFetchOptions = { deadline, write: isWrite ? sent : undefined, interrupt };
     let response: FetchAnswer;
     try {
       response = await this.http(request.path.replace(/^\/+/, ''), {

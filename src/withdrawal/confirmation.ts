@@ -1,5 +1,6 @@
 import type { Balances, WithdrawalMethod } from '../api/types.js';
 import type { Environment } from '../config/store.js';
+import { readsAtOnce } from '../http/reads-at-once.js';
 import { formatCents, formatCentsExact, formatReais, reaisToCents } from '../money.js';
 import { PAYMENT_TYPE_OF, withdrawalFeeCents } from './fees.js';
 
@@ -27,16 +28,21 @@ export function drawsOnLines(method: WithdrawalMethod, balances: Balances, cents
 
 /**
  * A batch's balances against its totals, one account at a time (a row may name its
- * sub-account): each account's balance is read once, through `balanceOf`.
+ * sub-account): each account's balance is read once, through `balanceOf`, all at once; one
+ * that fails gives up the others; `signal` gives up all.
  */
 export async function batchDrawsOnLines(
   method: WithdrawalMethod,
   rows: ReadonlyArray<{ account: string | null; amount: number }>,
-  balanceOf: (account: string | null) => Promise<Balances>,
+  balanceOf: (account: string | null, signal: AbortSignal) => Promise<Balances>,
+  signal?: AbortSignal,
 ): Promise<string[]> {
   const totals = new Map<string | null, number>();
   for (const { account, amount } of rows) totals.set(account, (totals.get(account) ?? 0) + amount);
-  const read = await Promise.all([...totals].map(async ([account, total]) => ({ account, total, balances: await balanceOf(account) })));
+  const read = await readsAtOnce(
+    [...totals].map(([account, total]) => async (balanceSignal: AbortSignal) => ({ account, total, balances: await balanceOf(account, balanceSignal) })),
+    signal,
+  );
   // One account is the one the context lines name; several are named each.
   const where = (account: string | null) => (totals.size === 1 ? '' : ` of the ${account ? `sub-account ${account}` : 'main account'}`);
   return read.flatMap(({ account, total, balances }) => drawsOnLines(method, balances, total, 'total', where(account)));

@@ -31,7 +31,7 @@ const sleep = (ms: number, signal: AbortSignal) =>
  * until the deadline; any other failure ends the wait. Returns the last state
  * read and whether it is final. A status payctl does not know is not final.
  * `following.onRead` (a batch following many) is told each state read instead
- * of a line being drawn; `following.signal` stops the wait (else the run's).
+ * of a line being drawn; `following.signal` stops the wait, the read in flight given up (else the run's).
  */
 export async function waitForSettlement<W extends FollowedWithdrawal>(
   ctx: { readonly io: IOStreams },
@@ -56,7 +56,7 @@ export async function waitForSettlement<W extends FollowedWithdrawal>(
       if (signal.aborted) throw new PayctlError('interrupted', ExitCode.interrupted);
       delay = Math.min(delay * 1.5, LONGEST_DELAY_MS);
       try {
-        latest = await getWithdrawal(api, created.id);
+        latest = await getWithdrawal(api, created.id, { signal });
         following.onRead?.(latest);
       } catch (error) {
         // A read that took no effect (the network, a 429, a 5xx) is tried again at the next poll.

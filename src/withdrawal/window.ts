@@ -1,5 +1,6 @@
 import { listWithdrawals } from '../api/withdrawals.js';
 import type { ApiClient } from '../http/client.js';
+import { readsAtOnce } from '../http/reads-at-once.js';
 import { createdAtOf, idOf } from './identity.js';
 
 export const PAGE_SIZE = 100;
@@ -29,8 +30,9 @@ export class WindowTooLong extends Error {}
  *
  * The first read asks for the pages after the first PAGES_AT_ONCE at a time (those the
  * first's total says exist; if more come meanwhile, the read goes on past them), until
- * one has nothing in the window or comes back short. A withdrawal created meanwhile
- * moves every item a place down, so a page answered after the next one can lose its
+ * one has nothing in the window or comes back short; a page that fails ends the read and
+ * gives up the others in flight (`signal` gives up the whole read). A withdrawal created
+ * meanwhile moves every item a place down, so a page answered after the next one can lose its
  * last item to it: that read is trusted only when every page answered the same count.
  * Otherwise the window is read again one page after another, in order: an item a
  * creation moves down then lands on a page not read yet, so a colleague's batch
@@ -38,7 +40,7 @@ export class WindowTooLong extends Error {}
  * earlier read saw in the window (an item can also go: a list that keeps losing
  * items is read at most MAX_PASSES times, then said to be unstable).
  */
-export async function readWindow(client: ApiClient, since: () => number, maxPages = Infinity): Promise<WindowRead> {
+export async function readWindow(client: ApiClient, since: () => number, maxPages = Infinity, signal?: AbortSignal): Promise<WindowRead> {
   const byId = new Map<string, unknown>();
   const withoutId: unknown[] = [];
   let earlier: Set<string> | undefined;
@@ -63,7 +65,7 @@ export async function readWindow(client: ApiClient, since: () => number, maxPage
       }
       return items.length >= PAGE_SIZE && items.some(inWindow);
     };
-    const first = await listWithdrawals(client, { page: 1, limit: PAGE_SIZE });
+    const first = await listWithdrawals(client, { page: 1, limit: PAGE_SIZE }, { signal });
     edge = since();
     let more = take(first);
     const atOnce = pass === 0 ? PAGES_AT_ONCE : 1;
@@ -72,7 +74,10 @@ export async function readWindow(client: ApiClient, since: () => number, maxPage
       const known = Math.max(next, Math.ceil(first.total / PAGE_SIZE));
       const numbers = Array.from({ length: Math.min(atOnce, maxPages - next + 1, known - next + 1) }, (_, i) => next + i);
       next += numbers.length;
-      const pages = await Promise.all(numbers.map((page) => listWithdrawals(client, { page, limit: PAGE_SIZE })));
+      const pages = await readsAtOnce(
+        numbers.map((page) => (pageSignal: AbortSignal) => listWithdrawals(client, { page, limit: PAGE_SIZE }, { signal: pageSignal })),
+        signal,
+      );
       // Every page is taken in, even past the first that ends the window: all count for the check of the counts.
       more = pages.map(take).every(Boolean);
     }

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { PayctlError } from '../../errors.js';
 import { isUuid } from '../../validation/rules.js';
 import type { ApiClient } from '../../http/client.js';
+import { readsAtOnce } from '../../http/reads-at-once.js';
 import { SCAN_PAGE_SIZE } from './list.js';
 import { collectPages } from './scan.js';
 
@@ -39,15 +40,16 @@ const cardIdOf = (subscription: { cardId?: unknown; tokenizedCardId?: unknown })
 
 /**
  * The cards these subscriptions charge, each read once, in the order first charged.
- * A card the API no longer finds (-7508) is left out; any other failure stands. A card
- * id that is not a UUID (an answer not quite the API's) is not asked for: the API refuses
- * such a path, which would end the whole picture over one card.
+ * A card the API no longer finds (-7508) is left out; any other failure stands, and the
+ * cards still being read are given up. A card id that is not a UUID (an answer not quite
+ * the API's) is not asked for: the API refuses such a path, which would end the whole
+ * picture over one card.
  */
 export async function cardsCharged(api: ApiClient, subscriptions: ReadonlyArray<{ cardId?: unknown; tokenizedCardId?: unknown }>): Promise<CardAnswer[]> {
   const ids = [...new Set(subscriptions.map(cardIdOf).filter((id): id is string => typeof id === 'string' && isUuid(id)))];
-  const cards = await Promise.all(
-    ids.map((id) =>
-      getCard(api, id).catch((error: unknown) => {
+  const cards = await readsAtOnce(
+    ids.map((id) => (signal: AbortSignal) =>
+      getCard(api, id, { signal }).catch((error: unknown) => {
         if (error instanceof PayctlError && error.returnCode === -7508) return undefined;
         throw error;
       }),

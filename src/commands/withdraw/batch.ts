@@ -13,6 +13,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, PayctlError, usageError } from '../../errors.js';
 import { GLOBAL_FLAGS } from '../../flags.js';
 import type { ApiClient } from '../../http/client.js';
+import { readsAtOnce } from '../../http/reads-at-once.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
@@ -160,17 +161,23 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   if (toSend.length > 0) {
     unsentSettled = settleUnsentClaims(services, toSend, plan.csvFile).catch(() => {});
     const paidByJournal = new Set([...states.values()].flatMap((s) => (s.state === 'done' ? [s.withdrawalId] : [])));
-    // The balances are read beside the check (a round trip less before the first row); a check that refuses leaves them unread.
-    const drawsOn = batchDrawsOnLines(plan.method, toSend.map((row) => ({ account: row.account, amount: row.request.amount })), async (account) =>
-      getBalance(await clientFor(account)),
-    );
-    drawsOn.catch(() => {});
-    const duplicates = await checkBatchTwins(ctx, toSend, paidByJournal, clientFor, plan.allowDuplicate);
+    // The balances are read beside the check (a round trip less before the first row). The first of the two to fail
+    // ends the run and gives up the other's reads: a check that refuses leaves the balances unread, and the reverse.
+    const [duplicates, drawsOn] = await readsAtOnce([
+      (signal) => checkBatchTwins(ctx, toSend, paidByJournal, clientFor, plan.allowDuplicate, signal),
+      (signal) =>
+        batchDrawsOnLines(
+          plan.method,
+          toSend.map((row) => ({ account: row.account, amount: row.request.amount })),
+          async (account, balanceSignal) => getBalance(await clientFor(account), { signal: balanceSignal }),
+          signal,
+        ),
+    ]);
     const summary = [
       `About to withdraw by ${plan.method.toUpperCase()} from ${plan.csvFile}:`,
       ...batchTotals(toSend),
       ...feeLines(services.settings().env, plan.method, toSend.map((row) => row.request.amount)),
-      ...(await drawsOn),
+      ...drawsOn,
       ...(done.length ? [`  skipped:      ${done.length} rows already done (journal ${plan.journalFile})`] : []),
       ...(unknown.length ? [`  refused:      ${unknown.length} rows of unknown outcome (settle them with ${plan.reconcileFlag})`] : []),
       ...duplicates,

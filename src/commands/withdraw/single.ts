@@ -6,6 +6,7 @@ import { drawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
 import { resolveRequired, type FieldPrompt } from '../../prompt.js';
 import { checkTwins, sendUnlessDuplicate } from '../../withdrawal/duplicate-guard.js';
 import { identityOf } from '../../withdrawal/identity.js';
+import { readsAtOnce } from '../../http/reads-at-once.js';
 import { sendClaimed, singleClaim } from '../../ledger/index.js';
 import { refuseAboveWithdrawalLimit } from '../../withdrawal/limits.js';
 import { WITHDRAW_PARSERS, withdrawRequestOf, type WithdrawValues } from '../../withdrawal/request.js';
@@ -44,7 +45,10 @@ export async function run(invocation: SingleWithdrawal): Promise<void> {
   const method = request.withdrawalMethod;
   refuseAboveWithdrawalLimit(services.settings(), request.amount);
   const api = await services.api();
-  const [balances, account] = await Promise.all([getBalance(api), getBankAccount(api, request.bankAccountId)]);
+  const [balances, account] = await readsAtOnce([
+    (signal) => getBalance(api, { signal }),
+    (signal) => getBankAccount(api, request.bankAccountId, { signal }),
+  ]);
   const summary = [
     `About to withdraw by ${method.toUpperCase()}:`,
     `  amount:       ${formatCentsExact(request.amount)}`,
