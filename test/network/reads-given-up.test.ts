@@ -140,30 +140,15 @@ describe('reads asked at once, one failing', () => {
 describe('withdraw batch: the twin check and the balances, read at once', () => {
   const batchArgs = () => ['withdraw', 'batch', csvFile('rows.csv', [PIX_HEADER, '1000,7,email,ana@example.com']), '--method', 'pix', '--yes', '--timeout', '3600'];
 
-  it('the balance cannot be read while the twin check reads: the run ends with it, the check given up, nothing sent', async () => {
-    const { env, held } = await server({
-      answer: () => false,
-      refuse: (request) => pathOf(request) === '/withdrawals/balance',
-      holdsBefore: 1,
-    });
+  it.each([
+    ['the balance cannot be read while the twin check reads: the run ends with it, the check given up, nothing sent', '/withdrawals/balance', '/withdrawals'],
+    ["the twin check's read fails while the balance is read: the run ends with it, the balance given up, nothing sent", '/withdrawals', '/withdrawals/balance'],
+  ])('%s', async (_title, refused, givenUp) => {
+    const { env, held } = await server({ answer: () => false, refuse: (request) => pathOf(request) === refused, holdsBefore: 1 });
     const failed = await runCli(batchArgs(), { env });
     expect(failed.code, failed.stderr).toBe(1);
     expect(failed.stderr).toContain('refused by the test (returnCode -7000, HTTP 404)');
-    expect(held.map(({ what }) => what)).toEqual(['GET /withdrawals']);
-    await expectGivenUp(held);
-    expect(api!.requests.filter((request) => request.method === 'POST')).toEqual([]);
-  });
-
-  it("the twin check's read fails while the balance is read: the run ends with it, the balance given up, nothing sent", async () => {
-    const { env, held } = await server({
-      answer: () => false,
-      refuse: (request) => pathOf(request) === '/withdrawals',
-      holdsBefore: 1,
-    });
-    const failed = await runCli(batchArgs(), { env });
-    expect(failed.code, failed.stderr).toBe(1);
-    expect(failed.stderr).toContain('refused by the test (returnCode -7000, HTTP 404)');
-    expect(held.map(({ what }) => what)).toEqual(['GET /withdrawals/balance']);
+    expect(held.map(({ what }) => what)).toEqual([`GET ${givenUp}`]);
     await expectGivenUp(held);
     expect(api!.requests.filter((request) => request.method === 'POST')).toEqual([]);
   });
