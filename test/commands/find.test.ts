@@ -174,7 +174,7 @@ describe('customers find', () => {
     expect(failed.stderr).toContain('the search did not finish; customers matching before the failure: 500');
   });
 
-  it('a page that fails ends the run at once: the pages still in flight are given up, not waited for', async () => {
+  it('a page that fails ends the run at once: the pages still in flight are given up, not waited for, and --debug says why', async () => {
     // Page 2 is refused once five other pages are waiting at the server; those are never answered. payctl must end
     // with page 2's error, closing the requests it no longer wants, and not wait for their answers: with a timeout of
     // an hour, a run that waited would outlive the run's deadline.
@@ -189,9 +189,12 @@ describe('customers find', () => {
         refuse = undefined;
       }
     });
-    const failed = await runCli(['customers', 'find', '--email', 'nobody@example.com', '--json', '--timeout', '3600'], { env });
+    const failed = await runCli(['customers', 'find', '--email', 'nobody@example.com', '--json', '--timeout', '3600', '--debug'], { env });
     expect(failed.code, failed.stderr).toBe(1);
     expect(failed.stderr).toContain('answered 404');
+    // --debug says why each was given up: no one pressed Ctrl-C.
+    expect(failed.stderr).toContain('< given up: another page failed');
+    expect(failed.stderr).not.toContain('< interrupted');
     expect(held.size).toBeGreaterThan(0);
     await expect.poll(() => [...held].filter((page) => !givenUp.has(page)), { timeout: RUN_DEADLINE_MS }).toEqual([]);
   });

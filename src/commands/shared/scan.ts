@@ -119,7 +119,8 @@ export async function scanPages<T>(
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      givenUp.abort();
+      // Cut short, the pages are given up for the run's reason; else for the scan's, which --debug shows.
+      givenUp.abort(signal?.aborted ? signal.reason : new Error('given up: another page failed'));
       reject(error);
     };
     const onAbort = () => fail(signal?.reason instanceof Error ? signal.reason : interrupted());
