@@ -47,6 +47,9 @@ export interface NodeFetchOptions {
 /** Why a request was given up, for --debug: a caller's own reason (a page scan that failed), else Ctrl-C or a closed stdout. */
 const givenUpWhy = (signal: AbortSignal | undefined): string => (signal?.reason instanceof Error ? signal.reason.message : 'interrupted');
 
+/** A request given up before it was sent (or sent again): `interrupt` was aborted. */
+export const givenUpBeforeSending = (interrupt: AbortSignal | undefined) => new TransportError(givenUpWhy(interrupt), INTERRUPTED, false);
+
 export const INTERRUPTED = 'EINTERRUPTED';
 /** The answer was larger than payctl reads: asking again would bring the same answer, so it is not retried. */
 export const RESPONSE_TOO_LARGE = 'ERESPONSETOOLARGE';
@@ -96,7 +99,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     headers[key] = value;
   });
   if (body) headers['content-length'] = String(body.length);
-  if (init.interrupt?.aborted) throw new TransportError(givenUpWhy(init.interrupt), INTERRUPTED, false);
+  if (init.interrupt?.aborted) throw givenUpBeforeSending(init.interrupt);
   const secure = url.protocol === 'https:' ? loadHttps() : undefined;
   const transport = secure?.module ?? http;
   const use = connectionUseOf(input.method);

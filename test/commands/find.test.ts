@@ -199,6 +199,30 @@ describe('customers find', () => {
     await expect.poll(() => [...held].filter((page) => !givenUp.has(page)), { timeout: RUN_DEADLINE_MS }).toEqual([]);
   });
 
+  it('a page that fails also gives up the pages waiting to be asked again: their Retry-After is not waited out', async () => {
+    // Pages 3 on answer 503 asking for 10 s, which a GET waits before its retry; page 2 is refused once five of them
+    // are waiting. payctl must end with page 2's error without those waits: waited out, --debug would say `retry 1`.
+    let waiting = 0;
+    let refuse: (() => void) | undefined;
+    const { env } = await directory(4000, (page, _attempt, respond) => {
+      if (page === 1) return respond();
+      if (page === 2) refuse = () => respond(404);
+      else {
+        respond(503, { 'retry-after': '10' });
+        waiting++;
+      }
+      if (waiting >= 5 && refuse) {
+        refuse();
+        refuse = undefined;
+      }
+    });
+    const failed = await runCli(['customers', 'find', '--email', 'nobody@example.com', '--json', '--debug'], { env });
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stderr).toContain('answered 404');
+    expect(failed.stderr).toContain('< 503');
+    expect(failed.stderr).not.toContain('retry 1 after');
+  });
+
   it('against a rate-limited sandbox: 429s waited out, the customer found', async () => {
     const lines: string[] = [];
     // One request a second: the scan's pages asked at once meet the limit however slowly a busy machine sends them.
