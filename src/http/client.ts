@@ -6,7 +6,7 @@ import { OPERATION_CALLS, OPERATION_ROUTES, type PathParameters, type QueryParam
 import { VERSION } from '../version.js';
 import type { LiteResponse } from './fetch-classes.js';
 import { parseAnswerJson } from './json.js';
-import { INTERRUPTED, nodeFetch, RESPONSE_TOO_LARGE, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
+import { givenUpBeforeSending, INTERRUPTED, nodeFetch, RESPONSE_TOO_LARGE, TransportError, type FetchAnswer, type FetchInput, type NodeFetchOptions } from './node-fetch.js';
 import { checkBeforeRetrying, mayHaveEffect, type Write } from './writes.js';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE' | 'PATCH';
@@ -269,9 +269,13 @@ class HttpApiClient implements ApiClient {
         searchParams,
         json: request.body,
         retry: retryPolicy(deadline, !request.callerHandlesRateLimit),
+        // ky's wait before a retry (a Retry-After of up to 10 s) ends too when the request is given up.
+        signal: interrupt,
         ...perRequest,
       } as KyOptions);
     } catch (error) {
+      // That wait ends with the signal's reason: the retry was never sent.
+      if (interrupt?.aborted && error === interrupt.reason) throw errorFromTransport(givenUpBeforeSending(interrupt), sent);
       if (!isHttpError(error)) throw errorFromTransport(error, sent);
       this.noteAnswerDate(error.response.headers);
       throw await errorFromResponse(error.response, sent, this.options.loginCommand ?? 'payctl auth login');

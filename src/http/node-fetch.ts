@@ -37,9 +37,18 @@ export interface NodeFetchOptions {
   deadline?: number;
   /** A POST, PUT, PATCH or DELETE: registered as on the wire while the server may be acting on it. */
   write?: Write;
-  /** Aborted when the run is interrupted: the request is given up (TransportError code INTERRUPTED). */
+  /**
+   * Aborted when the run is interrupted, or its caller no longer wants the answer: the request is given
+   * up (TransportError code INTERRUPTED), its message the reason when that is an Error, else `interrupted`.
+   */
   interrupt?: AbortSignal;
 }
+
+/** Why a request was given up, for --debug: a caller's own reason (a page scan that failed), else Ctrl-C or a closed stdout. */
+const givenUpWhy = (signal: AbortSignal | undefined): string => (signal?.reason instanceof Error ? signal.reason.message : 'interrupted');
+
+/** A request given up before it was sent (or sent again): `interrupt` was aborted. */
+export const givenUpBeforeSending = (interrupt: AbortSignal | undefined) => new TransportError(givenUpWhy(interrupt), INTERRUPTED, false);
 
 export const INTERRUPTED = 'EINTERRUPTED';
 /** The answer was larger than payctl reads: asking again would bring the same answer, so it is not retried. */
@@ -90,7 +99,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     headers[key] = value;
   });
   if (body) headers['content-length'] = String(body.length);
-  if (init.interrupt?.aborted) throw new TransportError('interrupted', INTERRUPTED, false);
+  if (init.interrupt?.aborted) throw givenUpBeforeSending(init.interrupt);
   const secure = url.protocol === 'https:' ? loadHttps() : undefined;
   const transport = secure?.module ?? http;
   const use = connectionUseOf(input.method);
@@ -194,7 +203,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
       () => fail(`no answer from ${url.host} within the timeout`, 'ETIMEDOUT'),
       Math.max(0, remaining ?? 2 ** 31 - 1),
     );
-    const onInterrupt = () => fail('interrupted', INTERRUPTED);
+    const onInterrupt = () => fail(givenUpWhy(init.interrupt), INTERRUPTED);
     init.interrupt?.addEventListener('abort', onInterrupt, { once: true });
     request.on('close', () => init.interrupt?.removeEventListener('abort', onInterrupt));
     request.end(body);

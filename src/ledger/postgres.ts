@@ -94,7 +94,7 @@ function passwordOf(services: LedgerRun, url: string) {
     if (fromFile !== undefined) return fromFile;
     const fromKeychain = await systemKeychain(env).get(`ledger:${url}`).catch(() => undefined);
     if (fromKeychain !== undefined) return fromKeychain;
-    throw new Error(`its server asks for a password and none was found in PGPASSWORD, ${env.PGPASSFILE ? 'PGPASSFILE' : '~/.pgpass'} or the keychain (entry ledger:URL)`);
+    throw new Error(`its server asks for a password and none was found in PGPASSWORD, ${env.PGPASSFILE ? 'PGPASSFILE' : '~/.pgpass'} or the keychain entry ledger:${url}`);
   };
 }
 

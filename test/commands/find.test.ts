@@ -174,7 +174,7 @@ describe('customers find', () => {
     expect(failed.stderr).toContain('the search did not finish; customers matching before the failure: 500');
   });
 
-  it('a page that fails ends the run at once: the pages still in flight are given up, not waited for', async () => {
+  it('a page that fails ends the run at once: the pages still in flight are given up, not waited for, and --debug says why', async () => {
     // Page 2 is refused once five other pages are waiting at the server; those are never answered. payctl must end
     // with page 2's error, closing the requests it no longer wants, and not wait for their answers: with a timeout of
     // an hour, a run that waited would outlive the run's deadline.
@@ -189,11 +189,38 @@ describe('customers find', () => {
         refuse = undefined;
       }
     });
-    const failed = await runCli(['customers', 'find', '--email', 'nobody@example.com', '--json', '--timeout', '3600'], { env });
+    const failed = await runCli(['customers', 'find', '--email', 'nobody@example.com', '--json', '--timeout', '3600', '--debug'], { env });
     expect(failed.code, failed.stderr).toBe(1);
     expect(failed.stderr).toContain('answered 404');
+    // --debug says why each was given up: no one pressed Ctrl-C.
+    expect(failed.stderr).toContain('< given up: another page failed');
+    expect(failed.stderr).not.toContain('< interrupted');
     expect(held.size).toBeGreaterThan(0);
     await expect.poll(() => [...held].filter((page) => !givenUp.has(page)), { timeout: RUN_DEADLINE_MS }).toEqual([]);
+  });
+
+  it('a page that fails also gives up the pages waiting to be asked again: their Retry-After is not waited out', async () => {
+    // Pages 3 on answer 503 asking for 10 s, which a GET waits before its retry; page 2 is refused once five of them
+    // are waiting. payctl must end with page 2's error without those waits: waited out, --debug would say `retry 1`.
+    let waiting = 0;
+    let refuse: (() => void) | undefined;
+    const { env } = await directory(4000, (page, _attempt, respond) => {
+      if (page === 1) return respond();
+      if (page === 2) refuse = () => respond(404);
+      else {
+        respond(503, { 'retry-after': '10' });
+        waiting++;
+      }
+      if (waiting >= 5 && refuse) {
+        refuse();
+        refuse = undefined;
+      }
+    });
+    const failed = await runCli(['customers', 'find', '--email', 'nobody@example.com', '--json', '--debug'], { env });
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stderr).toContain('answered 404');
+    expect(failed.stderr).toContain('< 503');
+    expect(failed.stderr).not.toContain('retry 1 after');
   });
 
   it('against a rate-limited sandbox: 429s waited out, the customer found', async () => {

@@ -142,7 +142,7 @@ describe('a reader that stops early', () => {
     ['customers', 'list', '--all', '-o', 'tsv'],
     ['customers', 'find', '--name', 'a', '-o', 'tsv'],
     ['api', 'GET', '/customers', '--paginate', '--json'],
-  ])('ends payctl quietly with exit 0 when the pipe closes (payctl %s %s %s … | head)', async (...argv) => {
+  ])('ends payctl quietly with exit 0 when the pipe closes (payctl %s %s %s %s %s | head)', async (...argv) => {
     const { startSandboxSession } = await import('../helpers/sandbox.js');
     const session = await startSandboxSession('acme', { customers: 3000 });
     try {

@@ -264,12 +264,18 @@ async function runCase({ row, variant, expect: expected }: Case): Promise<string
       if (!/\((?:returnCode -?\d+, )?HTTP 4\d\d\)|"status":4\d\d/.test(result.stderr)) problems.push('the error does not give the HTTP status');
       break;
     case 'broken': {
-      // Every answer is broken, so payctl stops at its first request: a write sent means the write met
-      // it (exit 5), none means a read did (exit 4). Judged by the writes, not by the first request
-      // recorded: a GET given up by a case that shared this process (a page still in flight when its
-      // scan failed, retried after that case's server closed) can reach a server that took its port.
-      const code = writes.length > 0 ? 5 : 4;
-      if (result.code !== code) problems.push(`exit ${result.code}, expected ${code} (${writes.length > 0 ? 'a write was sent' : 'only reads were sent'})`);
+      // Every answer is broken, so payctl stops at its first request: the first operation the command
+      // calls with the document's answers (`called`), exit 4 for a read, 5 for a write. Not the first
+      // request recorded here, which a request of a case that shared this process can be; nor whether a
+      // write was sent, which would pass a command that reads a broken answer and writes anyway.
+      const first = called.get(row.name)?.[0];
+      const method = first === undefined ? undefined : operationById(first)?.method;
+      if (method === undefined) {
+        problems.push(`no first operation known for ${row.name} (the test of the document's answers records them)`);
+        break;
+      }
+      const code = method === 'GET' ? 4 : 5;
+      if (result.code !== code) problems.push(`exit ${result.code}, expected ${code} (its first request, ${first}, is a ${method})`);
       if (!/answer is not the API's|not an API answer/.test(result.stderr)) problems.push('the error does not say the answer is not the API\'s');
       break;
     }

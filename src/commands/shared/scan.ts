@@ -74,8 +74,8 @@ export async function scanPages<T>(
   const pace = new Pace(Math.min(options.startConcurrency ?? START_CONCURRENCY, maxConcurrency), maxConcurrency);
   let rateLimited = 0;
   let lastAnswerAt = Date.now();
-  // Each request in flight listens to the run's signal (to give up on Ctrl-C) and to the scan's; Node warns beyond 10.
-  if (signal) setMaxListeners(maxConcurrency + 10, signal);
+  // The client joins the run's signal and this one into one signal per request (AbortSignal.any, which adds
+  // no listener to either); a client without the run's listens to this one directly: Node warns beyond 10.
   const givenUp = new AbortController();
   setMaxListeners(maxConcurrency + 10, givenUp.signal);
 
@@ -119,7 +119,8 @@ export async function scanPages<T>(
       if (finished) return;
       finished = true;
       clearTimeout(timer);
-      givenUp.abort();
+      // Cut short, the pages are given up for the run's reason; else for the scan's, which --debug shows.
+      givenUp.abort(signal?.aborted ? signal.reason : new Error('given up: another page failed'));
       reject(error);
     };
     const onAbort = () => fail(signal?.reason instanceof Error ? signal.reason : interrupted());
