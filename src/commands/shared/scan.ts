@@ -20,8 +20,9 @@ import { ExitCode, PayctlError } from '../../errors.js';
  */
 
 /**
- * Asks for one page. `signal` is aborted when the scan no longer wants it: another page failed and
- * the run ends with that failure, without waiting for the answers of the pages still in flight.
+ * Asks for one page. `signal` is aborted when the page is no longer wanted: another page failed (the
+ * run ends with that failure, without waiting for the answers of the pages still in flight), or the
+ * run was cut short.
  */
 export type PageFetcher<T> = (query: { page: number; limit: number }, signal: AbortSignal) => Promise<Page<T>>;
 
@@ -119,6 +120,7 @@ export async function scanPages<T>(
       if (finished) return;
       finished = true;
       clearTimeout(timer);
+      signal?.removeEventListener('abort', onAbort);
       // Cut short, the pages are given up for the run's reason; else for the scan's, which --debug shows.
       givenUp.abort(signal?.aborted ? signal.reason : new Error('given up: another page failed'));
       reject(error);
