@@ -167,7 +167,7 @@ describe('a team ledger\'s connection', () => {
     expect(await status({ HOME: home })).toMatchObject({ answers: false });
     const none = await runCli(['ledger', 'status'], { env: { ...withoutPassword, HOME: home } });
     expect(none.code, none.stderr).toBe(4);
-    expect(none.stdout + none.stderr).toContain(`asks for a password and none was found in PGPASSWORD, ~/.pgpass or the keychain entry ledger:${team.db.url})`);
+    expect(none.stderr).toContain(`asks for a password and none was found in PGPASSWORD, ~/.pgpass or the keychain entry ledger:${team.db.url})`);
     writeFileSync(path.join(home, '.pgpass'), `127.0.0.1:${team.db.port}:payctl:ledger:${team.db.password}\n`, { mode: 0o600 });
     expect(await status({ HOME: home })).toMatchObject({ answers: true, schemaVersion: 2 });
     const wrong = await runCli(['ledger', 'status'], { env: { ...withoutPassword, HOME: home, PGPASSWORD: 'not-the-password-8' } });
