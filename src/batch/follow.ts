@@ -8,17 +8,19 @@ import { waitForSettlement } from '../withdrawal/wait.js';
 import { throwForOutcome, type BatchEnd } from './engine.js';
 import type { ReportRow } from './report.js';
 
-/** What following a batch's withdrawals came to: the rows with their last status, and whether Ctrl-C stopped the wait. */
+/** What following a batch's withdrawals came to: the rows with their last status, and whether Ctrl-C or a failed read stopped the wait. */
 export interface FollowedBatch {
   report: ReportRow[];
   interrupted: boolean;
+  /** A read that failed (not one that took no effect, which is tried again): it ended the wait, and is the run's error once the rows are reported. */
+  failure?: unknown;
 }
 
 /**
  * `withdraw batch --wait`: reads every withdrawal this run sent until it is
  * COMPLETED or FAILED, up to `concurrency` reads at a time, all within `seconds`,
- * with one line on stderr at a terminal. Ctrl-C stops waiting: the rows keep
- * the last status read.
+ * with one line on stderr at a terminal. Ctrl-C stops waiting, and so does a
+ * read that fails: the rows keep the last status read.
  */
 export async function followSentRows(
   ctx: { readonly io: IOStreams },
@@ -41,7 +43,8 @@ export async function followSentRows(
       false,
     );
   const stop = new AbortController();
-  // A read that fails ends the wait with its failure: the other rows' waits and reads are given up, not waited for.
+  // A read that fails ends the wait: the other rows' waits and reads are given up, not waited for.
+  let failure: unknown;
   const givenUp = new AbortController();
   const waitEnds = AbortSignal.any([stop.signal, givenUp.signal]);
   setMaxListeners(concurrency + 10, waitEnds);
@@ -68,8 +71,9 @@ export async function followSentRows(
         statusOf.set(row.key, String(withdrawal.status));
       } catch (error) {
         if (error instanceof PayctlError && error.exitCode === ExitCode.interrupted) continue;
+        failure ??= error;
         givenUp.abort();
-        throw error;
+        return;
       }
     }
   };
@@ -84,16 +88,18 @@ export async function followSentRows(
     const status = statusOf.get(row.key);
     return status === undefined ? row : { ...row, status };
   });
-  return { report: followed, interrupted: stop.signal.aborted };
+  return { report: followed, interrupted: stop.signal.aborted, failure };
 }
 
 /** The lines the batch's summary adds after --wait: the counts, then each row not COMPLETED. */
-export function followSummary({ report, interrupted }: FollowedBatch): string[] {
+export function followSummary({ report, interrupted, failure }: FollowedBatch): string[] {
   const followed = report.filter((row) => row.outcome === 'sent' && row.withdrawalId);
   const count = (status: string) => followed.filter((row) => row.status === status).length;
   const unsettled = followed.filter((row) => row.status !== 'COMPLETED' && row.status !== 'FAILED');
+  const stopped = interrupted || failure !== undefined;
   return [
-    `waited: ${count('COMPLETED')} COMPLETED, ${count('FAILED')} FAILED, ${unsettled.length} still ${interrupted ? 'unsettled when the wait was stopped' : 'PENDING'}`,
+    `waited: ${count('COMPLETED')} COMPLETED, ${count('FAILED')} FAILED, ${unsettled.length} still ${stopped ? 'unsettled when the wait was stopped' : 'PENDING'}` +
+      (failure === undefined ? '' : ' (a read failed: see the error below)'),
     ...followed.filter((row) => row.status === 'FAILED').map((row) => `  FAILED   line ${row.line}: withdrawal ${row.withdrawalId}`),
     ...unsettled.map((row) => `  ${String(row.status).padEnd(8)} line ${row.line}: withdrawal ${row.withdrawalId}`),
   ];
@@ -101,8 +107,9 @@ export function followSummary({ report, interrupted }: FollowedBatch): string[] 
 
 /**
  * The exit of a batch run with --wait, by the worst outcome: sending's exit 5
- * (an outcome unknown) first; then Ctrl-C while waiting (130) or a withdrawal
- * still PENDING (5); then sending's own exit; then a withdrawal that FAILED (1).
+ * (an outcome unknown) first; then a read that failed while waiting (its own exit);
+ * then Ctrl-C while waiting (130) or a withdrawal still PENDING (5); then sending's
+ * own exit; then a withdrawal that FAILED (1).
  */
 export function throwForFollowed(report: readonly ReportRow[], end: BatchEnd, followed: FollowedBatch, seconds: number): void {
   let sendingError: PayctlError | undefined;
@@ -113,6 +120,7 @@ export function throwForFollowed(report: readonly ReportRow[], end: BatchEnd, fo
     sendingError = error;
   }
   if (sendingError?.exitCode === ExitCode.unknownOutcome) throw sendingError;
+  if (followed.failure !== undefined) throw followed.failure;
   const sent = report.filter((row) => row.outcome === 'sent' && row.withdrawalId);
   const lines = (rows: readonly ReportRow[]) => `line${rows.length > 1 ? 's' : ''} ${rows.map((row) => row.line).join(', ')}`;
   const unsettled = sent.filter((row) => row.status !== 'COMPLETED' && row.status !== 'FAILED');

@@ -183,7 +183,7 @@ describe('withdraw batch: the twin check and the balances, read at once', () => 
     expect(api!.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
   });
 
-  it("--wait: one withdrawal's read fails while another's is in flight: the run ends with it, that read given up", async () => {
+  it("--wait: one withdrawal's read fails while another's is in flight: the rows reported, then the run ends with it, that read given up", async () => {
     const file = csvFile('rows.csv', [PIX_HEADER, '1000,7,email,ana@example.com', '2000,7,email,bia@example.com']);
     let made = 0;
     const { env, held } = await server({
@@ -203,5 +203,8 @@ describe('withdraw batch: the twin check and the balances, read at once', () => 
     expect(held.map(({ what }) => what)).toEqual(['GET /withdrawals/made-2']);
     await expectGivenUp(held);
     expect(made).toBe(2);
+    // Both rows were paid: the report says so, with their ids, before the error.
+    for (const id of ['made-1', 'made-2']) expect(failed.stdout).toMatch(new RegExp(`\\bsent\\b.*\\b${id}\\b`));
+    expect(failed.stderr).toMatch(/^waited: .* \(a read failed: see the error below\)$/m);
   });
 });
