@@ -69,7 +69,7 @@ export async function sendUnlessDuplicate<T>(ctx: GuardRun, identity: Withdrawal
  * whole file. Withdrawals the batch's own journal holds (`paidByJournal`) are
  * its rows, not twins. Rows with twins are refused (exit 2, each row and twin
  * named) unless the override's flag was given; a dry run only warns. Returns
- * the confirmation's line about duplicates, if any. `signal` gives up the reads.
+ * the confirmation's line about duplicates, if any.
  */
 export async function checkBatchTwins(
   ctx: GuardRun,
@@ -77,16 +77,12 @@ export async function checkBatchTwins(
   paidByJournal: ReadonlySet<string>,
   clientFor: (account: string | null) => Promise<ApiClient>,
   override: DuplicateOverride,
-  signal?: AbortSignal,
 ): Promise<string[]> {
   const window = duplicateWindowOf(ctx.services.settings());
   const recent = new Map<string | null, Promise<(identity: WithdrawalIdentity) => unknown[]>>();
   const readOnce = (account: string | null) => {
     let read = recent.get(account);
-    if (!read) {
-      read = clientFor(account).then(async (client) => twinFinder(await recentWithdrawals(client, window, signal), paidByJournal));
-      recent.set(account, read);
-    }
+    if (!read) recent.set(account, (read = clientFor(account).then(async (client) => twinFinder(await recentWithdrawals(client, window), paidByJournal))));
     return read;
   };
   const found: Array<{ row: BatchRow; twins: unknown[] }> = [];

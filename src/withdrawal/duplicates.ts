@@ -21,14 +21,14 @@ export function duplicateWindowOf(settings: Settings): { text: string; ms: numbe
  * clock (the `Date` of its answers; this machine's when it sends none): every
  * operator's, whatever tool made them, read as --reconcile reads them (see
  * readWindow), so that a withdrawal created meanwhile cannot push a twin out of
- * view. An item without a readable date counts as in the window. `signal` gives the read up.
+ * view. An item without a readable date counts as in the window.
  */
-export async function recentWithdrawals(client: ApiClient, window: { text: string; ms: number }, signal?: AbortSignal): Promise<unknown[]> {
+export async function recentWithdrawals(client: ApiClient, window: { text: string; ms: number }): Promise<unknown[]> {
   let since = -Infinity;
   const edge = () => (since = Date.now() + (client.lastAnswerClockOffset() ?? 0) - window.ms);
   let read: WindowRead;
   try {
-    read = await readWindow(client, edge, MAX_PAGES, signal);
+    read = await readWindow(client, edge, MAX_PAGES);
   } catch (error) {
     if (!(error instanceof WindowTooLong)) throw error;
     throw usageError(

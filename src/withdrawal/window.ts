@@ -31,16 +31,16 @@ export class WindowTooLong extends Error {}
  * The first read asks for the pages after the first PAGES_AT_ONCE at a time (those the
  * first's total says exist; if more come meanwhile, the read goes on past them), until
  * one has nothing in the window or comes back short; a page that fails ends the read and
- * gives up the others in flight (`signal` gives up the whole read). A withdrawal created
- * meanwhile moves every item a place down, so a page answered after the next one can lose its
- * last item to it: that read is trusted only when every page answered the same count.
+ * gives up the others in flight. A withdrawal created meanwhile moves every item a place
+ * down, so a page answered after the next one can lose its last item to it: that read is
+ * trusted only when every page answered the same count.
  * Otherwise the window is read again one page after another, in order: an item a
  * creation moves down then lands on a page not read yet, so a colleague's batch
  * running meanwhile cannot hide one. A read is trusted only when it lost nothing an
  * earlier read saw in the window (an item can also go: a list that keeps losing
  * items is read at most MAX_PASSES times, then said to be unstable).
  */
-export async function readWindow(client: ApiClient, since: () => number, maxPages = Infinity, signal?: AbortSignal): Promise<WindowRead> {
+export async function readWindow(client: ApiClient, since: () => number, maxPages = Infinity): Promise<WindowRead> {
   const byId = new Map<string, unknown>();
   const withoutId: unknown[] = [];
   let earlier: Set<string> | undefined;
@@ -65,7 +65,7 @@ export async function readWindow(client: ApiClient, since: () => number, maxPage
       }
       return items.length >= PAGE_SIZE && items.some(inWindow);
     };
-    const first = await listWithdrawals(client, { page: 1, limit: PAGE_SIZE }, { signal });
+    const first = await listWithdrawals(client, { page: 1, limit: PAGE_SIZE });
     edge = since();
     let more = take(first);
     const atOnce = pass === 0 ? PAGES_AT_ONCE : 1;
@@ -74,10 +74,7 @@ export async function readWindow(client: ApiClient, since: () => number, maxPage
       const known = Math.max(next, Math.ceil(first.total / PAGE_SIZE));
       const numbers = Array.from({ length: Math.min(atOnce, maxPages - next + 1, known - next + 1) }, (_, i) => next + i);
       next += numbers.length;
-      const pages = await readsAtOnce(
-        numbers.map((page) => (pageSignal: AbortSignal) => listWithdrawals(client, { page, limit: PAGE_SIZE }, { signal: pageSignal })),
-        signal,
-      );
+      const pages = await readsAtOnce(numbers.map((page) => (signal: AbortSignal) => listWithdrawals(client, { page, limit: PAGE_SIZE }, { signal })));
       // Every page is taken in, even past the first that ends the window: all count for the check of the counts.
       more = pages.map(take).every(Boolean);
     }

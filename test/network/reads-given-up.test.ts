@@ -140,15 +140,52 @@ describe('reads asked at once, one failing', () => {
 describe('withdraw batch: the twin check and the balances, read at once', () => {
   const batchArgs = () => ['withdraw', 'batch', csvFile('rows.csv', [PIX_HEADER, '1000,7,email,ana@example.com']), '--method', 'pix', '--yes', '--timeout', '3600'];
 
-  it.each([
-    ['the balance cannot be read while the twin check reads: the run ends with it, the check given up, nothing sent', '/withdrawals/balance', '/withdrawals'],
-    ["the twin check's read fails while the balance is read: the run ends with it, the balance given up, nothing sent", '/withdrawals', '/withdrawals/balance'],
-  ])('%s', async (_title, refused, givenUp) => {
-    const { env, held } = await server({ answer: () => false, refuse: (request) => pathOf(request) === refused, holdsBefore: 1 });
+  /**
+   * The balance refused at once; the withdrawals list (`listed`) answered only once that refusal is
+   * on the wire, so that the balance fails first.
+   */
+  async function balanceFailsFirst(listed: unknown[]) {
+    let refusalSent: () => void;
+    const balanceRefused = new Promise<void>((resolve) => (refusalSent = resolve));
+    api = await startFakeApi(async (request, response) => {
+      if (pathOf(request) === '/withdrawals/balance') {
+        response.on('finish', refusalSent);
+        sendJson(response, 404, { data: { message: 'refused by the test', returnCode: -7000 } });
+      } else if (pathOf(request) === '/withdrawals') {
+        await balanceRefused;
+        sendJson(response, 200, { data: listed, meta: { total: listed.length }, message: 'ok' });
+      } else sendJson(response, 404, { data: { message: 'not in this test', returnCode: -1 } });
+    });
+    return { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: api.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) };
+  }
+
+  it('the balance fails before the twin check finds a twin: the twin refusal ends the run, every time', async () => {
+    const twin = { ...recentPage(1, 1)[0], id: 'twin-1', amount: 1000, bankAccountId: 7, pixKey: 'ana@example.com' };
+    const refused = await runCli(batchArgs(), { env: await balanceFailsFirst([twin]) });
+    expect(refused.code, refused.stderr).toBe(2);
+    expect(refused.stderr).toContain('1 of 1 rows match withdrawals already on the platform');
+    expect(refused.stderr).toContain('twin-1');
+    expect(refused.stderr).not.toContain('refused by the test');
+    expect(api!.requests.filter((request) => request.method === 'POST')).toEqual([]);
+  });
+
+  it('the balance fails and the twin check finds none: the run ends with the balance failure, nothing sent', async () => {
+    const failed = await runCli(batchArgs(), { env: await balanceFailsFirst([]) });
+    expect(failed.code, failed.stderr).toBe(1);
+    expect(failed.stderr).toContain('refused by the test (returnCode -7000, HTTP 404)');
+    expect(api!.requests.filter((request) => request.method === 'POST')).toEqual([]);
+  });
+
+  it("the twin check's read fails while the balance is read: the run ends with it, the balance given up, nothing sent", async () => {
+    const { env, held } = await server({
+      answer: () => false,
+      refuse: (request) => pathOf(request) === '/withdrawals',
+      holdsBefore: 1,
+    });
     const failed = await runCli(batchArgs(), { env });
     expect(failed.code, failed.stderr).toBe(1);
     expect(failed.stderr).toContain('refused by the test (returnCode -7000, HTTP 404)');
-    expect(held.map(({ what }) => what)).toEqual([`GET ${givenUp}`]);
+    expect(held.map(({ what }) => what)).toEqual(['GET /withdrawals/balance']);
     await expectGivenUp(held);
     expect(api!.requests.filter((request) => request.method === 'POST')).toEqual([]);
   });

@@ -13,7 +13,6 @@ import type { Context } from '../../context.js';
 import { ExitCode, PayctlError, usageError } from '../../errors.js';
 import { GLOBAL_FLAGS } from '../../flags.js';
 import type { ApiClient } from '../../http/client.js';
-import { readsAtOnce } from '../../http/reads-at-once.js';
 import { printDryRun } from '../shared/dry-run.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
@@ -161,23 +160,30 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   if (toSend.length > 0) {
     unsentSettled = settleUnsentClaims(services, toSend, plan.csvFile).catch(() => {});
     const paidByJournal = new Set([...states.values()].flatMap((s) => (s.state === 'done' ? [s.withdrawalId] : [])));
-    // The balances are read beside the check (a round trip less before the first row). The first of the two to fail
-    // ends the run and gives up the other's reads: a check that refuses leaves the balances unread, and the reverse.
-    const [duplicates, drawsOn] = await readsAtOnce([
-      (signal) => checkBatchTwins(ctx, toSend, paidByJournal, clientFor, plan.allowDuplicate, signal),
-      (signal) =>
-        batchDrawsOnLines(
-          plan.method,
-          toSend.map((row) => ({ account: row.account, amount: row.request.amount })),
-          async (account, balanceSignal) => getBalance(await clientFor(account), { signal: balanceSignal }),
-          signal,
-        ),
-    ]);
+    // The balances are read beside the check (a round trip less before the first row), but the check decides first
+    // whichever answers first: one that fails or refuses gives up the balances' reads, and a balance that cannot be
+    // read is reported once the check has passed. So a file with twins is refused as such every run, never ended
+    // instead by a balance that happened to fail sooner.
+    const balancesGivenUp = new AbortController();
+    const drawsOn = batchDrawsOnLines(
+      plan.method,
+      toSend.map((row) => ({ account: row.account, amount: row.request.amount })),
+      async (account, signal) => getBalance(await clientFor(account), { signal }),
+      balancesGivenUp.signal,
+    );
+    drawsOn.catch(() => {});
+    let duplicates: string[];
+    try {
+      duplicates = await checkBatchTwins(ctx, toSend, paidByJournal, clientFor, plan.allowDuplicate);
+    } catch (error) {
+      balancesGivenUp.abort();
+      throw error;
+    }
     const summary = [
       `About to withdraw by ${plan.method.toUpperCase()} from ${plan.csvFile}:`,
       ...batchTotals(toSend),
       ...feeLines(services.settings().env, plan.method, toSend.map((row) => row.request.amount)),
-      ...drawsOn,
+      ...(await drawsOn),
       ...(done.length ? [`  skipped:      ${done.length} rows already done (journal ${plan.journalFile})`] : []),
       ...(unknown.length ? [`  refused:      ${unknown.length} rows of unknown outcome (settle them with ${plan.reconcileFlag})`] : []),
       ...duplicates,
