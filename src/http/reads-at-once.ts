@@ -1,5 +1,3 @@
-import { setMaxListeners } from 'node:events';
-
 /** A read asked beside others: it passes `signal` to its requests (ApiRequest's `signal`), which are given up when it is aborted. */
 export type Read<T> = (signal: AbortSignal) => Promise<T>;
 
@@ -12,8 +10,6 @@ export type Read<T> = (signal: AbortSignal) => Promise<T>;
 export async function readsAtOnce<T extends readonly unknown[] | []>(reads: { readonly [K in keyof T]: Read<T[K]> }, within?: AbortSignal): Promise<T> {
   const givenUp = new AbortController();
   const signal = within ? AbortSignal.any([within, givenUp.signal]) : givenUp.signal;
-  // Each request in flight listens to it; Node warns beyond 10.
-  setMaxListeners(reads.length + 10, signal);
   try {
     return (await Promise.all(reads.map((read: Read<unknown>) => read(signal)))) as T;
   } catch (error) {
