@@ -1,6 +1,6 @@
 import type http from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { runCli, RUN_DEADLINE_MS, tempConfigDir } from '../helpers/cli.js';
+import { runCli, RUN_DEADLINE_MS, startCli, tempConfigDir } from '../helpers/cli.js';
 import { answeredBalance, fakeJwt, sendJson, startFakeApi, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
 import { csvFile, PIX_HEADER } from '../money/helpers.js';
 
@@ -243,5 +243,31 @@ describe('withdraw batch: the twin check and the balances, read at once', () => 
     // Both rows were paid: the report says so, with their ids, before the error.
     for (const id of ['made-1', 'made-2']) expect(failed.stdout).toMatch(new RegExp(`\\bsent\\b.*\\b${id}\\b`));
     expect(failed.stderr).toMatch(/^waited: .* \(a read failed: see the error below\)$/m);
+  });
+
+  it('--wait: Ctrl-C while both withdrawals are being read: the reads given up, the wait stops as the README says (exit 130)', async () => {
+    const file = csvFile('rows.csv', [PIX_HEADER, '1000,7,email,ana@example.com', '2000,7,email,bia@example.com']);
+    let made = 0;
+    const { env, held } = await server({
+      answer: (request, response) => {
+        if (answeredBalance(request, response)) return true;
+        if (request.method === 'POST') sendJson(response, 200, { data: { id: `made-${++made}`, status: 'PENDING' }, message: 'ok' });
+        else if (pathOf(request) === '/withdrawals') sendJson(response, 200, { data: [], meta: { total: 0 }, message: 'ok' });
+        else return false;
+        return true;
+      },
+      refuse: () => false,
+      holdsBefore: 0,
+    });
+    const run = startCli(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--wait', '--wait-timeout', '3600', '--timeout', '3600'], env);
+    await expect.poll(() => held.length, { timeout: RUN_DEADLINE_MS }).toBe(2);
+    run.child.kill('SIGINT');
+    const stopped = await run.done;
+    expect(stopped.code, stopped.stderr).toBe(130);
+    expect(stopped.stderr).toContain('waited: 0 COMPLETED, 0 FAILED, 2 still unsettled when the wait was stopped');
+    expect(stopped.stderr).toContain('error: interrupted while waiting: 2 withdrawals made and not settled yet (lines 2, 3)');
+    expect(held.map(({ what }) => what).sort()).toEqual(['GET /withdrawals/made-1', 'GET /withdrawals/made-2']);
+    await expectGivenUp(held);
+    expect(made).toBe(2);
   });
 });
