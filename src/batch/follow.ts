@@ -58,9 +58,9 @@ export async function followSentRows(
   const worker = async () => {
     for (const { row, start } of queue) {
       if (waitEnds.aborted) break;
-      const api = await clientFor(row.account);
-      const timeLeft = started + seconds * 1000 - Date.now();
       try {
+        const api = await clientFor(row.account);
+        const timeLeft = started + seconds * 1000 - Date.now();
         const { withdrawal } = await waitForSettlement(ctx, api, start, timeLeft, {
           signal: waitEnds,
           onRead: (read) => {
