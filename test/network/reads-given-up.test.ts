@@ -220,8 +220,11 @@ describe('withdraw batch: the twin check and the balances, read at once', () => 
     expect(api!.requests.filter((request) => request.method === 'POST')).toHaveLength(1);
   });
 
-  it("--wait: one withdrawal's read fails while another's is in flight: the rows reported, then the run ends with it, that read given up", async () => {
-    const file = csvFile('rows.csv', [PIX_HEADER, '1000,7,email,ana@example.com', '2000,7,email,bia@example.com']);
+  /**
+   * A batch of two rows, both made (`made-1`, `made-2`) and then followed with --wait: every read of a
+   * withdrawal is held, but the one `refuse` names, refused once `holdsBefore` are held.
+   */
+  async function twoRowsWaitedFor(refuse: (request: RecordedRequest) => boolean, holdsBefore: number) {
     let made = 0;
     const { env, held } = await server({
       answer: (request, response) => {
@@ -231,35 +234,30 @@ describe('withdraw batch: the twin check and the balances, read at once', () => 
         else return false;
         return true;
       },
-      refuse: (request) => pathOf(request) === '/withdrawals/made-1',
-      holdsBefore: 1,
+      refuse,
+      holdsBefore,
     });
-    const failed = await runCli(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--wait', '--wait-timeout', '3600', '--timeout', '3600'], { env });
+    const file = csvFile('rows.csv', [PIX_HEADER, '1000,7,email,ana@example.com', '2000,7,email,bia@example.com']);
+    const args = ['withdraw', 'batch', file, '--method', 'pix', '--yes', '--wait', '--wait-timeout', '3600', '--timeout', '3600'];
+    return { args, env, held, made: () => made };
+  }
+
+  it("--wait: one withdrawal's read fails while another's is in flight: the rows reported, then the run ends with it, that read given up", async () => {
+    const { args, env, held, made } = await twoRowsWaitedFor((request) => pathOf(request) === '/withdrawals/made-1', 1);
+    const failed = await runCli(args, { env });
     expect(failed.code, failed.stderr).toBe(1);
     expect(failed.stderr).toContain('refused by the test (returnCode -7000, HTTP 404)');
     expect(held.map(({ what }) => what)).toEqual(['GET /withdrawals/made-2']);
     await expectGivenUp(held);
-    expect(made).toBe(2);
+    expect(made()).toBe(2);
     // Both rows were paid: the report says so, with their ids, before the error.
     for (const id of ['made-1', 'made-2']) expect(failed.stdout).toMatch(new RegExp(`\\bsent\\b.*\\b${id}\\b`));
     expect(failed.stderr).toMatch(/^waited: .* \(a read failed: see the error below\)$/m);
   });
 
   it('--wait: Ctrl-C while both withdrawals are being read: the reads given up, the wait stops as the README says (exit 130)', async () => {
-    const file = csvFile('rows.csv', [PIX_HEADER, '1000,7,email,ana@example.com', '2000,7,email,bia@example.com']);
-    let made = 0;
-    const { env, held } = await server({
-      answer: (request, response) => {
-        if (answeredBalance(request, response)) return true;
-        if (request.method === 'POST') sendJson(response, 200, { data: { id: `made-${++made}`, status: 'PENDING' }, message: 'ok' });
-        else if (pathOf(request) === '/withdrawals') sendJson(response, 200, { data: [], meta: { total: 0 }, message: 'ok' });
-        else return false;
-        return true;
-      },
-      refuse: () => false,
-      holdsBefore: 0,
-    });
-    const run = startCli(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--wait', '--wait-timeout', '3600', '--timeout', '3600'], env);
+    const { args, env, held, made } = await twoRowsWaitedFor(() => false, 0);
+    const run = startCli(args, env);
     await expect.poll(() => held.length, { timeout: RUN_DEADLINE_MS }).toBe(2);
     run.child.kill('SIGINT');
     const stopped = await run.done;
@@ -268,6 +266,6 @@ describe('withdraw batch: the twin check and the balances, read at once', () => 
     expect(stopped.stderr).toContain('error: interrupted while waiting: 2 withdrawals made and not settled yet (lines 2, 3)');
     expect(held.map(({ what }) => what).sort()).toEqual(['GET /withdrawals/made-1', 'GET /withdrawals/made-2']);
     await expectGivenUp(held);
-    expect(made).toBe(2);
+    expect(made()).toBe(2);
   });
 });
