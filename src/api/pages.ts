@@ -1,3 +1,5 @@
+import type { ReadOptions } from '../http/client.js';
+
 export interface PageQuery {
   page?: number;
   limit?: number;
@@ -12,11 +14,9 @@ export interface Page<T> {
 }
 
 /** How a page is asked for. */
-export interface PageRequestOptions {
+export interface PageRequestOptions extends ReadOptions {
   /** A page scan waits out a 429 itself, at its own pace (ApiRequest's `callerHandlesRateLimit`). */
   callerHandlesRateLimit?: boolean;
-  /** Aborted when the scan no longer wants the page (another page failed): the request is given up. */
-  signal?: AbortSignal;
 }
 
 /** A count from `meta`, or undefined when the answer gave none that can be one. */

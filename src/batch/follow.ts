@@ -42,27 +42,27 @@ export async function followSentRows(
         `${sent.length - count('COMPLETED') - count('FAILED')} not yet (${Math.round((Date.now() - started) / 1000)} s)`,
       false,
     );
-  const stop = new AbortController();
-  // A read that fails ends the wait: the other rows' waits and reads are given up, not waited for.
+  // Ctrl-C, or a read that fails, ends the wait: the other rows' waits and reads are given up, not waited for.
+  const waitEnds = new AbortController();
+  setMaxListeners(concurrency + 10, waitEnds.signal);
+  let interrupted = false;
   let failure: unknown;
-  const givenUp = new AbortController();
-  const waitEnds = AbortSignal.any([stop.signal, givenUp.signal]);
-  setMaxListeners(concurrency + 10, waitEnds);
   const releaseCtrlC = io.interrupts.takeOver(() => {
-    if (stop.signal.aborted) return io.interrupts.stop('interrupted');
-    stop.abort();
+    if (interrupted) return io.interrupts.stop('interrupted');
+    interrupted = true;
+    waitEnds.abort();
   });
   await io.output.note(`waiting up to ${seconds} s for ${counted(sent.length, 'withdrawals')} to settle (Ctrl-C stops waiting, not the withdrawals)`);
   // One iterator shared by the workers: each takes the next row not yet taken.
   const queue = sent.values();
   const worker = async () => {
     for (const { row, start } of queue) {
-      if (waitEnds.aborted) break;
+      if (waitEnds.signal.aborted) break;
       try {
         const api = await clientFor(row.account);
         const timeLeft = started + seconds * 1000 - Date.now();
         const { withdrawal } = await waitForSettlement(ctx, api, start, timeLeft, {
-          signal: waitEnds,
+          signal: waitEnds.signal,
           onRead: (read) => {
             statusOf.set(row.key, String(read.status));
             show();
@@ -72,7 +72,7 @@ export async function followSentRows(
       } catch (error) {
         if (error instanceof PayctlError && error.exitCode === ExitCode.interrupted) continue;
         failure ??= error;
-        givenUp.abort();
+        waitEnds.abort();
         return;
       }
     }
@@ -88,7 +88,7 @@ export async function followSentRows(
     const status = statusOf.get(row.key);
     return status === undefined ? row : { ...row, status };
   });
-  return { report: followed, interrupted: stop.signal.aborted, failure };
+  return { report: followed, interrupted, failure };
 }
 
 /** The lines the batch's summary adds after --wait: the counts, then each row not COMPLETED. */

@@ -26,7 +26,7 @@ export interface ApiRequest {
    */
   callerHandlesRateLimit?: boolean;
   /**
-   * Aborted when the caller no longer wants the answer (a page scan that has failed): a read is given up.
+   * Aborted when the caller no longer wants the answer (another read beside it failed): a read is given up.
    * A write is not: once sent, its outcome is waited for (or, on Ctrl-C, reported unknown).
    */
   signal?: AbortSignal;
