@@ -1,6 +1,6 @@
-import { listCustomers, type ListedCustomer } from '../../api/customers.js';
+import { listCustomers } from '../../api/customers.js';
 import { usageError } from '../../errors.js';
-import { writeMatches, type PageFetcher } from '../shared/list.js';
+import { pagesOf, writeMatches } from '../shared/list.js';
 import type { Invocation } from '../spec.js';
 import type { customersFind } from './index.js';
 import { matchesSearch } from './search.js';
@@ -11,6 +11,5 @@ export async function run(invocation: Invocation<typeof customersFind>): Promise
     throw usageError(`give at least one of ${(['email', 'document', 'name', 'phone'] as const).map(flag).join(', ')}`);
   }
   const client = await services.api();
-  const fetch: PageFetcher<ListedCustomer> = (query, signal) => listCustomers(client, query, { callerHandlesRateLimit: true, signal });
-  await writeMatches(invocation, view, fetch, (customer) => matchesSearch(customer, opts));
+  await writeMatches(invocation, view, pagesOf(listCustomers, client, {}), (customer) => matchesSearch(customer, opts));
 }

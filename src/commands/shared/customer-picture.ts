@@ -6,7 +6,7 @@ import { isUuid } from '../../validation/rules.js';
 import type { ApiClient } from '../../http/client.js';
 import { readsAtOnce } from '../../http/reads-at-once.js';
 import { SCAN_PAGE_SIZE } from './list.js';
-import { collectPages } from './scan.js';
+import { collectPages, pagesOf } from './scan.js';
 
 /**
  * A customer's whole picture, which the API gives only in pieces: subscriptions
@@ -29,7 +29,7 @@ export const ofCustomer =
 /** The customer's subscriptions, in the list's order, read from every page (filters the API has narrow the pages). */
 export function subscriptionsOf({ io }: Context, api: ApiClient, customerId: string, filters: SubscriptionFilters = {}): Promise<ListedSubscription[]> {
   return collectPages(
-    (query, signal) => listSubscriptions(api, { ...query, ...filters }, { callerHandlesRateLimit: true, signal }),
+    pagesOf(listSubscriptions, api, filters),
     { limit: SCAN_PAGE_SIZE, signal: io.signal },
     ofCustomer(customerId),
   );

@@ -3,9 +3,9 @@ import { flagOf, switchOption, valueOption, type OptionDefs, type OptionValues }
 import { parseLimit, parsePage } from '../../validation/flags.js';
 import type { View } from '../../output/views.js';
 import { statusLine } from '../../output/status-line.js';
-import { scanPages, type PageFetcher, type ScanProgress, type ScanResult } from './scan.js';
+import { scanPages, pagesOf, type PageFetcher, type ScanProgress, type ScanResult } from './scan.js';
 
-export type { PageFetcher };
+export { pagesOf, type PageFetcher };
 
 /** Items a page when payctl reads a whole list (the API's largest page). */
 export const SCAN_PAGE_SIZE = 100;

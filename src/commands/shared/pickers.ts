@@ -16,7 +16,7 @@ import { subaccountLabel, subaccountName } from '../../subaccount-names.js';
 import { parseNonEmpty } from '../../validation/flags.js';
 import { cardsCharged, customerName, subscriptionsOf } from './customer-picture.js';
 import { progressLine, SCAN_PAGE_SIZE } from './list.js';
-import { collectPages, type PageFetcher } from './scan.js';
+import { collectPages, pagesOf, type PageFetcher } from './scan.js';
 import { subaccountDirectory } from './subaccounts.js';
 
 /**
@@ -103,7 +103,7 @@ export async function customerNames({ io }: Context, api: ApiClient, ids: Readon
   const pages = first.totalPages ?? Math.ceil(first.total / SCAN_PAGE_SIZE);
   if (pages <= ids.size) {
     const customers = await collectPages(
-      (query, signal) => listCustomers(api, query, { callerHandlesRateLimit: true, signal }),
+      pagesOf(listCustomers, api, {}),
       { limit: SCAN_PAGE_SIZE, signal: io.signal },
       (customer) => typeof customer.id === 'string' && ids.has(customer.id),
     );
@@ -155,7 +155,7 @@ export async function pickSubscription(ctx: Context, field: FieldPrompt, pick: S
   const subscriptions = await readAll(
     ctx,
     'subscriptions',
-    (query, signal) => listSubscriptions(api, { ...query, status }, { callerHandlesRateLimit: true, signal }),
+    pagesOf(listSubscriptions, api, { status }),
     (subscription) => (!statuses || statuses.some((wanted) => wanted === subscription.status)) && (!withSplits || subscription.splits.length > 0),
   );
   const customerIds = subscriptions.map((subscription) => subscription.customerId).filter((id) => typeof id === 'string');
@@ -227,7 +227,7 @@ export async function pickCustomer(ctx: Context, field: FieldPrompt): Promise<st
   for (;;) {
     const typed = (await field.text('Customer: part of the name, the e-mail or the document (or the id)', searchTerm)).trim();
     if (isUuid(typed)) return typed;
-    const matches = withTextId(await readAll(ctx, 'customers searched', (query, signal) => listCustomers(api, query, { callerHandlesRateLimit: true, signal }), customerSearch(typed)));
+    const matches = withTextId(await readAll(ctx, 'customers searched', pagesOf(listCustomers, api, {}), customerSearch(typed)));
     if (matches.length === 0) {
       await ctx.io.output.note(`no customer matches "${typed}": search again`);
       continue;

@@ -1,5 +1,6 @@
 import { setMaxListeners } from 'node:events';
-import type { Page } from '../../api/pages.js';
+import type { ApiClient } from '../../http/client.js';
+import type { Page, PageQuery, PageRequestOptions } from '../../api/pages.js';
 import { ExitCode, PayctlError } from '../../errors.js';
 
 /**
@@ -25,6 +26,18 @@ import { ExitCode, PayctlError } from '../../errors.js';
  * run was cut short.
  */
 export type PageFetcher<T> = (query: { page: number; limit: number }, signal: AbortSignal) => Promise<Page<T>>;
+
+/**
+ * The fetcher of a list operation's pages for a scan, with the list's own filters: the scan waits out
+ * a 429 at its own pace, so the page's request leaves that to it.
+ */
+export function pagesOf<T, Filters extends object>(
+  list: (client: ApiClient, query: PageQuery & Filters, options: PageRequestOptions) => Promise<Page<T>>,
+  client: ApiClient,
+  filters: Filters,
+): PageFetcher<T> {
+  return (query, signal) => list(client, { ...filters, ...query }, { callerHandlesRateLimit: true, signal });
+}
 
 export interface ScanProgress {
   /** Items looked at so far, and in the whole list as the API counts them. */

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { PayctlError } from '../../errors.js';
 import { knownSubaccounts, rememberSubaccounts, subaccountName, type KnownSubaccount } from '../../subaccount-names.js';
 import { SCAN_PAGE_SIZE } from './list.js';
-import { collectPages } from './scan.js';
+import { collectPages, pagesOf } from './scan.js';
 
 /**
  * The sub-accounts a person can pick or list. The API has no list of them: the
@@ -57,7 +57,7 @@ export async function subaccountDirectory(ctx: Context): Promise<SubaccountDirec
   const scan = { limit: SCAN_PAGE_SIZE, signal: io.signal };
   const listed = await sandboxSubaccounts(ctx);
   if (listed) return { source: 'sandbox', subaccounts: listed };
-  const subscriptions = await collectPages((query, signal) => listSubscriptions(api, query, { callerHandlesRateLimit: true, signal }), scan);
+  const subscriptions = await collectPages(pagesOf(listSubscriptions, api, {}), scan);
   const receivers = new Set(
     subscriptions.flatMap((subscription) => (Array.isArray(subscription.splits) ? subscription.splits : []).map((split) => split.subaccountId)).filter(isText),
   );

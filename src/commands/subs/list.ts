@@ -1,6 +1,6 @@
-import { listSubscriptions, type ListedSubscription } from '../../api/subscriptions.js';
+import { listSubscriptions } from '../../api/subscriptions.js';
 import { ofCustomer } from '../shared/customer-picture.js';
-import { runList, writeMatches, type PageFetcher } from '../shared/list.js';
+import { pagesOf, runList, writeMatches } from '../shared/list.js';
 import type { Invocation } from '../spec.js';
 import type { subsList } from './index.js';
 
@@ -18,9 +18,7 @@ export async function run(invocation: Invocation<typeof subsList>): Promise<void
   const api = await services.api();
   // The API has no customer filter: every page (narrowed by the filters it has) is read and that customer's kept.
   if (opts.customer !== undefined) {
-    const fetch: PageFetcher<ListedSubscription> = (query, signal) =>
-      listSubscriptions(api, { ...query, ...filters }, { callerHandlesRateLimit: true, signal });
-    await writeMatches(invocation, view, fetch, ofCustomer(opts.customer));
+    await writeMatches(invocation, view, pagesOf(listSubscriptions, api, filters), ofCustomer(opts.customer));
     return;
   }
   await runList(invocation, (query, signal) => listSubscriptions(api, { ...query, ...filters }, { signal }));
