@@ -92,9 +92,17 @@ function passwordOf(services: LedgerRun, url: string) {
     const { default: pgpass } = await import('pgpass');
     const fromFile = await new Promise<string | undefined>((resolve) => pgpass(connection, resolve));
     if (fromFile !== undefined) return fromFile;
-    const fromKeychain = await systemKeychain(env).get(`ledger:${url}`).catch(() => undefined);
-    if (fromKeychain !== undefined) return fromKeychain;
-    throw new Error(`its server asks for a password and none was found in PGPASSWORD, ${env.PGPASSFILE ? 'PGPASSFILE' : '~/.pgpass'} or the keychain entry ledger:${url}`);
+    const entry = `the keychain entry ledger:${url}`;
+    let keychain: string;
+    try {
+      const fromKeychain = await systemKeychain(env).get(`ledger:${url}`);
+      if (fromKeychain !== undefined) return fromKeychain;
+      keychain = entry;
+    } catch (error) {
+      // A keychain that cannot be read is not one without the entry: the fix is another.
+      keychain = `${entry}, which could not be read (${error instanceof Error ? error.message : String(error)})`;
+    }
+    throw new Error(`its server asks for a password and none was found in PGPASSWORD, ${env.PGPASSFILE ? 'PGPASSFILE' : '~/.pgpass'} or ${keychain}`);
   };
 }
 

@@ -165,9 +165,10 @@ describe('a team ledger\'s connection', () => {
     const { PGPASSWORD: _, ...withoutPassword } = team.envA;
     const status = (env: Record<string, string>) => runCli(['ledger', 'status', '--json'], { env: { ...withoutPassword, ...env } }).then((r) => JSON.parse(r.stdout));
     expect(await status({ HOME: home })).toMatchObject({ answers: false });
-    const none = await runCli(['ledger', 'status'], { env: { ...withoutPassword, HOME: home } });
+    // No D-Bus session here: the keychain cannot be read, and the message says so rather than that it has no entry.
+    const none = await runCli(['ledger', 'status'], { env: { ...withoutPassword, HOME: home, DBUS_SESSION_BUS_ADDRESS: `unix:path=${path.join(home, 'no-bus')}` } });
     expect(none.code, none.stderr).toBe(4);
-    expect(none.stderr).toContain(`asks for a password and none was found in PGPASSWORD, ~/.pgpass or the keychain entry ledger:${team.db.url})`);
+    expect(none.stderr).toContain(`asks for a password and none was found in PGPASSWORD, ~/.pgpass or the keychain entry ledger:${team.db.url}, which could not be read (the system keychain (Secret Service) cannot be used: `);
     writeFileSync(path.join(home, '.pgpass'), `127.0.0.1:${team.db.port}:payctl:ledger:${team.db.password}\n`, { mode: 0o600 });
     expect(await status({ HOME: home })).toMatchObject({ answers: true, schemaVersion: 2 });
     const wrong = await runCli(['ledger', 'status'], { env: { ...withoutPassword, HOME: home, PGPASSWORD: 'not-the-password-8' } });
@@ -183,6 +184,8 @@ describe('a team ledger\'s connection', () => {
       const env = { ...withoutPassword, HOME: tempConfigDir(), DBUS_SESSION_BUS_ADDRESS: service.address };
       const before = await runCli(['ledger', 'status', '--json'], { env });
       expect(JSON.parse(before.stdout)).toMatchObject({ answers: false });
+      const why = await runCli(['ledger', 'status'], { env });
+      expect(why.stderr).toContain(`asks for a password and none was found in PGPASSWORD, ~/.pgpass or the keychain entry ledger:${team.db.url})`);
       const store = spawnSync('secret-tool', ['store', '--label', 'payctl ledger', 'service', 'payctl', 'username', `ledger:${team.db.url}`], {
         env: { PATH: process.env.PATH, DBUS_SESSION_BUS_ADDRESS: service.address },
         input: team.db.password,
