@@ -25,11 +25,15 @@ const LOCAL: Ledger = {
   claimsOf: async () => [],
 };
 
-/** The ledger's URL in effect: PAYCTL_LEDGER, else the profile's; `local` when neither names one. */
+/**
+ * The ledger's URL in effect: PAYCTL_LEDGER, else the profile's; `local` when neither names one. The profile's
+ * is checked as `profiles set` checks it: a config file edited by hand may hold a password, never to be shown.
+ */
 export function ledgerUrlOf(services: RunConfig): string {
   const fromEnv = services.env.PAYCTL_LEDGER;
   if (fromEnv !== undefined && fromEnv !== '') return parseLedgerUrl('PAYCTL_LEDGER', fromEnv);
-  return services.settings().profile?.ledger ?? LOCAL_LEDGER;
+  const { profile, profileName } = services.settings();
+  return profile?.ledger === undefined ? LOCAL_LEDGER : parseLedgerUrl(`the ledger of profile "${profileName}" in the config file`, profile.ledger);
 }
 
 const opened = new WeakMap<LedgerRun, Promise<Ledger>>();

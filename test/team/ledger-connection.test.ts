@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,18 @@ describe('a team ledger\'s connection', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/carries a password/);
     expect(refused.stdout + refused.stderr).not.toContain(team.db.password);
+    // One in a config file edited by hand is refused as well, never shown, and nothing moves.
+    const handEdited = tempConfigDir();
+    cpSync(team.envA.PAYCTL_CONFIG_DIR!, handEdited, { recursive: true });
+    const config = path.join(handEdited, 'config.json');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('postgres://ledger@', `postgres://ledger:${team.db.password}@`));
+    for (const args of [['ledger', 'status'], ['withdraw', 'pix', '--amount', '776', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', 'hand-edited@example.com', '--yes', '--main-account']]) {
+      const run = await runInProcess(args, { env: { ...team.envA, PAYCTL_CONFIG_DIR: handEdited } });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain('the ledger of profile "default" in the config file carries a password');
+      expect(run.stdout + run.stderr).not.toContain(team.db.password);
+    }
+    expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === 'hand-edited@example.com')).toHaveLength(0);
     const stateHome = tempConfigDir();
     const env = { ...team.envA, XDG_STATE_HOME: stateHome };
     const args = ['--debug', 'withdraw', 'pix', '--amount', '777', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', 'secret-check@example.com', '--yes', '--main-account'];
