@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
 import type { RowState } from '../batch/journal.js';
-import { mayHaveMoved, PayctlError } from '../errors.js';
+import { mayHaveMoved, PayctlError, usageError } from '../errors.js';
 import type { RunConfig } from '../config/run.js';
 import { identityOf, idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
 import { makerOf, type Claim, type ClaimKey, type ClaimRequest, type KnownClaim, type Ledger, type LedgerRun } from './ledger.js';
@@ -262,6 +262,31 @@ export async function settleLeftOverSingle(services: LedgerRun, finding: Withdra
   } catch (error) {
     services.warn(`cannot record in the team's ledger what withdrawals get found: ${(error as Error).message}`);
   }
+}
+
+/**
+ * `api` writing to the withdrawal route, claimed in the team's ledger as a single withdrawal of what its body
+ * pays: it counts towards --max-daily-total and is refused while the same payment is claimed in flight. `api`
+ * has no twin check (nor --allow-duplicate), so a paid claim does not refuse it. Without a team ledger, or
+ * under --dry-run, nothing is claimed (undefined). A body whose amount is not a number could pay any sum:
+ * refused, as the profile's limits refuse it.
+ */
+export function apiWithdrawalClaim(services: LedgerRun, body: unknown): Omit<ClaimRequest, 'maxDailyTotal'> | undefined {
+  if (noTeamLedger(services)) return undefined;
+  const fields = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  if (typeof fields.amount !== 'number' || !Number.isSafeInteger(fields.amount)) {
+    throw usageError(
+      `the body's amount is not a whole number of cents, so the withdrawal cannot be claimed in the team's ledger ${ledgerUrlOf(services)}: nothing was sent`,
+      'give the amount as integer cents, e.g. {"amount": 1234, …}',
+    );
+  }
+  const identity = {
+    method: String(fields.withdrawalMethod ?? '').toLowerCase(),
+    amount: fields.amount,
+    bankAccountId: fields.bankAccountId,
+    ...(fields.pixKey === undefined ? {} : { pixKey: fields.pixKey }),
+  } as WithdrawalIdentity;
+  return singleClaim(services, identity, true);
 }
 
 /** How a batch claims its rows: its file, whether --allow-duplicate was given, and what its journal has paid. */

@@ -335,6 +335,42 @@ describe('a team on one ledger', () => {
     }
   });
 
+  it('api writing to the withdrawal route is claimed: it counts towards --max-daily-total, above it nothing is sent; a body whose amount is not a number is refused', async () => {
+    const account = platformAccount(team.session.sandbox.url, undefined);
+    const day = await team.db.query<{ total: string }>(
+      "SELECT coalesce(sum(amount), 0) AS total FROM payctl_claims WHERE account = $1 AND day = (now() AT TIME ZONE 'America/Sao_Paulo')::date AND state IN ('claimed', 'unknown', 'done')",
+      [account],
+    );
+    expect((await runInProcess(['profiles', 'set', 'default', '--max-daily-total', String(Number(day[0]!.total) + 1000)], { env: team.envA })).code).toBe(0);
+    const key = 'api-daily@example.com';
+    const api = (amount: unknown) => {
+      const body = path.join(tempConfigDir(), 'body.json');
+      writeFileSync(body, JSON.stringify({ withdrawalMethod: 'pix', amount, bankAccountId: Number(team.bank), pixKeyType: 'EMAIL', pixKey: key }));
+      return runInProcess(['api', 'POST', '/withdrawals/withdraw', '--main-account', '--data', `@${body}`], { env: team.envA });
+    };
+    const paid = () => sandboxWithdrawals(team.session).then((all) => all.filter((w) => w.pixKey === key).map((w) => w.amount));
+    try {
+      const above = await api(50_000);
+      expect(above.code, above.stderr).toBe(2);
+      expect(above.stderr).toMatch(/would take today's total of the team's withdrawals from this account to .*, above the profile's --max-daily-total/);
+      expect(await paid()).toEqual([]);
+      const within = await api(600);
+      expect(within.code, within.stderr).toBe(0);
+      const made = JSON.parse(within.stdout) as { id: string };
+      expect(await team.db.query('SELECT state, withdrawal_id FROM payctl_claims WHERE account = $1 AND amount = 600', [account])).toEqual([{ state: 'done', withdrawal_id: made.id }]);
+      // What api sent counts: a single withdrawal that would pass the total with it is refused.
+      const single = await runInProcess(['withdraw', 'pix', '--amount', '500', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'], { env: team.envA });
+      expect(single.code, single.stderr).toBe(2);
+      expect(single.stderr).toMatch(/--max-daily-total/);
+      const unreadable = await api('600');
+      expect(unreadable.code, unreadable.stderr).toBe(2);
+      expect(unreadable.stderr).toContain("the body's amount is not a whole number of cents, so the withdrawal cannot be claimed in the team's ledger");
+      expect(await paid()).toEqual([600]);
+    } finally {
+      await runInProcess(['profiles', 'set', 'default', '--clear-max-daily-total'], { env: team.envA });
+    }
+  });
+
   it("a row's audit intent is committed with its claim, before its POST; the team's trail holds one write per row, done, and none for a row held by another's claim", async () => {
     const prefix = 'one-commit';
     const [fileA, fileB] = twoCopies(prefix, 3, 20_000);
