@@ -3,9 +3,9 @@ import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
 import type { RowState } from '../batch/journal.js';
-import { mayHaveMoved, PayctlError } from '../errors.js';
+import { mayHaveMoved, PayctlError, usageError } from '../errors.js';
 import type { RunConfig } from '../config/run.js';
-import { idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
+import { identityOf, idOf, type WithdrawalFinding, type WithdrawalIdentity } from '../withdrawal/identity.js';
 import { makerOf, type Claim, type ClaimKey, type ClaimRequest, type KnownClaim, type Ledger, type LedgerRun } from './ledger.js';
 import { LOCAL_LEDGER, parseLedgerUrl } from './url.js';
 import { platformAccount } from '../withdrawal/lock.js';
@@ -25,11 +25,15 @@ const LOCAL: Ledger = {
   claimsOf: async () => [],
 };
 
-/** The ledger's URL in effect: PAYCTL_LEDGER, else the profile's; `local` when neither names one. */
+/**
+ * The ledger's URL in effect: PAYCTL_LEDGER, else the profile's; `local` when neither names one. The profile's
+ * is checked as `profiles set` checks it: a config file edited by hand may hold a password, never to be shown.
+ */
 export function ledgerUrlOf(services: RunConfig): string {
   const fromEnv = services.env.PAYCTL_LEDGER;
   if (fromEnv !== undefined && fromEnv !== '') return parseLedgerUrl('PAYCTL_LEDGER', fromEnv);
-  return services.settings().profile?.ledger ?? LOCAL_LEDGER;
+  const { profile, profileName } = services.settings();
+  return profile?.ledger === undefined ? LOCAL_LEDGER : parseLedgerUrl(`the ledger of profile "${profileName}" in the config file`, profile.ledger);
 }
 
 const opened = new WeakMap<LedgerRun, Promise<Ledger>>();
@@ -173,7 +177,7 @@ function claimOf(answer: ReadonlyArray<Claim | PayctlError>, i: number): Claim {
 export function claimsAhead(
   services: LedgerRun,
   rows: readonly BatchRow[],
-  { file, allowDuplicate, concurrency }: { file: string; allowDuplicate: boolean; concurrency: number },
+  { concurrency, ...howClaimed }: RowClaims & { concurrency: number },
   intentOf: (row: BatchRow) => { readonly id: string },
 ): { claimOf(row: BatchRow): ClaimedAhead | undefined; unsent(notSent: (intent: { readonly id: string }) => object): Promise<void> } | undefined {
   if (noTeamLedger(services)) return undefined;
@@ -185,7 +189,7 @@ export function claimsAhead(
     next = end;
     const entries = group.map((row) => ({
       key: row.key,
-      request: { ...rowClaim(services, row, file, allowDuplicate), maxDailyTotal: maxDailyTotalOf(services) },
+      request: { ...rowClaim(services, row, howClaimed), maxDailyTotal: maxDailyTotalOf(services) },
       intent: intentOf(row),
     }));
     const claims = ledgerOf(services).then((ledger) => ledger.claimAll(entries));
@@ -232,7 +236,7 @@ export async function ledgerWritten(services: LedgerRun, reconcileCommand: strin
 
 /** A single withdrawal's claim: by what it pays (method, amount, destination) in its account. */
 export function singleClaim(services: RunConfig, identity: WithdrawalIdentity, allowDuplicate: boolean): Omit<ClaimRequest, 'maxDailyTotal'> {
-  return { ...singleClaimKey(services, identity), amount: identity.amount, file: null, allowDone: allowDuplicate };
+  return { ...singleClaimKey(services, identity), payment: paymentOf(identity), ownPaid: [], amount: identity.amount, file: null, allowDone: allowDuplicate };
 }
 
 export function singleClaimKey(services: RunConfig, identity: WithdrawalIdentity): ClaimKey {
@@ -240,7 +244,9 @@ export function singleClaimKey(services: RunConfig, identity: WithdrawalIdentity
   return { account: platformAccount(baseUrl, subaccount ?? undefined), identity: singleIdentity(identity) };
 }
 
-const singleIdentity = (identity: WithdrawalIdentity) => `single ${JSON.stringify([identity.method, identity.amount, identity.bankAccountId, identity.pixKey ?? null])}`;
+/** A payment as the ledger knows it, however made: what a twin on the platform shares (ClaimRequest's `payment`). */
+const paymentOf = (identity: WithdrawalIdentity) => JSON.stringify([identity.method, identity.amount, identity.bankAccountId, identity.pixKey ?? null]);
+const singleIdentity = (identity: WithdrawalIdentity) => `single ${paymentOf(identity)}`;
 const rowIdentity = (key: string) => `row ${key}`;
 
 /**
@@ -258,9 +264,59 @@ export async function settleLeftOverSingle(services: LedgerRun, finding: Withdra
   }
 }
 
-/** A batch row's claim: by its content identity (the journal's key), whatever the file's name, path or order. */
-export function rowClaim(services: RunConfig, row: BatchRow, file: string, allowDuplicate: boolean): Omit<ClaimRequest, 'maxDailyTotal'> {
-  return { ...rowClaimKey(services, row), amount: row.request.amount, file: path.resolve(file), allowDone: allowDuplicate };
+/**
+ * `api` writing to the withdrawal route, claimed in the team's ledger as a single withdrawal of what its body
+ * pays: it counts towards --max-daily-total and is refused while the same payment is claimed in flight. `api`
+ * has no twin check (nor --allow-duplicate), so a paid claim does not refuse it. Without a team ledger, or
+ * under --dry-run, nothing is claimed (undefined). A body whose amount is not a number could pay any sum:
+ * refused, as the profile's limits refuse it.
+ */
+export function apiWithdrawalClaim(services: LedgerRun, body: unknown): Omit<ClaimRequest, 'maxDailyTotal'> | undefined {
+  if (noTeamLedger(services)) return undefined;
+  const fields = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
+  if (typeof fields.amount !== 'number' || !Number.isSafeInteger(fields.amount)) {
+    throw usageError(
+      `the body's amount is not a whole number of cents, so the withdrawal cannot be claimed in the team's ledger ${ledgerUrlOf(services)}: nothing was sent`,
+      'give the amount as integer cents, e.g. {"amount": 1234, …}',
+    );
+  }
+  const identity = {
+    method: String(fields.withdrawalMethod ?? '').toLowerCase(),
+    amount: fields.amount,
+    bankAccountId: fields.bankAccountId,
+    ...(fields.pixKey === undefined ? {} : { pixKey: fields.pixKey }),
+  } as WithdrawalIdentity;
+  return singleClaim(services, identity, true);
+}
+
+/** How a batch claims its rows: its file, whether --allow-duplicate was given, and what its journal has paid. */
+export interface RowClaims {
+  file: string;
+  allowDuplicate: boolean;
+  /** Each payment's withdrawals the journal holds for rows of the file (journalPaidByPayment). */
+  paidByJournal: ReadonlyMap<string, readonly string[]>;
+}
+
+/**
+ * A batch row's claim: by its content identity (the journal's key), whatever the file's name, path or order,
+ * and by its payment, so that another file's row paying the same (another reference, a postback URL) is a twin.
+ */
+export function rowClaim(services: RunConfig, row: BatchRow, { file, allowDuplicate, paidByJournal }: RowClaims): Omit<ClaimRequest, 'maxDailyTotal'> {
+  const payment = paymentOf(identityOf(row.request));
+  const ownPaid = paidByJournal.get(payment) ?? [];
+  return { ...rowClaimKey(services, row), payment, ownPaid, amount: row.request.amount, file: path.resolve(file), allowDone: allowDuplicate };
+}
+
+/** The withdrawals a batch's journal holds for its rows, by payment: rows of one payment (two references) are not each other's twins. */
+export function journalPaidByPayment(rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Map<string, string[]> {
+  const paid = new Map<string, string[]>();
+  for (const row of rows) {
+    const state = states.get(row.key);
+    if (state?.state !== 'done') continue;
+    const payment = paymentOf(identityOf(row.request));
+    paid.set(payment, [...(paid.get(payment) ?? []), state.withdrawalId]);
+  }
+  return paid;
 }
 
 export const rowClaimKey = (services: RunConfig, row: BatchRow): ClaimKey => ({

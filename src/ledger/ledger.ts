@@ -67,6 +67,15 @@ export interface ClaimRequest {
   /** What makes it the same payment: a batch row's key, or a single withdrawal's identity. */
   identity: string;
   amount: number;
+  /**
+   * The payment, whatever made it (a single withdrawal, a row of any file): method, amount, bank account and
+   * key, as a twin on the platform is found. Another run's claim of it refuses this one as a claim of its
+   * identity does: of two operators sending one payment at the same moment from files that differ (a
+   * reference, a postback URL), or as a row and a single withdrawal, one pays.
+   */
+  payment: string;
+  /** Withdrawals of this payment that a batch's own journal holds for its rows: its own, not twins. */
+  ownPaid: readonly string[];
   /** The file a batch row comes from, shown to whoever finds the claim held. */
   file: string | null;
   /** A claim settled done within the window refuses this one, unless allowed (--allow-duplicate). */

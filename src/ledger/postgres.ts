@@ -49,6 +49,11 @@ const MIGRATIONS: readonly string[] = [
   `CREATE INDEX payctl_claims_withdrawal ON payctl_claims (account, withdrawal_id) WHERE withdrawal_id IS NOT NULL;
    CREATE INDEX payctl_claims_day ON payctl_claims (account, day);
    DROP TABLE payctl_daily_totals;`,
+  // A claim names its payment too (ClaimRequest's `payment`), so that one payment claimed as two rows that differ
+  // (a reference, a postback URL) or as a row and a single withdrawal meets itself; a single's identity is its payment.
+  `ALTER TABLE payctl_claims ADD COLUMN payment text;
+   UPDATE payctl_claims SET payment = substr(identity, length('single ') + 1) WHERE identity LIKE 'single %';
+   CREATE INDEX payctl_claims_payment ON payctl_claims (account, payment, claimed_at) WHERE payment IS NOT NULL;`,
 ];
 export const SCHEMA_VERSION = MIGRATIONS.length;
 
@@ -61,6 +66,7 @@ const MAY_HAVE_PAID = "state IN ('claimed', 'unknown', 'done')";
  * at once: only the simple protocol takes them, and it takes no parameters.
  */
 const literal = (value: string | number | null): string => (value === null ? 'NULL' : typeof value === 'number' ? String(Math.trunc(value)) : pg.escapeLiteral(value));
+const textArray = (values: readonly string[]): string => `ARRAY[${values.map(literal).join(', ')}]::text[]`;
 
 interface Holder {
   username: string;
@@ -416,18 +422,20 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
 
   /** A claim's statement, its locks taken before it: inserts the claim unless held or over the day's limit, and says which. */
   const claimStatement = (request: ClaimRequest, intent: object | undefined) => {
-    const { account, identity, amount, file, maxDailyTotal } = request;
-    const [$1, $2, $3, $4, $5, $6, $7, $8] = [account, identity, amount, runId, username, host, file, maxDailyTotal ?? null].map(literal);
+    const { account, identity, amount, file, maxDailyTotal, payment, ownPaid } = request;
+    const [$1, $2, $3, $4, $5, $6, $7, $8, $9] = [account, identity, amount, runId, username, host, file, maxDailyTotal ?? null, payment].map(literal);
     const limited = request.maxDailyTotal !== undefined;
     const dayTotal = `(SELECT coalesce(sum(amount), 0) FROM payctl_claims WHERE account = ${$1} AND day = ${DAY} AND ${MAY_HAVE_PAID})`;
+    const holds = `(${IN_FLIGHT}${request.allowDone ? '' : ` OR (state = 'done' AND claimed_at > now() - interval '${WINDOW}')`})`;
+    // Another run's claim of the same payment holds it as its own identity's would; this run's, and the journal's, are its rows.
+    const twin = `payment = ${$9} AND run_id <> ${$4} AND coalesce(withdrawal_id, '') <> ALL (${textArray(ownPaid)})`;
     return `WITH held AS (
-         SELECT * FROM payctl_claims WHERE account = ${$1} AND identity = ${$2}
-           AND (${IN_FLIGHT}${request.allowDone ? '' : ` OR (state = 'done' AND claimed_at > now() - interval '${WINDOW}')`})
+         SELECT * FROM payctl_claims WHERE account = ${$1} AND (identity = ${$2} OR (${twin})) AND ${holds}
          ORDER BY claimed_at DESC LIMIT 1),
        total AS (SELECT ${limited ? dayTotal : 'NULL::bigint'} AS total),
        claim AS (
-         INSERT INTO payctl_claims (account, identity, amount, day, state, run_id, username, host, file)
-         SELECT ${$1}, ${$2}, ${$3}, ${DAY}, 'claimed', ${$4}, ${$5}, ${$6}, ${$7}
+         INSERT INTO payctl_claims (account, identity, payment, amount, day, state, run_id, username, host, file)
+         SELECT ${$1}, ${$2}, ${$9}, ${$3}, ${DAY}, 'claimed', ${$4}, ${$5}, ${$6}, ${$7}
          WHERE NOT EXISTS (SELECT FROM held)${limited ? ` AND (SELECT total FROM total) + ${$3} <= ${$8}` : ''}
          RETURNING id)${intent ? `,
        audited AS (${auditStatement(intent, 'EXISTS (SELECT FROM claim)')})` : ''}
@@ -449,10 +457,12 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
           // Locks are taken in the order of their keys, so that two runs claiming rows of one sheet in two orders never deadlock.
           // Literals, not parameters: only the simple protocol takes several statements at once.
           const limited = entries.some(({ request }) => request.maxDailyTotal !== undefined);
-          const keys = (values: readonly string[]) => `ARRAY[${[...new Set(values)].map(literal).join(', ')}]::text[]`;
+          const keys = (values: readonly string[]) => textArray([...new Set(values)]);
+          // An identity's lock and its payment's: two runs claiming one payment under two identities read each other's claims.
+          const claimKeys = entries.flatMap(({ request }) => [`${request.account} ${request.identity}`, `${request.account} payment ${request.payment}`]);
           const statements = [
             'BEGIN',
-            `SELECT pg_advisory_xact_lock(key) FROM (SELECT DISTINCT hashtext(value) AS key FROM unnest(${keys(entries.map(({ request }) => `${request.account} ${request.identity}`))}) AS value ORDER BY 1) AS ordered`,
+            `SELECT pg_advisory_xact_lock(key) FROM (SELECT DISTINCT hashtext(value) AS key FROM unnest(${keys(claimKeys)}) AS value ORDER BY 1) AS ordered`,
             `SELECT pg_advisory_xact_lock${limited ? '' : '_shared'}(${DAY_LOCK_SPACE}, key) FROM (SELECT DISTINCT hashtext(value || ' ' || ${DAY}::text) AS key FROM unnest(${keys(entries.map(({ request }) => request.account))}) AS value ORDER BY 1) AS ordered`,
             ...entries.map(({ request, intent }) => claimStatement(request, intent)),
             'COMMIT',

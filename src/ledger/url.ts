@@ -22,8 +22,8 @@ export function parseLedgerUrl(flag: string, raw: string): string {
   }
   if (url.password || url.searchParams.has('password')) {
     throw usageError(
-      `${flag} carries a password, which a ledger's URL never does (it would be seen in argv or kept in the config file); nothing was changed`,
-      'give postgres://USER@HOST:PORT/DB and the password in PGPASSWORD, ~/.pgpass or the keychain',
+      `${flag} carries a password, which a ledger's URL never does (it would be seen in argv or kept in the config file): nothing was sent or changed`,
+      'give postgres://USER@HOST:PORT/DB (payctl profiles set NAME --ledger URL) and the password in PGPASSWORD, ~/.pgpass or the keychain',
     );
   }
   const sslmode = url.searchParams.get('sslmode');

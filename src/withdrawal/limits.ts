@@ -55,13 +55,16 @@ function isWithdrawalRoute(path: string): boolean {
   return decoded.toLowerCase().replace(/\/+/g, '/').replace(/\/$/, '') === '/withdrawals/withdraw';
 }
 
+/** Whether an `api` call writes to the withdrawal route: money may move. */
+export const isApiWithdrawal = (method: string, path: string): boolean => method !== 'GET' && method !== 'DELETE' && isWithdrawalRoute(path);
+
 /**
  * `api` writing to the withdrawal route is held to --max-withdrawal as `withdraw` is. A
  * body whose amount payctl cannot read as a number could still pay any sum, so under a
  * limit it is refused rather than sent unchecked.
  */
 export function refuseApiWithdrawalAboveLimit(settings: Settings, method: string, path: string, body: unknown): void {
-  if (method === 'GET' || method === 'DELETE' || settings.profile?.maxWithdrawal === undefined || !isWithdrawalRoute(path)) return;
+  if (!isApiWithdrawal(method, path) || settings.profile?.maxWithdrawal === undefined) return;
   const amount: unknown = body !== null && typeof body === 'object' && !Array.isArray(body) ? (body as { amount?: unknown }).amount : undefined;
   if (typeof amount !== 'number' || !Number.isFinite(amount)) {
     throw usageError(

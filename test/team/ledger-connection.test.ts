@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -76,6 +76,18 @@ describe('a team ledger\'s connection', () => {
     expect(refused.code).toBe(2);
     expect(refused.stderr).toMatch(/carries a password/);
     expect(refused.stdout + refused.stderr).not.toContain(team.db.password);
+    // One in a config file edited by hand is refused as well, never shown, and nothing moves.
+    const handEdited = tempConfigDir();
+    cpSync(team.envA.PAYCTL_CONFIG_DIR!, handEdited, { recursive: true });
+    const config = path.join(handEdited, 'config.json');
+    writeFileSync(config, readFileSync(config, 'utf8').replace('postgres://ledger@', `postgres://ledger:${team.db.password}@`));
+    for (const args of [['ledger', 'status'], ['withdraw', 'pix', '--amount', '776', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', 'hand-edited@example.com', '--yes', '--main-account']]) {
+      const run = await runInProcess(args, { env: { ...team.envA, PAYCTL_CONFIG_DIR: handEdited } });
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain('the ledger of profile "default" in the config file carries a password');
+      expect(run.stdout + run.stderr).not.toContain(team.db.password);
+    }
+    expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === 'hand-edited@example.com')).toHaveLength(0);
     const stateHome = tempConfigDir();
     const env = { ...team.envA, XDG_STATE_HOME: stateHome };
     const args = ['--debug', 'withdraw', 'pix', '--amount', '777', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', 'secret-check@example.com', '--yes', '--main-account'];
@@ -129,7 +141,7 @@ describe('a team ledger\'s connection', () => {
     expect(disabled.code, disabled.stderr).toBe(0);
     expect(await made()).toBe(1);
     const status = await runInProcess(['ledger', 'status', '--json'], { env: { ...team.envA, PGSSLMODE: 'allow' } });
-    expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 2 });
+    expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 3 });
   });
 
   it('sslmode against a server with SSL on and SSL-only: require connects; verify-full is exit 4 without its authority, nothing sent, and pays with it (sslrootcert); disable is exit 4 saying the server wants SSL', async () => {
@@ -141,7 +153,7 @@ describe('a team ledger\'s connection', () => {
       expect(init.code, init.stderr).toBe(0);
       const status = await runInProcess(['ledger', 'status', '--json'], { env: env('sslmode=require') });
       expect(status.code, status.stderr).toBe(0);
-      expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 2 });
+      expect(JSON.parse(status.stdout)).toMatchObject({ answers: true, schemaVersion: 3 });
       const key = 'ssl-on-check@example.com';
       const pix = ['withdraw', 'pix', '--amount', '786', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'];
       const made = () => sandboxWithdrawals(team.session).then((all) => all.filter((w) => w.pixKey === key).length);
@@ -170,7 +182,7 @@ describe('a team ledger\'s connection', () => {
     expect(none.code, none.stderr).toBe(4);
     expect(none.stderr).toContain(`asks for a password and none was found in PGPASSWORD, ~/.pgpass or the keychain entry ledger:${team.db.url}, which could not be read (the system keychain (Secret Service) cannot be used: `);
     writeFileSync(path.join(home, '.pgpass'), `127.0.0.1:${team.db.port}:payctl:ledger:${team.db.password}\n`, { mode: 0o600 });
-    expect(await status({ HOME: home })).toMatchObject({ answers: true, schemaVersion: 2 });
+    expect(await status({ HOME: home })).toMatchObject({ answers: true, schemaVersion: 3 });
     const wrong = await runCli(['ledger', 'status'], { env: { ...withoutPassword, HOME: home, PGPASSWORD: 'not-the-password-8' } });
     expect(wrong.code).toBe(4);
     expect(wrong.stdout + wrong.stderr).toMatch(/password authentication failed/);
@@ -192,7 +204,7 @@ describe('a team ledger\'s connection', () => {
       });
       expect(store.status, String(store.stderr)).toBe(0);
       const after = await runCli(['ledger', 'status', '--json'], { env });
-      expect(JSON.parse(after.stdout), after.stderr).toMatchObject({ answers: true, schemaVersion: 2 });
+      expect(JSON.parse(after.stdout), after.stderr).toMatchObject({ answers: true, schemaVersion: 3 });
       const pix = ['withdraw', 'pix', '--amount', '783', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', 'keychain-check@example.com', '--yes', '--main-account', '--debug'];
       const paid = await runCli(pix, { env });
       expect(paid.code, paid.stderr).toBe(0);

@@ -1,4 +1,4 @@
-import { cpSync, existsSync } from 'node:fs';
+import { cpSync, existsSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';
 import os from 'node:os';
@@ -52,7 +52,7 @@ describe('a team on one ledger', () => {
     expect((await runInProcess(['ledger', 'init'], { env: team.envA })).stderr).toMatch(/nothing to do/);
     const status = await runInProcess(['ledger', 'status', '--json'], { env: team.envB });
     expect(status.code, status.stderr).toBe(0);
-    expect(JSON.parse(status.stdout)).toMatchObject({ ledger: team.db.url, answers: true, schemaVersion: 2, inFlight: [] });
+    expect(JSON.parse(status.stdout)).toMatchObject({ ledger: team.db.url, answers: true, schemaVersion: 3, inFlight: [] });
   });
 
   it('ledger init does not wait for a run in progress: its lock is not the lock of run 1', async () => {
@@ -69,25 +69,33 @@ describe('a team on one ledger', () => {
     }
   });
 
-  it('a ledger at schema version 1 is refused until ledger init upgrades it, from two machines at once: the index of claims by withdrawal id is made once', async () => {
+  it('a ledger at schema version 1 is refused until ledger init upgrades it, from two machines at once: the index of claims by withdrawal id is made once, claims get their payment', async () => {
     const index = () => team.db.query<{ indexdef: string }>("SELECT indexdef FROM pg_indexes WHERE indexname = 'payctl_claims_withdrawal'");
     expect(await index()).toHaveLength(1);
     // As a ledger made by the payctl before: version 1, without the indexes, with a table of daily totals.
     await team.db.query('DROP INDEX payctl_claims_withdrawal');
     await team.db.query('DROP INDEX payctl_claims_day');
     await team.db.query('CREATE TABLE payctl_daily_totals (account text NOT NULL, day date NOT NULL, total bigint NOT NULL, PRIMARY KEY (account, day))');
-    await team.db.query('DELETE FROM payctl_schema WHERE version = 2');
+    await team.db.query('DROP INDEX payctl_claims_payment');
+    await team.db.query('ALTER TABLE payctl_claims DROP COLUMN payment');
+    await team.db.query('DELETE FROM payctl_schema WHERE version >= 2');
+    // A single withdrawal claimed by that payctl, on an account of its own.
+    const [old] = await team.db.query<{ id: string }>("INSERT INTO payctl_runs (username, host, pid) VALUES ('old', 'box', 1) RETURNING id");
+    const oldSingle = 'single ["pix",785,1,"older@example.com"]';
+    await team.db.query("INSERT INTO payctl_claims (account, identity, amount, day, state, run_id, username, host) VALUES ('http://old.example main', $1, 785, now()::date, 'done', $2, 'old', 'box')", [oldSingle, old!.id]);
     const pix = ['withdraw', 'pix', '--amount', '785', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', 'upgrade-check@example.com', '--yes', '--main-account'];
     const refused = await runInProcess(pix, { env: team.envA });
     expect(refused.code, refused.stderr).toBe(2);
-    expect(refused.stderr).toContain('is at schema version 1, this payctl needs 2: nothing was sent');
+    expect(refused.stderr).toContain('is at schema version 1, this payctl needs 3: nothing was sent');
     expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === 'upgrade-check@example.com')).toHaveLength(0);
     const startAt = Date.now() + 50;
     const inits = await Promise.all([workers[0]!.run(['ledger', 'init'], { env: team.envA, startAt }), workers[1]!.run(['ledger', 'init'], { env: team.envB, startAt })]);
     for (const init of inits) expect(init.code, init.stderr).toBe(0);
-    expect(inits.map((init) => init.stderr.includes('schema version 1 → 2')).sort()).toEqual([false, true]);
+    expect(inits.map((init) => init.stderr.includes('schema version 1 → 3')).sort()).toEqual([false, true]);
     expect((await index())[0]!.indexdef).toMatch(/\(account, withdrawal_id\) WHERE \(withdrawal_id IS NOT NULL\)/);
-    expect(await team.db.query('SELECT version FROM payctl_schema ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }]);
+    expect(await team.db.query('SELECT version FROM payctl_schema ORDER BY version')).toEqual([{ version: 1 }, { version: 2 }, { version: 3 }]);
+    // The single withdrawal claimed before names its payment as a claim made now does.
+    expect(await team.db.query("SELECT payment FROM payctl_claims WHERE account = 'http://old.example main'")).toEqual([{ payment: '["pix",785,1,"older@example.com"]' }]);
     expect(await team.db.query("SELECT to_regclass('payctl_daily_totals') AS found")).toEqual([{ found: null }]);
   });
 
@@ -260,6 +268,42 @@ describe('a team on one ledger', () => {
     }
   });
 
+  it("one payment claimed as rows of two files that differ (a reference column) or as a single withdrawal: another operator's claim refuses it; rows of one file sharing a payment are paid", async () => {
+    // Operator B's withdrawals list hides the payments, as a list read just before they were made would: the ledger alone stands between.
+    // Both reach the platform through the proxy: a claim is of the platform account its base URL names.
+    const prefix = 'one-payment';
+    const rows = pixRows(prefix, 2, team.bank, 70_000);
+    const fileA = csvFile('payouts.csv', [PIX_HEADER, ...rows]);
+    const proxy = await startProxy(team.session.sandbox.url);
+    const envB = { ...team.envB, PAYCTL_BASE_URL: proxy.url.replace('127.0.0.1', 'localhost') };
+    try {
+      const paid = await runInProcess(batchArgs(fileA), { env: { ...team.envA, PAYCTL_BASE_URL: proxy.url } });
+      expect(paid.code, paid.stderr).toBe(0);
+      proxy.rewriteGets((_, body) => body.replaceAll(`${prefix}-`, 'someone-else-'));
+      const colleague = csvFile('payouts-nov.csv', [`${PIX_HEADER},reference`, ...rows.map((row, i) => `${row},nov-${i}`)]);
+      const refused = await runInProcess(batchArgs(colleague), { env: envB });
+      expect(refused.code, refused.stderr).toBe(2);
+      expect(refused.stderr).toContain(`this withdrawal of R$ 700,00 (70000 cents) was already paid by ${os.userInfo().username}@${os.hostname()} (file ${fileA}) at `);
+      const single = ['withdraw', 'pix', '--amount', '70001', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', `${prefix}-1@example.com`, '--yes', '--main-account'];
+      const again = await runInProcess(single, { env: envB });
+      expect(again.code, again.stderr).toBe(2);
+      expect(again.stderr).toMatch(/this withdrawal of R\$ 700,01 \(70001 cents\) was already paid by .* in the team's ledger/);
+      await expectPaidOnce(team.session, prefix, pixKeys(prefix, 2));
+
+      // Rows of one file told apart by their references are that many payments, on the first run and after a row is added.
+      const shared = 'shared-payment@example.com';
+      const sharedRow = `71000,${team.bank},email,${shared}`;
+      const twice = csvFile('twice.csv', [`${PIX_HEADER},reference`, `${sharedRow},first`, `${sharedRow},second`]);
+      expect((await runInProcess(batchArgs(twice), { env: envB })).code).toBe(0);
+      writeFileSync(twice, `${PIX_HEADER},reference\n${sharedRow},first\n${sharedRow},second\n${sharedRow},third\n`);
+      const third = await runInProcess(batchArgs(twice), { env: envB });
+      expect(third.code, third.stderr).toBe(0);
+      expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === shared)).toHaveLength(3);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('the daily total hit by two operators at once: the sum sent never exceeds it', async () => {
     // Today's total so far: the claims of this account (the limit is an account's) that may have paid (not refused,
     // not absent). Other tests reach the sandbox through proxies: to the ledger, other accounts.
@@ -288,6 +332,42 @@ describe('a team on one ledger', () => {
       expect(sent).toBeLessThanOrEqual(room);
     } finally {
       for (const env of [team.envA, team.envB]) await runInProcess(['profiles', 'set', 'default', '--clear-max-daily-total'], { env });
+    }
+  });
+
+  it('api writing to the withdrawal route is claimed: it counts towards --max-daily-total, above it nothing is sent; a body whose amount is not a number is refused', async () => {
+    const account = platformAccount(team.session.sandbox.url, undefined);
+    const day = await team.db.query<{ total: string }>(
+      "SELECT coalesce(sum(amount), 0) AS total FROM payctl_claims WHERE account = $1 AND day = (now() AT TIME ZONE 'America/Sao_Paulo')::date AND state IN ('claimed', 'unknown', 'done')",
+      [account],
+    );
+    expect((await runInProcess(['profiles', 'set', 'default', '--max-daily-total', String(Number(day[0]!.total) + 1000)], { env: team.envA })).code).toBe(0);
+    const key = 'api-daily@example.com';
+    const api = (amount: unknown) => {
+      const body = path.join(tempConfigDir(), 'body.json');
+      writeFileSync(body, JSON.stringify({ withdrawalMethod: 'pix', amount, bankAccountId: Number(team.bank), pixKeyType: 'EMAIL', pixKey: key }));
+      return runInProcess(['api', 'POST', '/withdrawals/withdraw', '--main-account', '--data', `@${body}`], { env: team.envA });
+    };
+    const paid = () => sandboxWithdrawals(team.session).then((all) => all.filter((w) => w.pixKey === key).map((w) => w.amount));
+    try {
+      const above = await api(50_000);
+      expect(above.code, above.stderr).toBe(2);
+      expect(above.stderr).toMatch(/would take today's total of the team's withdrawals from this account to .*, above the profile's --max-daily-total/);
+      expect(await paid()).toEqual([]);
+      const within = await api(600);
+      expect(within.code, within.stderr).toBe(0);
+      const made = JSON.parse(within.stdout) as { id: string };
+      expect(await team.db.query('SELECT state, withdrawal_id FROM payctl_claims WHERE account = $1 AND amount = 600', [account])).toEqual([{ state: 'done', withdrawal_id: made.id }]);
+      // What api sent counts: a single withdrawal that would pass the total with it is refused.
+      const single = await runInProcess(['withdraw', 'pix', '--amount', '500', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', key, '--yes', '--main-account'], { env: team.envA });
+      expect(single.code, single.stderr).toBe(2);
+      expect(single.stderr).toMatch(/--max-daily-total/);
+      const unreadable = await api('600');
+      expect(unreadable.code, unreadable.stderr).toBe(2);
+      expect(unreadable.stderr).toContain("the body's amount is not a whole number of cents, so the withdrawal cannot be claimed in the team's ledger");
+      expect(await paid()).toEqual([600]);
+    } finally {
+      await runInProcess(['profiles', 'set', 'default', '--clear-max-daily-total'], { env: team.envA });
     }
   });
 

@@ -7,7 +7,9 @@ import { scanPages } from '../shared/scan.js';
 import { pickPaths } from '../../output/paths.js';
 import { isSecretKey, maskSecrets, secretFieldsIn } from '../../redact.js';
 import { parseJson, readJsonFile } from '../../stdin.js';
-import { refuseApiWithdrawalAboveLimit } from '../../withdrawal/limits.js';
+import { apiWithdrawalClaim, sendClaimed } from '../../ledger/index.js';
+import { idOf } from '../../withdrawal/identity.js';
+import { isApiWithdrawal, refuseApiWithdrawalAboveLimit } from '../../withdrawal/limits.js';
 import type { Invocation } from '../spec.js';
 import type { apiCall } from './index.js';
 
@@ -66,8 +68,18 @@ export async function run(invocation: ApiCall): Promise<void> {
   if (opts.paginate || opts.slurp) return paginate(invocation, query, fields);
   const body = opts.data === undefined ? undefined : await readData(invocation, opts.data);
   refuseApiWithdrawalAboveLimit(services.settings(), method, target.path, body);
+  const claim = isApiWithdrawal(method, target.path) ? apiWithdrawalClaim(services, body) : undefined;
   const client = await services.api();
-  const envelope = await client.send({ method, path: target.path, query, body, accountContext: true });
+  const send = () => client.send({ method, path: target.path, query, body, accountContext: true });
+  let envelope: Awaited<ReturnType<typeof send>>;
+  if (claim) {
+    // Settled done with the id the answer gives, else unknown (`withdrawals get` settles it).
+    await sendClaimed(invocation, claim, async () => {
+      envelope = await send();
+      const id = idOf(envelope?.data);
+      return id === undefined ? undefined : { id };
+    });
+  } else envelope = await send();
   if (!envelope) return;
   const result = shownOf(invocation, opts.envelope ? envelope : project(envelope.data, fields), opts.showSecrets);
   await io.output.documents(io.output.format === 'ndjson' && Array.isArray(result) && !opts.envelope ? result : [result]);

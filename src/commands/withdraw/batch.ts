@@ -19,7 +19,7 @@ import { resolveRequired } from '../../prompt.js';
 import { readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { batchDrawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
-import { claimsAhead, ledgerWritten, rowClaim, sendClaimed, settleJournalPaidRows, settleUnsentClaims } from '../../ledger/index.js';
+import { claimsAhead, journalPaidByPayment, ledgerWritten, rowClaim, sendClaimed, settleJournalPaidRows, settleUnsentClaims, type RowClaims } from '../../ledger/index.js';
 import { OPERATION_CALLS } from '../../api/validators.js';
 import { intentMaker, intentNotSent, writeIntentAhead } from '../../audit/trail.js';
 import { notSentOutcome, type AuditIntent } from '../../audit/log.js';
@@ -207,7 +207,8 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
     await recordAll(toSend, clientFor, outcomes);
   } else if (toSend.length > 0) {
     await unsentSettled;
-    sending = await sendAll(ctx, toSend, plan, journal, lock, clientFor, outcomes);
+    const claims: RowClaims = { file: plan.csvFile, allowDuplicate: plan.allowDuplicate.given, paidByJournal: journalPaidByPayment(rows, states) };
+    sending = await sendAll(ctx, toSend, { concurrency: plan.concurrency, claims }, journal, lock, clientFor, outcomes);
     await ledgerWritten(services, plan.reconcileCommand);
     if (sending.stopped === 'interrupted') io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
   }
@@ -243,7 +244,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
 async function sendAll(
   ctx: Context,
   rows: BatchRow[],
-  { concurrency, csvFile, allowDuplicate }: BatchPlan,
+  { concurrency, claims }: { concurrency: number; claims: RowClaims },
   journal: OpenJournal,
   lock: HeldLock,
   clientFor: (account: string | null) => Promise<ApiClient>,
@@ -266,14 +267,14 @@ async function sendAll(
     if (!intent) intents.set(row.key, (intent = intentOf(row.account, { method, path, body: row.request })));
     return intent;
   };
-  const ahead = claimsAhead(ctx.services, rows, { file: csvFile, allowDuplicate: allowDuplicate.given, concurrency }, intentFor);
+  const ahead = claimsAhead(ctx.services, rows, { ...claims, concurrency }, intentFor);
   const client: BatchClient = {
     clockOffset: async (row) => readApiClockOffset(await clientFor(row.account)),
     prepare: (row) => writeIntentAhead(ctx.services, intentFor(row)),
     notSent: (row, reason) => intentNotSent(ctx.services, intentFor(row), reason),
     send: async (row, intentOnDisk) => {
       const send = async () =>
-        sendClaimed(ctx, rowClaim(ctx.services, row, csvFile, allowDuplicate.given), async () => withdraw(await clientFor(row.account), row.request), {
+        sendClaimed(ctx, rowClaim(ctx.services, row, claims), async () => withdraw(await clientFor(row.account), row.request), {
           behind: true,
           ahead: ahead?.claimOf(row),
           ready: intentOnDisk,
