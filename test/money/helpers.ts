@@ -67,11 +67,17 @@ export async function fundedMainAccount(session: SandboxSession): Promise<string
 }
 
 /** Makes a PIX withdrawal through the sandbox's own API, as a colleague's tool would: not through payctl, nor any proxy. */
-export async function colleagueWithdraws(session: SandboxSession, bankAccount: string, amount: number, key: string): Promise<void> {
+export async function colleagueWithdraws(
+  session: SandboxSession,
+  bankAccount: string,
+  amount: number,
+  key: string,
+  extra: { postbackUrl?: string } = {},
+): Promise<void> {
   const answer = await freshFetch(`${session.sandbox.url}/withdrawals/withdraw`, {
     method: 'POST',
     headers: { authorization: `Bearer ${await sandboxToken(session)}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ withdrawalMethod: 'pix', amount, bankAccountId: Number(bankAccount), pixKeyType: 'EMAIL', pixKey: key }),
+    body: JSON.stringify({ withdrawalMethod: 'pix', amount, bankAccountId: Number(bankAccount), pixKeyType: 'EMAIL', pixKey: key, ...extra }),
   });
   expect(answer.ok, await answer.text()).toBe(true);
 }

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+import type { RecordedRequest } from '../helpers/fake-api.js';
+import { colleagueWithdraws as colleagueWithdrawsIn, csvFile, paidByKey, PIX_HEADER, pixBatchThrough, sandboxBehindProxy, sandboxWithdrawals } from './helpers.js';
+
+/**
+ * The twin check and --reconcile against a withdrawals list that misbehaves as real APIs do: a page
+ * short of what its total says, a total that stays put while a colleague's withdrawal moves the list,
+ * a `Date` header in an HTTP-date form without a zone, a withdrawal alike but for its postback URL.
+ * Payments are counted in the sandbox.
+ */
+const world = sandboxBehindProxy();
+
+const batch = (file: string, extra: string[] = [], env: Record<string, string> = {}) => pixBatchThrough(world.session, world.proxy, file, extra, env);
+const colleagueWithdraws = (amount: number, key: string, extra: { postbackUrl?: string } = {}) =>
+  colleagueWithdrawsIn(world.session, world.bank, amount, key, extra);
+
+const listPage = (request: RecordedRequest) => {
+  const url = new URL(request.url, world.proxy.url);
+  return url.pathname === '/withdrawals' ? url.searchParams.get('page') : null;
+};
+
+type ListAnswer = { data: Array<Record<string, unknown>>; meta: { total: number } };
+
+/** Rewrites the list's answers while `run` runs, then lets them be. */
+async function withListRewritten<T>(rewrite: (page: string, list: ListAnswer) => void, run: () => Promise<T>): Promise<T> {
+  world.proxy.rewriteGets((request, body) => {
+    const page = listPage(request);
+    if (page === null) return body;
+    const list = JSON.parse(body) as ListAnswer;
+    rewrite(page, list);
+    return JSON.stringify(list);
+  });
+  try {
+    return await run();
+  } finally {
+    world.proxy.rewriteGets((_, body) => body);
+  }
+}
+
+/** Makes `count` withdrawals newer than whatever the test looks for. */
+async function fillers(prefix: string, count: number): Promise<void> {
+  for (let i = 0; i < count; i++) await colleagueWithdraws(100 + i, `${prefix}-filler-${i}@example.com`);
+}
+
+describe('a page shorter than its total says', () => {
+  it("page 1 once answers 99 items while the total says more: the twin on page 2 is still seen, nothing sent", async () => {
+    await colleagueWithdraws(6161, 'short-twin@example.com');
+    await fillers('short', 120);
+    const before = (await sandboxWithdrawals(world.session)).length;
+    const file = csvFile('short-twin.csv', [PIX_HEADER, `6161,${world.bank},email,short-twin@example.com`]);
+    let dropped = false;
+    const run = await withListRewritten(
+      (page, list) => {
+        if (page !== '1' || dropped || list.data.length < 100) return;
+        dropped = true;
+        list.data.pop();
+      },
+      () => batch(file),
+    );
+    expect(dropped).toBe(true);
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/twin: .*short-twin@example\.com/);
+    expect((await sandboxWithdrawals(world.session)).length).toBe(before);
+  });
+});
+
+describe('a total that stays put while the list moves', () => {
+  it("a withdrawal created after page 3 answered and before page 2 does, the total unchanged: page 2 repeats page 1's last item, the twin (position 200) is still seen, nothing sent", async () => {
+    await colleagueWithdraws(6262, 'stale-twin@example.com');
+    await fillers('stale', 199);
+    let page3Answered!: () => void;
+    const answered = new Promise<void>((resolve) => (page3Answered = resolve));
+    let firstTotal: number | undefined;
+    world.proxy.holdGets((request) => {
+      if (listPage(request) !== '2') return undefined;
+      world.proxy.holdGets(() => undefined);
+      return answered.then(() => colleagueWithdraws(150, 'stale-colleague@example.com'));
+    });
+    const before = (await sandboxWithdrawals(world.session)).length;
+    const file = csvFile('stale-twin.csv', [PIX_HEADER, `6262,${world.bank},email,stale-twin@example.com`]);
+    const run = await withListRewritten(
+      (page, list) => {
+        // As an API whose count is cached: every page gives the total the first one gave.
+        firstTotal ??= list.meta.total;
+        list.meta.total = firstTotal;
+        if (page === '3') page3Answered();
+      },
+      () => batch(file),
+    );
+    expect(run.code, run.stderr).toBe(2);
+    expect(run.stderr).toMatch(/twin: .*stale-twin@example\.com/);
+    // The colleague's withdrawal, and nothing else.
+    expect((await sandboxWithdrawals(world.session)).length).toBe(before + 1);
+  });
+});
