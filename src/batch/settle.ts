@@ -47,11 +47,14 @@ export async function settleUnknownRows(services: LedgerRun, { method, rows, sta
         bankAccountId: intent.bankAccountId,
         ...(intent.pixKey !== undefined ? { pixKey: intent.pixKey } : {}),
         ...(intent.pixKeyType !== undefined ? { pixKeyType: intent.pixKeyType } : {}),
+        ...(intent.postbackUrl !== undefined ? { postbackUrl: intent.postbackUrl } : {}),
       };
       unknownRows.push({ key, account: intent.account, identity, at: Date.parse(intent.at), apiAt: intent.apiAt ? Date.parse(intent.apiAt) : undefined });
     } else if (row && state.cutAfter) {
       const apiAt = state.cutAfterApiAt ? Date.parse(state.cutAfterApiAt) : undefined;
-      unknownRows.push({ key, account: row.account, identity: identityOf(row.request), at: Date.parse(state.cutAfter), apiAt });
+      const { postbackUrl } = row.request;
+      const identity = { ...identityOf(row.request), ...(postbackUrl ? { postbackUrl } : {}) };
+      unknownRows.push({ key, account: row.account, identity, at: Date.parse(state.cutAfter), apiAt });
     } else {
       // A first intent cut before it was flushed, of a row no longer in the file: intents are flushed before sending, so it never left.
       journal.append({ type: 'absent', key, at: at() });

@@ -93,3 +93,20 @@ describe('a total that stays put while the list moves', () => {
     expect((await sandboxWithdrawals(world.session)).length).toBe(before + 1);
   });
 });
+
+describe('--reconcile compares the postback URL a row has', () => {
+  it("a row whose request never reached the API, and a colleague's withdrawal alike but for its postback URL: not taken as the row's, which is then refused as a twin", async () => {
+    const file = csvFile('postback.csv', [`${PIX_HEADER},postback_url`, `6363,${world.bank},email,postback-row@example.com,http://127.0.0.1:9/ours`]);
+    const first = world.proxy.posts.length;
+    world.proxy.setRule((_, index) => (index === first ? 'drop' : 'forward'));
+    expect((await batch(file)).code).toBe(5);
+    world.proxy.setRule(() => 'forward');
+    await colleagueWithdraws(6363, 'postback-row@example.com', { postbackUrl: 'http://127.0.0.1:9/theirs' });
+
+    const settled = await batch(file, ['--reconcile']);
+    expect(settled.stderr).not.toContain('1 of 1 unknown rows were paid');
+    expect(settled.code, settled.stderr).toBe(2);
+    expect(settled.stderr).toMatch(/twin: .*postback-row@example\.com/);
+    expect((await paidByKey(world.session, 'postback-row')).get('postback-row@example.com')).toBe(1);
+  });
+});
