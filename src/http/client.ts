@@ -185,8 +185,8 @@ class HttpApiClient implements ApiClient {
    * the truncation errs by half a second either way rather than up to a whole one.
    */
   private noteAnswerDate(headers: Pick<Headers, 'get'>): void {
-    const at = Date.parse(headers.get('date') ?? '');
-    this.latestAnswerClockOffset = Number.isNaN(at) ? undefined : at + 500 - Date.now();
+    const at = httpDateMs(headers.get('date') ?? '');
+    this.latestAnswerClockOffset = at === undefined ? undefined : at + 500 - Date.now();
   }
 
   call<Op extends ReadOperationId>(operation: Op, options: CallOptions<Op>): Promise<AnswerEnvelope<Op>>;
@@ -341,8 +341,17 @@ function retryPolicy(deadline: number, retryRateLimited: boolean): RetryOptions 
 /** `Retry-After` as seconds or an HTTP date, in milliseconds from now; undefined when unreadable. */
 function retryAfterMs(header: string): number | undefined {
   if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  const date = httpDateMs(header);
+  return date === undefined ? undefined : Math.max(0, date - Date.now());
+}
+
+/**
+ * An HTTP date in milliseconds; undefined when unreadable. Its asctime form (`Fri Nov 27 18:49:22 2026`)
+ * names no zone and is GMT (RFC 9110), where JavaScript would read it in this machine's zone (TZ).
+ */
+function httpDateMs(text: string): number | undefined {
+  const at = Date.parse(/(\bGMT|\bUTC|Z|[+-]\d{4})\s*$/i.test(text) ? text : `${text} GMT`);
+  return Number.isNaN(at) ? undefined : at;
 }
 
 const isHttpError = (error: unknown): error is HTTPError =>

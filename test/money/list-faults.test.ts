@@ -110,3 +110,33 @@ describe('--reconcile compares the postback URL a row has', () => {
     expect((await paidByKey(world.session, 'postback-row')).get('postback-row@example.com')).toBe(1);
   });
 });
+
+/** An HTTP date in asctime form, `Fri Nov 27 18:49:22 2026`: GMT, though it names no zone. */
+function asctime(date: string): string {
+  const [weekday, day, month, year, time] = new Date(date).toUTCString().split(/,? /);
+  return `${weekday} ${month} ${String(Number(day)).padStart(2, ' ')} ${time} ${year}`;
+}
+
+describe("--reconcile reads the API's Date in every HTTP-date form", () => {
+  it('a Date in asctime form (no zone: GMT by definition) with TZ=America/Sao_Paulo: the row is found paid, not sent again under --allow-duplicate', async () => {
+    world.proxy.rewriteDates(asctime);
+    try {
+      const file = csvFile('asctime.csv', [PIX_HEADER, `6464,${world.bank},email,asctime-row@example.com`]);
+      const first = world.proxy.posts.length;
+      world.proxy.setRule((_, index) => (index === first ? 'lose-answer' : 'forward'));
+      // In a process of its own: TZ is read as Node starts.
+      const inSaoPaulo = (extra: string[]) =>
+        world.session.runProcess(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', ...extra], {
+          env: { PAYCTL_BASE_URL: world.proxy.url, TZ: 'America/Sao_Paulo' },
+        });
+      expect((await inSaoPaulo([])).code).toBe(5);
+      world.proxy.setRule(() => 'forward');
+      const settled = await inSaoPaulo(['--reconcile', '--allow-duplicate']);
+      expect((await paidByKey(world.session, 'asctime-row')).get('asctime-row@example.com')).toBe(1);
+      expect(settled.code, settled.stderr).toBe(0);
+      expect(settled.stderr).toContain('1 of 1 unknown rows were paid');
+    } finally {
+      world.proxy.rewriteDates((date) => date);
+    }
+  });
+});
