@@ -1,3 +1,4 @@
+import { parseApiTime } from '../api/time.js';
 import type { WithdrawalMethod } from '../api/types.js';
 import { settleWithdrawals } from '../audit/trail.js';
 import type { ApiClient } from '../http/client.js';
@@ -22,6 +23,9 @@ export interface SettleInput {
   /** Writes a note for the person running the batch. */
   note: (text: string) => Promise<void>;
 }
+
+/** An intent's API time; undefined when it has none or it cannot be read (a journal edited by hand), which leaves its row unknown. */
+const apiTimeOf = (text: string | undefined): number | undefined => (text === undefined ? undefined : parseApiTime(text));
 
 /**
  * `--reconcile`: each row of unknown outcome is looked for in its account's
@@ -49,9 +53,9 @@ export async function settleUnknownRows(services: LedgerRun, { method, rows, sta
         ...(intent.pixKeyType !== undefined ? { pixKeyType: intent.pixKeyType } : {}),
         ...(intent.postbackUrl !== undefined ? { postbackUrl: intent.postbackUrl } : {}),
       };
-      unknownRows.push({ key, account: intent.account, identity, at: Date.parse(intent.at), apiAt: intent.apiAt ? Date.parse(intent.apiAt) : undefined });
+      unknownRows.push({ key, account: intent.account, identity, at: Date.parse(intent.at), apiAt: apiTimeOf(intent.apiAt) });
     } else if (row && state.cutAfter) {
-      const apiAt = state.cutAfterApiAt ? Date.parse(state.cutAfterApiAt) : undefined;
+      const apiAt = apiTimeOf(state.cutAfterApiAt);
       const { postbackUrl } = row.request;
       const identity = { ...identityOf(row.request), ...(postbackUrl ? { postbackUrl } : {}) };
       unknownRows.push({ key, account: row.account, identity, at: Date.parse(state.cutAfter), apiAt });
