@@ -140,3 +140,22 @@ describe("--reconcile reads the API's Date in every HTTP-date form", () => {
     }
   });
 });
+
+describe("--reconcile when the API's Date and its createdAt disagree", () => {
+  it("a Date 5 minutes ahead of the times the API gives its withdrawals: the row's withdrawal looks older than its intent, so the row stays unknown, says why, and is not sent under --allow-duplicate", async () => {
+    world.proxy.rewriteDates((date) => new Date(Date.parse(date) + 5 * 60_000).toUTCString());
+    try {
+      const file = csvFile('skew.csv', [PIX_HEADER, `6565,${world.bank},email,skew-row@example.com`]);
+      const first = world.proxy.posts.length;
+      world.proxy.setRule((_, index) => (index === first ? 'lose-answer' : 'forward'));
+      expect((await batch(file)).code).toBe(5);
+      world.proxy.setRule(() => 'forward');
+      const settled = await batch(file, ['--reconcile', '--allow-duplicate']);
+      expect((await paidByKey(world.session, 'skew-row')).get('skew-row@example.com')).toBe(1);
+      expect(settled.code, settled.stderr).toBe(5);
+      expect(settled.stderr).toMatch(/has every field of this row but was made 3\d\d s before its intent on the API.s Date, which was 3\d\d s off/);
+    } finally {
+      world.proxy.rewriteDates((date) => date);
+    }
+  });
+});
