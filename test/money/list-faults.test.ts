@@ -159,3 +159,20 @@ describe("--reconcile when the API's Date and its createdAt disagree", () => {
     }
   });
 });
+
+describe("the twin check when the API's Date is hours ahead of the times it gives its withdrawals", () => {
+  it('a Date 30 hours ahead (past the 24 h window): the twin made a moment ago is still seen, nothing sent', async () => {
+    await colleagueWithdraws(6666, 'ahead-twin@example.com');
+    world.proxy.rewriteDates((date) => new Date(Date.parse(date) + 30 * 3_600_000).toUTCString());
+    try {
+      const before = (await sandboxWithdrawals(world.session)).length;
+      const file = csvFile('ahead-twin.csv', [PIX_HEADER, `6666,${world.bank},email,ahead-twin@example.com`]);
+      const run = await batch(file);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/twin: .*ahead-twin@example\.com/);
+      expect((await sandboxWithdrawals(world.session)).length).toBe(before);
+    } finally {
+      world.proxy.rewriteDates((date) => date);
+    }
+  });
+});
