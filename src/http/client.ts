@@ -345,12 +345,17 @@ function retryAfterMs(header: string): number | undefined {
   return date === undefined ? undefined : Math.max(0, date - Date.now());
 }
 
+/** RFC 9110's HTTP-date forms: `Fri, 27 Nov 2026 18:49:22 GMT`, `Friday, 27-Nov-26 18:49:22 GMT`, asctime's `Fri Nov 27 18:49:22 2026`. */
+const HTTP_DATE = /^[a-z]{3}, \d{1,2} [a-z]{3} \d{4} \d{2}:\d{2}:\d{2} (GMT|UTC|[+-]\d{4})$|^[a-z]{6,9}, \d{2}-[a-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/i;
+const ASCTIME = /^[a-z]{3} [a-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/i;
+
 /**
- * An HTTP date in milliseconds; undefined when unreadable. Its asctime form (`Fri Nov 27 18:49:22 2026`)
- * names no zone and is GMT (RFC 9110), where JavaScript would read it in this machine's zone (TZ).
+ * An HTTP date in milliseconds; undefined when it is none. JavaScript reads far more (`0` is the year
+ * 2000), and reads asctime's form, which names no zone and is GMT, in this machine's zone (TZ).
  */
 function httpDateMs(text: string): number | undefined {
-  const at = Date.parse(/(\bGMT|\bUTC|Z|[+-]\d{4})\s*$/i.test(text) ? text : `${text} GMT`);
+  const trimmed = text.trim();
+  const at = HTTP_DATE.test(trimmed) ? Date.parse(trimmed) : ASCTIME.test(trimmed) ? Date.parse(`${trimmed} GMT`) : NaN;
   return Number.isNaN(at) ? undefined : at;
 }
 

@@ -176,3 +176,25 @@ describe("the twin check when the API's Date is hours ahead of the times it give
     }
   });
 });
+
+describe("--reconcile and a Date that is no HTTP date", () => {
+  it("a Date of `0` (which JavaScript reads as the year 2000): an identical withdrawal made before the run does not settle the row, which stays unknown", async () => {
+    await colleagueWithdraws(6767, 'garbage-date@example.com');
+    world.proxy.rewriteDates(() => '0');
+    try {
+      const file = csvFile('garbage-date.csv', [PIX_HEADER, `6767,${world.bank},email,garbage-date@example.com`]);
+      const first = world.proxy.posts.length;
+      // The row's request never reaches the API.
+      world.proxy.setRule((_, index) => (index === first ? 'drop' : 'forward'));
+      expect((await batch(file, ['--allow-duplicate'])).code).toBe(5);
+      world.proxy.setRule(() => 'forward');
+      const settled = await batch(file, ['--reconcile', '--allow-duplicate']);
+      expect(settled.stderr).not.toContain('1 of 1 unknown rows were paid');
+      expect(settled.code, settled.stderr).toBe(5);
+      expect(settled.stderr).toContain("its intent did not record the API's time");
+      expect((await paidByKey(world.session, 'garbage-date')).get('garbage-date@example.com')).toBe(1);
+    } finally {
+      world.proxy.rewriteDates((date) => date);
+    }
+  });
+});
