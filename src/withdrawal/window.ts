@@ -9,6 +9,8 @@ export const PAGE_SIZE = 100;
  * account's window (2000 withdrawals: 21 pages) is read in two round trips, not one per 100 withdrawals.
  */
 const PAGES_AT_ONCE = 20;
+/** Withdrawals made at once may be listed a little out of their creation order; a list further out is not newest first. */
+const ORDER_SLACK_MS = 60_000;
 /** Reads of the whole window before payctl gives up on a list that keeps moving. */
 export const MAX_PASSES = 5;
 
@@ -26,7 +28,8 @@ export class WindowTooLong extends Error {}
  * Reads the account's newest-first withdrawals list back to `since` (a time on the
  * API's clock, asked once the first page of a read has answered, so that its
  * `Date` can place it), for the twin check and --reconcile alike. An item without a
- * readable date counts as in the window.
+ * readable date counts as in the window. The reference does not say the list's order:
+ * one seen not newest first (an item a minute newer than one before it) is read to its end.
  *
  * The first read asks for the pages after the first PAGES_AT_ONCE at a time (those the
  * first's total says exist; if more come meanwhile, the read goes on past them), until
@@ -53,12 +56,20 @@ export async function readWindow(client: ApiClient, since: () => number, maxPage
     const totals = new Set<number>();
     /** An answer this read cannot be complete with: a page short of what its total says, or (read at once) an item on two pages. */
     let misread = false;
+    /** Once an item is newer than one before it, the list is not newest first: no page ends the window, only the list's end does. */
+    let unordered = false;
+    let oldestSeen = Infinity;
     let edge = -Infinity;
     const inWindow = (item: unknown) => (createdAtOf(item) ?? Infinity) >= edge;
     /** Takes in page `number`; whether the window goes on past it. */
     const take = ({ items, total }: { items: unknown[]; total: number }, number: number): boolean => {
       totals.add(total);
       for (const item of items) {
+        const createdAt = createdAtOf(item);
+        if (createdAt !== undefined) {
+          if (createdAt > oldestSeen + ORDER_SLACK_MS) unordered = true;
+          oldestSeen = Math.min(oldestSeen, createdAt);
+        }
         const id = idOf(item);
         if (id === undefined) {
           if (pass === 0) withoutId.push(item);
@@ -72,7 +83,7 @@ export async function readWindow(client: ApiClient, since: () => number, maxPage
       }
       // A page that drops items (or a server that gives fewer than asked) is not the list's end while its total says more.
       const short = items.length < PAGE_SIZE && (number - 1) * PAGE_SIZE + items.length < total;
-      const goesOn = items.some(inWindow);
+      const goesOn = unordered || items.some(inWindow);
       if (short && goesOn) misread = true;
       return (items.length >= PAGE_SIZE || short) && goesOn;
     };

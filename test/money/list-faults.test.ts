@@ -198,3 +198,39 @@ describe("--reconcile and a Date that is no HTTP date", () => {
     }
   });
 });
+
+describe('the twin check against a list the API gives oldest first', () => {
+  it('a history of 100 old withdrawals on page 1: the twin made a moment ago, on a later page, is still seen, nothing sent', async () => {
+    await colleagueWithdraws(6868, 'oldest-first-twin@example.com');
+    const history = Array.from({ length: 100 }, (_, i) => {
+      const at = new Date(Date.UTC(2024, 0, 1, 0, i)).toISOString();
+      const id = `00000000-0000-4000-8000-${String(100 + i).padStart(12, '0')}`;
+      return { id, amount: 100 + i, liquidAmount: 100 + i, status: 'COMPLETED', withdrawalPaymentType: 'PIX', pixKeyType: 'EMAIL', pixKey: `history-${i}@example.com`, bankAccountId: Number(world.bank), createdAt: at, updatedAt: at };
+    });
+    // Each page as an API listing oldest first would give it: the account's history, then the sandbox's withdrawals oldest first.
+    const pages = new Map<RecordedRequest, { data: unknown[]; total: number }>();
+    world.proxy.holdGets(async (request) => {
+      const page = listPage(request);
+      if (page === null) return;
+      const url = new URL(request.url, world.proxy.url);
+      const limit = Number(url.searchParams.get('limit'));
+      const all = [...history, ...(await sandboxWithdrawals(world.session)).reverse()];
+      pages.set(request, { data: all.slice((Number(page) - 1) * limit, Number(page) * limit), total: all.length });
+    });
+    world.proxy.rewriteGets((request, body) => {
+      const answer = pages.get(request);
+      return answer ? JSON.stringify({ ...(JSON.parse(body) as object), data: answer.data, meta: { total: answer.total } }) : body;
+    });
+    try {
+      const before = (await sandboxWithdrawals(world.session)).length;
+      const file = csvFile('oldest-first.csv', [PIX_HEADER, `6868,${world.bank},email,oldest-first-twin@example.com`]);
+      const run = await batch(file);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toMatch(/twin: .*oldest-first-twin@example\.com/);
+      expect((await sandboxWithdrawals(world.session)).length).toBe(before);
+    } finally {
+      world.proxy.holdGets(() => undefined);
+      world.proxy.rewriteGets((_, body) => body);
+    }
+  });
+});
