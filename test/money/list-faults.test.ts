@@ -3,10 +3,11 @@ import type { RecordedRequest } from '../helpers/fake-api.js';
 import { colleagueWithdraws as colleagueWithdrawsIn, csvFile, paidByKey, PIX_HEADER, pixBatchThrough, sandboxBehindProxy, sandboxWithdrawals } from './helpers.js';
 
 /**
- * The twin check and --reconcile against a withdrawals list that misbehaves as real APIs do: a page
- * short of what its total says, a total that stays put while a colleague's withdrawal moves the list,
- * a `Date` header in an HTTP-date form without a zone, a withdrawal alike but for its postback URL.
- * Payments are counted in the sandbox.
+ * The twin check and --reconcile against an API that misbehaves as real ones do: a page short of
+ * what its total says, a total that stays put while a colleague's withdrawal moves the list, a list
+ * given oldest first, a `Date` in asctime form, one that is no date, one running ahead of the times
+ * the API gives its withdrawals, a withdrawal alike but for its postback URL. Payments are counted
+ * in the sandbox.
  */
 const world = sandboxBehindProxy();
 
