@@ -10,6 +10,9 @@ import { MAX_PASSES, readWindow } from '../withdrawal/window.js';
  */
 const WINDOW_MARGIN_MS = 30_000;
 
+/** How far the API's `Date` was from this machine's clock at a row's intent (0 when its time there cannot be read). */
+const skewAt = (row: { at: number; apiAt: number }): number => (Number.isNaN(row.at) ? 0 : Math.abs(row.apiAt - row.at));
+
 /** A row whose request may have reached the API without its answer being recorded. */
 export interface UnknownRow {
   key: string;
@@ -41,7 +44,10 @@ export interface Reconciliation {
  * settles at most one row, the oldest intent taking the oldest withdrawal. A row
  * with no such withdrawal was not paid (`absent`) unless payctl cannot be sure: the
  * run did not know the API's time, the list would not hold still, or an item that
- * could be the row's cannot be read.
+ * could be the row's cannot be read, or one with every field of the row was made
+ * before its intent by no more than the API's `Date` and this machine's clock then
+ * differed: the API may date its withdrawals by a clock other than its `Date`'s (this
+ * machine's being right), and that one is then the row's.
  */
 export async function reconcile(
   unknown: readonly UnknownRow[],
@@ -59,7 +65,7 @@ export async function reconcile(
       accountRows.filter((row) => row.apiAt === undefined),
       "its intent did not record the API's time, so its withdrawal cannot be told from an older one",
     );
-    const since = Math.min(...rows.map((row) => row.apiAt)) - WINDOW_MARGIN_MS;
+    const since = Math.min(...rows.map((row) => row.apiAt - WINDOW_MARGIN_MS - skewAt(row)));
     const window = rows.length > 0 ? await readWindow(client, () => since) : undefined;
     clockOffsets.set(account, await readApiClockOffset(client));
     if (!window) continue;
@@ -90,6 +96,12 @@ export async function reconcile(
         const likeness = compareWithdrawal(item, row.identity);
         return !claimed.has(idOf(item) ?? '') && inWindow(item) && (likeness === 'unsure' || (likeness === 'same' && (createdAtOf(item) === undefined || idOf(item) === undefined)));
       });
+      const earlier = unclaimed.find(
+        (item) =>
+          !claimed.has(idOf(item) ?? '') &&
+          (createdAtOf(item) ?? -Infinity) >= row.apiAt - WINDOW_MARGIN_MS - skewAt(row) &&
+          compareWithdrawal(item, row.identity) === 'same',
+      );
       settlements.set(
         row.key,
         doubtful
@@ -97,7 +109,15 @@ export async function reconcile(
               kind: 'undecided',
               reason: `withdrawal ${idOf(doubtful) ?? '(without an id)'} may be this row's, but the list does not give what payctl needs to tell`,
             }
-          : { kind: 'absent' },
+          : earlier
+            ? {
+                kind: 'undecided',
+                reason:
+                  `withdrawal ${idOf(earlier)} has every field of this row but was made ${Math.round((row.apiAt - createdAtOf(earlier)!) / 1000)} s before its intent ` +
+                  `on the API's Date, which was ${Math.round(skewAt(row) / 1000)} s off this machine's clock: it is this row's if the API dates withdrawals ` +
+                  'by another clock, else an earlier payment',
+              }
+            : { kind: 'absent' },
       );
     }
   }

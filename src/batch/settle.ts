@@ -1,3 +1,4 @@
+import { parseApiTime } from '../api/time.js';
 import type { WithdrawalMethod } from '../api/types.js';
 import { settleWithdrawals } from '../audit/trail.js';
 import type { ApiClient } from '../http/client.js';
@@ -23,6 +24,9 @@ export interface SettleInput {
   note: (text: string) => Promise<void>;
 }
 
+/** An intent's API time; undefined when it has none or it cannot be read (a journal edited by hand), which leaves its row unknown. */
+const apiTimeOf = (text: string | undefined): number | undefined => (text === undefined ? undefined : parseApiTime(text));
+
 /**
  * `--reconcile`: each row of unknown outcome is looked for in its account's
  * withdrawals list (reconcile.ts). A row found paid is done; one not found is to
@@ -47,11 +51,14 @@ export async function settleUnknownRows(services: LedgerRun, { method, rows, sta
         bankAccountId: intent.bankAccountId,
         ...(intent.pixKey !== undefined ? { pixKey: intent.pixKey } : {}),
         ...(intent.pixKeyType !== undefined ? { pixKeyType: intent.pixKeyType } : {}),
+        ...(intent.postbackUrl !== undefined ? { postbackUrl: intent.postbackUrl } : {}),
       };
-      unknownRows.push({ key, account: intent.account, identity, at: Date.parse(intent.at), apiAt: intent.apiAt ? Date.parse(intent.apiAt) : undefined });
+      unknownRows.push({ key, account: intent.account, identity, at: Date.parse(intent.at), apiAt: apiTimeOf(intent.apiAt) });
     } else if (row && state.cutAfter) {
-      const apiAt = state.cutAfterApiAt ? Date.parse(state.cutAfterApiAt) : undefined;
-      unknownRows.push({ key, account: row.account, identity: identityOf(row.request), at: Date.parse(state.cutAfter), apiAt });
+      const apiAt = apiTimeOf(state.cutAfterApiAt);
+      const { postbackUrl } = row.request;
+      const identity = { ...identityOf(row.request), ...(postbackUrl ? { postbackUrl } : {}) };
+      unknownRows.push({ key, account: row.account, identity, at: Date.parse(state.cutAfter), apiAt });
     } else {
       // A first intent cut before it was flushed, of a row no longer in the file: intents are flushed before sending, so it never left.
       journal.append({ type: 'absent', key, at: at() });

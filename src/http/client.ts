@@ -185,8 +185,8 @@ class HttpApiClient implements ApiClient {
    * the truncation errs by half a second either way rather than up to a whole one.
    */
   private noteAnswerDate(headers: Pick<Headers, 'get'>): void {
-    const at = Date.parse(headers.get('date') ?? '');
-    this.latestAnswerClockOffset = Number.isNaN(at) ? undefined : at + 500 - Date.now();
+    const at = httpDateMs(headers.get('date') ?? '');
+    this.latestAnswerClockOffset = at === undefined ? undefined : at + 500 - Date.now();
   }
 
   call<Op extends ReadOperationId>(operation: Op, options: CallOptions<Op>): Promise<AnswerEnvelope<Op>>;
@@ -341,8 +341,22 @@ function retryPolicy(deadline: number, retryRateLimited: boolean): RetryOptions 
 /** `Retry-After` as seconds or an HTTP date, in milliseconds from now; undefined when unreadable. */
 function retryAfterMs(header: string): number | undefined {
   if (/^\d+$/.test(header.trim())) return Number(header.trim()) * 1000;
-  const date = Date.parse(header);
-  return Number.isNaN(date) ? undefined : Math.max(0, date - Date.now());
+  const date = httpDateMs(header);
+  return date === undefined ? undefined : Math.max(0, date - Date.now());
+}
+
+/** RFC 9110's HTTP-date forms: `Fri, 27 Nov 2026 18:49:22 GMT`, `Friday, 27-Nov-26 18:49:22 GMT`, asctime's `Fri Nov 27 18:49:22 2026`. */
+const HTTP_DATE = /^[a-z]{3}, \d{1,2} [a-z]{3} \d{4} \d{2}:\d{2}:\d{2} (GMT|UTC|[+-]\d{4})$|^[a-z]{6,9}, \d{2}-[a-z]{3}-\d{2} \d{2}:\d{2}:\d{2} GMT$/i;
+const ASCTIME = /^[a-z]{3} [a-z]{3} [ \d]\d \d{2}:\d{2}:\d{2} \d{4}$/i;
+
+/**
+ * An HTTP date in milliseconds; undefined when it is none. JavaScript reads far more (`0` is the year
+ * 2000), and reads asctime's form, which names no zone and is GMT, in this machine's zone (TZ).
+ */
+function httpDateMs(text: string): number | undefined {
+  const trimmed = text.trim();
+  const at = HTTP_DATE.test(trimmed) ? Date.parse(trimmed) : ASCTIME.test(trimmed) ? Date.parse(`${trimmed} GMT`) : NaN;
+  return Number.isNaN(at) ? undefined : at;
 }
 
 const isHttpError = (error: unknown): error is HTTPError =>

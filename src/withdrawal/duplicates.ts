@@ -18,14 +18,16 @@ export function duplicateWindowOf(settings: Settings): { text: string; ms: numbe
 
 /**
  * The withdrawals of the client's account made within `windowMs` on the API's
- * clock (the `Date` of its answers; this machine's when it sends none): every
- * operator's, whatever tool made them, read as --reconcile reads them (see
+ * clock (the `Date` of its answers) or on this machine's, whichever reaches further
+ * back: the API may date its withdrawals by another clock than its `Date`'s, and a
+ * `Date` hours ahead would otherwise put a twin made a moment ago outside the window.
+ * Every operator's, whatever tool made them, read as --reconcile reads them (see
  * readWindow), so that a withdrawal created meanwhile cannot push a twin out of
  * view. An item without a readable date counts as in the window.
  */
 export async function recentWithdrawals(client: ApiClient, window: { text: string; ms: number }): Promise<unknown[]> {
   let since = -Infinity;
-  const edge = () => (since = Date.now() + (client.lastAnswerClockOffset() ?? 0) - window.ms);
+  const edge = () => (since = Date.now() + Math.min(client.lastAnswerClockOffset() ?? 0, 0) - window.ms);
   let read: WindowRead;
   try {
     read = await readWindow(client, edge, MAX_PAGES);

@@ -15,6 +15,11 @@ export interface WithdrawalIdentity {
   pixKey?: string;
   /** Compared when known (a journal of an older payctl may lack it). */
   pixKeyType?: string;
+  /**
+   * Compared when given: --reconcile gives a row's, as a withdrawal notifying elsewhere is not the row's;
+   * the twin check none, as a twin is the same payment whatever address hears of it.
+   */
+  postbackUrl?: string;
 }
 
 export const identityOf = (request: WithdrawRequest): WithdrawalIdentity => ({
@@ -44,11 +49,20 @@ export function compareWithdrawal(item: unknown, identity: WithdrawalIdentity): 
   if (identity.method === 'pix') wanted.push(['pixKey', identity.pixKey]);
   // A key type is a name of a kind: its case says nothing.
   if (identity.pixKeyType !== undefined) wanted.push(['pixKeyType', identity.pixKeyType.toUpperCase()]);
+  if (identity.postbackUrl !== undefined) wanted.push(['postbackUrl', addressOf(identity.postbackUrl)]);
   let unsure = typeof fields.id !== 'string';
   for (const [name, value] of wanted) {
     const raw = fields[name];
     const actual =
-      typeof raw !== 'string' ? raw : name === 'pixKeyType' ? raw.toUpperCase() : name === 'pixKey' ? keyAsPayctlSends(raw, fields.pixKeyType ?? identity.pixKeyType) : raw;
+      typeof raw !== 'string'
+        ? raw
+        : name === 'pixKeyType'
+          ? raw.toUpperCase()
+          : name === 'pixKey'
+            ? keyAsPayctlSends(raw, fields.pixKeyType ?? identity.pixKeyType)
+            : name === 'postbackUrl'
+              ? addressOf(raw)
+              : raw;
     if (typeof actual !== typeof value) unsure = true;
     else if (actual !== value) return 'different';
   }
@@ -66,6 +80,15 @@ function keyAsPayctlSends(key: string, type: unknown): string {
     return parsePixKey('pixKey', key, kind);
   } catch {
     return key;
+  }
+}
+
+/** A postback URL however spelled (`HTTP://Host:80/a` is `http://host/a`); as given when it is not a URL. */
+function addressOf(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
   }
 }
 

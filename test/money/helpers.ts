@@ -67,11 +67,17 @@ export async function fundedMainAccount(session: SandboxSession): Promise<string
 }
 
 /** Makes a PIX withdrawal through the sandbox's own API, as a colleague's tool would: not through payctl, nor any proxy. */
-export async function colleagueWithdraws(session: SandboxSession, bankAccount: string, amount: number, key: string): Promise<void> {
+export async function colleagueWithdraws(
+  session: SandboxSession,
+  bankAccount: string,
+  amount: number,
+  key: string,
+  extra: { postbackUrl?: string } = {},
+): Promise<void> {
   const answer = await freshFetch(`${session.sandbox.url}/withdrawals/withdraw`, {
     method: 'POST',
     headers: { authorization: `Bearer ${await sandboxToken(session)}`, 'content-type': 'application/json' },
-    body: JSON.stringify({ withdrawalMethod: 'pix', amount, bankAccountId: Number(bankAccount), pixKeyType: 'EMAIL', pixKey: key }),
+    body: JSON.stringify({ withdrawalMethod: 'pix', amount, bankAccountId: Number(bankAccount), pixKeyType: 'EMAIL', pixKey: key, ...extra }),
   });
   expect(answer.ok, await answer.text()).toBe(true);
 }
@@ -97,6 +103,8 @@ export interface Proxy {
   holdAnswers(hold: (request: RecordedRequest, postIndex: number) => Promise<void> | undefined): void;
   /** Answers each GET with what `rewrite` makes of the server's answer body. */
   rewriteGets(rewrite: (request: RecordedRequest, body: string) => string): void;
+  /** Answers every request with the `Date` header `rewrite` makes of the server's (undefined: none at all). */
+  rewriteDates(rewrite: (date: string) => string | undefined): void;
   close(): Promise<void>;
 }
 
@@ -107,6 +115,7 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
   let holdPost: (request: RecordedRequest, postIndex: number) => Promise<void> | undefined = () => undefined;
   let holdAnswer: (request: RecordedRequest, postIndex: number) => Promise<void> | undefined = () => undefined;
   let rewriteGet = (_: RecordedRequest, body: string) => body;
+  let rewriteDate = (date: string): string | undefined => date;
   const posts: RecordedRequest[] = [];
   const server = await serveOnLoopback(async (request, req, res) => {
     const action = request.method === 'POST' ? current(request, posts.push(request) - 1) : 'forward';
@@ -126,6 +135,11 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
           const body = request.method === 'GET' ? Buffer.from(rewriteGet(request, Buffer.concat(chunks).toString('utf8'))) : Buffer.concat(chunks);
           const headers = { ...answer.headers, 'content-length': String(body.length) };
           delete headers['transfer-encoding'];
+          const date = rewriteDate(answer.headers.date ?? '');
+          if (date === undefined) {
+            res.sendDate = false;
+            delete headers.date;
+          } else headers.date = date;
           res.writeHead(answer.statusCode ?? 502, headers);
           res.end(body);
         });
@@ -142,6 +156,7 @@ export async function startProxy(target: string, rule: (request: RecordedRequest
     holdPosts: (hold) => (holdPost = hold),
     holdAnswers: (hold) => (holdAnswer = hold),
     rewriteGets: (rewrite) => (rewriteGet = rewrite),
+    rewriteDates: (rewrite) => (rewriteDate = rewrite),
     close: server.close,
   };
 }

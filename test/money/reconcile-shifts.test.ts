@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { colleagueWithdraws as colleagueWithdrawsIn, csvFile, expectPaidOnce, paidByKey, PIX_HEADER, pixBatchThrough, pixKeys, pixRows, sandboxBehindProxy, sandboxWithdrawals, shim } from './helpers.js';
 
 /**
@@ -160,4 +161,22 @@ describe("--reconcile places rows on the API's clock as it was at the run", () =
       expect(settled.stderr).toContain('2 of 2 unknown rows were paid');
     });
   }
+});
+
+describe("--reconcile and an intent's API time it cannot read", () => {
+  it("an intent whose API time was damaged (edited by hand): the row stays unknown, says why, and is not sent again under --allow-duplicate", async () => {
+    const file = csvFile('damaged.csv', [PIX_HEADER, ...pixRows('damaged', 1, world.bank, 7171)]);
+    loseAnswersAt(0);
+    expect((await batch(file)).code).toBe(5);
+    world.proxy.setRule(() => 'forward');
+    const journal = `${file}.journal`;
+    const text = readFileSync(journal, 'utf8');
+    expect(text).toMatch(/"apiAt":"[^"]+"/);
+    writeFileSync(journal, text.replace(/"apiAt":"[^"]+"/, '"apiAt":"27/11/2026 18:00"'));
+
+    const settled = await batch(file, ['--reconcile', '--allow-duplicate']);
+    expect((await paidByKey(world.session, 'damaged-')).get('damaged-0@example.com')).toBe(1);
+    expect(settled.code, settled.stderr).toBe(5);
+    expect(settled.stderr).toContain("its intent did not record the API's time");
+  });
 });
