@@ -96,12 +96,13 @@ export async function reconcile(
         const likeness = compareWithdrawal(item, row.identity);
         return !claimed.has(idOf(item) ?? '') && inWindow(item) && (likeness === 'unsure' || (likeness === 'same' && (createdAtOf(item) === undefined || idOf(item) === undefined)));
       });
-      const earlier = unclaimed.find(
-        (item) =>
-          !claimed.has(idOf(item) ?? '') &&
-          (createdAtOf(item) ?? -Infinity) >= row.apiAt - WINDOW_MARGIN_MS - skewAt(row) &&
-          compareWithdrawal(item, row.identity) === 'same',
-      );
+      const rowWindowStart = row.apiAt - WINDOW_MARGIN_MS - skewAt(row);
+      const earlier = unclaimed
+        .map((item) => ({ item, at: createdAtOf(item) }))
+        .find(
+          (dated): dated is { item: unknown; at: number } =>
+            dated.at !== undefined && dated.at >= rowWindowStart && !claimed.has(idOf(dated.item) ?? '') && compareWithdrawal(dated.item, row.identity) === 'same',
+        );
       settlements.set(
         row.key,
         doubtful
@@ -113,7 +114,7 @@ export async function reconcile(
             ? {
                 kind: 'undecided',
                 reason:
-                  `withdrawal ${idOf(earlier)} has every field of this row but was made ${Math.round((row.apiAt - createdAtOf(earlier)!) / 1000)} s before its intent ` +
+                  `withdrawal ${idOf(earlier.item)} has every field of this row but was made ${Math.round((row.apiAt - earlier.at) / 1000)} s before its intent ` +
                   `on the API's Date, which was ${Math.round(skewAt(row) / 1000)} s off this machine's clock: it is this row's if the API dates withdrawals ` +
                   'by another clock, else an earlier payment',
               }

@@ -94,11 +94,12 @@ export async function readWindow(client: ApiClient, since: () => number, maxPage
     for (let next = 2; more; ) {
       if (next > maxPages) throw new WindowTooLong();
       const known = Math.max(next, Math.ceil(first.total / PAGE_SIZE));
-      const numbers = Array.from({ length: Math.min(atOnce, maxPages - next + 1, known - next + 1) }, (_, i) => next + i);
+      const firstOfThese = next;
+      const numbers = Array.from({ length: Math.min(atOnce, maxPages - next + 1, known - next + 1) }, (_, i) => firstOfThese + i);
       next += numbers.length;
       const pages = await readsAtOnce(numbers.map((page) => (signal: AbortSignal) => listWithdrawals(client, { page, limit: PAGE_SIZE }, { signal })));
       // Every page is taken in, even past the first that ends the window: all count for the check of the counts.
-      more = pages.map((page, i) => take(page, numbers[i]!)).every(Boolean);
+      more = pages.map((page, i) => take(page, firstOfThese + i)).every(Boolean);
     }
     // What an earlier read saw is still there, unless it has since left the window.
     const keptAll = earlier === undefined || [...earlier].every((id) => present.has(id) || !inWindow(byId.get(id)));
