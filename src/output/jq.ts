@@ -25,12 +25,14 @@ export interface JqFilter {
  * and compiles `expression`; one that does not compile is a usage error naming it,
  * raised before anything is sent. The check runs the expression behind `empty`,
  * so it never runs; jq's message is that of the expression alone (its lines and
- * columns are the user's), which fails to compile in the same way.
+ * columns are the user's), which fails to compile in the same way. `env` is what
+ * `$ENV` and `env` read in the expression.
  */
-export async function compileJq(flag: string, expression: string, terminal: boolean): Promise<JqFilter> {
+export async function compileJq(flag: string, expression: string, terminal: boolean, env: NodeJS.ProcessEnv): Promise<JqFilter> {
   const [{ loadJq, JqError }, { jqWasmFile }] = await Promise.all([import('jq-wasm'), import('./jq-wasm-file.js')]);
   const jq = await loadJq({ wasmBinary: withMemory(readFileSync(jqWasmFile()), JQ_MEMORY_PAGES) });
-  if (keepingExitCode(() => jq.raw(null, `empty | (\n${expression}\n)`, ['-n'])).exitCode !== 0) {
+  const [program, environment] = [withEnvironment(expression), ['--argjson', ENV_ARGUMENT, JSON.stringify(jqEnvironment(env))]];
+  if (keepingExitCode(() => jq.raw(null, `empty | (\n${program}\n)`, ['-n', ...environment])).exitCode !== 0) {
     const message = jqMessage(keepingExitCode(() => jq.raw(null, expression, ['-n'])).stderr) || 'jq cannot compile it';
     throw usageError(`${flag} ${JSON.stringify(expression)} is not a valid jq expression: ${message}`, 'see the jq manual for its syntax');
   }
@@ -41,7 +43,7 @@ export async function compileJq(flag: string, expression: string, terminal: bool
       const input = documents.map((document) => jsonText(document)).join('\n');
       let outputs: unknown[];
       try {
-        outputs = keepingExitCode(() => jq.json(input, expression));
+        outputs = keepingExitCode(() => jq.json(input, program, environment));
       } catch (error) {
         // jq reports a failure in its exit code and message, which json() throws as a JqError carrying them.
         if (error instanceof JqError) throw new PayctlError(jqMessage(error.stderr), ExitCode.localFailure);
@@ -56,6 +58,23 @@ export async function compileJq(flag: string, expression: string, terminal: bool
     },
   };
 }
+
+/** The argument that carries the run's environment into jq (`$ENV`, `env`). */
+const ENV_ARGUMENT = '__payctl_env';
+
+/**
+ * The expression with `$ENV` and `env` bound to the run's environment, as gh's
+ * --jq and jq itself have them: jq's WebAssembly runtime has an environment of its
+ * own (`HOME=/home/web_user`), in which `env.EMAIL` would be null. The
+ * expression starts on the first line, so jq's `$__loc__` is the user's.
+ */
+const withEnvironment = (expression: string) => `$${ENV_ARGUMENT} as $ENV | def env: $ENV; (${expression}\n)`;
+
+/** Secrets payctl reads from the environment, which its output never holds: jq sees them unset. */
+const SECRET_VARIABLES = ['PAYCTL_TOKEN', 'PGPASSWORD'];
+
+const jqEnvironment = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && !SECRET_VARIABLES.includes(entry[0])));
 
 /**
  * Runs jq, which sets process.exitCode (to 0 when it was unset) as a program run

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { fakeJwt, startFakeApi } from '../helpers/fake-api.js';
@@ -69,6 +71,19 @@ describe('--jq', () => {
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');
     expect(messageOf(failed.stderr)).toBe('jq: error (at <stdin>:0): Cannot index string with string ("domain")');
+  });
+
+  it("reads the run's environment in $ENV and env, as gh's --jq does, but never payctl's secrets", async () => {
+    const [first] = json<[{ id: string; email: string }]>((await session.run(['customers', 'list', '--limit', '1', '--json'])).stdout);
+    // The session's token, given as scripts give it: PAYCTL_TOKEN.
+    const config = json<{ profiles: { default: { token: string } } }>(readFileSync(path.join(session.env.PAYCTL_CONFIG_DIR!, 'config.json'), 'utf8'));
+    const env = { WANTED_EMAIL: first.email, PAYCTL_TOKEN: config.profiles.default.token };
+    const picked = await session.run(['customers', 'list', '--limit', '5', '--jq', '.[] | select(.email == env.WANTED_EMAIL) | .id, $ENV.WANTED_EMAIL'], { env });
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(lines(picked.stdout)).toEqual([first.id, first.email]);
+    const secret = await session.run(['balance', '--jq', '[env.PAYCTL_TOKEN, $ENV.PAYCTL_TOKEN, $ENV.PGPASSWORD]'], { env: { ...env, PGPASSWORD: 'ledger-secret' } });
+    expect(secret.code, secret.stderr).toBe(0);
+    expect(secret.stdout).toBe('[null,null,null]\n');
   });
 
   it('with an -o that is not JSON is a usage error', async () => {
