@@ -1,4 +1,5 @@
-import { readFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
@@ -84,6 +85,19 @@ describe('--jq', () => {
     const secret = await session.run(['balance', '--jq', '[env.PAYCTL_TOKEN, $ENV.PAYCTL_TOKEN, $ENV.PGPASSWORD]'], { env: { ...env, PGPASSWORD: 'ledger-secret' } });
     expect(secret.code, secret.stderr).toBe(0);
     expect(secret.stdout).toBe('[null,null,null]\n');
+  });
+
+  it('filters what --dry-run prints, a batch as one array', async () => {
+    const single = await session.run(['withdraw', 'pix', '--amount', '1500', '--bank-account', '1001', '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--dry-run', '--jq', '.method, .body.amount']);
+    expect(single.code, single.stderr).toBe(0);
+    expect(single.stdout).toBe('POST\n1500\n');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'payctl-jq-')), 'payouts.csv');
+    writeFileSync(file, 'amount,bank_account_id,pix_key_type,pix_key\n1500,1001,email,a@example.com\n2500,1002,email,b@example.com\n');
+    const batch = await session.run(['withdraw', 'batch', file, '--method', 'pix', '--dry-run', '--jq', 'map(.body.amount)']);
+    expect(batch.code, batch.stderr).toBe(0);
+    expect(batch.stdout).toBe('[1500,2500]\n');
+    const perLine = await session.run(['withdraw', 'batch', file, '--method', 'pix', '--dry-run', '-o', 'ndjson', '--jq', '.body.pixKey']);
+    expect(perLine.stdout).toBe('a@example.com\nb@example.com\n');
   });
 
   it('with an -o that is not JSON is a usage error', async () => {

@@ -228,7 +228,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   }
   io.stderr.write(`${summary.join('\n')}\n`);
   // What a dry run recorded is a list, whatever its length: one request per row to send.
-  if (!lock) printDryRun(io, services.recorded, (text) => services.secrets.scrub(text), { asList: true });
+  if (!lock) await printDryRun(io, services.recorded, (text) => services.secrets.scrub(text), { asList: true });
   const end: BatchEnd = { orphans: orphans.length, sending, reconcileCommand: plan.reconcileCommand };
   if (followed) throwForFollowed(report, end, followed, plan.waitSeconds!);
   else throwForOutcome(report, end);
