@@ -37,10 +37,17 @@ export async function readSheet(bytes: Buffer, choice: SheetChoice): Promise<Csv
   const problems: string[] = [];
   sheet.eachRow({ includeEmpty: false }, (row, line) => {
     const texts: Array<{ column: number; address: string; text: string }> = [];
+    const uncomputed: string[] = [];
     row.eachCell({ includeEmpty: false }, (cell, column) => {
+      if (isUncomputedFormula(cell.value)) uncomputed.push(cell.address);
       const text = workbookCellText(cell.value, cell.numFmt).trim();
       if (text !== '') texts.push({ column, address: cell.address, text });
     });
+    if (uncomputed.length > 0) {
+      const cells = `${uncomputed.join(', ')} ${uncomputed.length > 1 ? 'hold formulas' : 'holds a formula'}`;
+      problems.push(`row ${line}: ${cells} with no saved result (the program that wrote the workbook did not compute it): open it in a spreadsheet and save it`);
+      return;
+    }
     if (texts.length === 0) return;
     if (!header) {
       header = [];
@@ -83,6 +90,14 @@ export function workbookCellText(value: ExcelJS.CellValue, numFmt: string | unde
   return '';
 }
 
+/**
+ * A formula whose result the file does not hold: a spreadsheet computes it on
+ * opening and shows a value, which payctl cannot read (programs such as openpyxl
+ * write formulas without results).
+ */
+const isUncomputedFormula = (value: ExcelJS.CellValue) =>
+  value !== null && typeof value === 'object' && ('formula' in value || 'sharedFormula' in value) && (value.result === undefined || value.result === null);
+
 const two = (n: number) => String(n).padStart(2, '0');
 
 /** A spreadsheet's date-time has no zone: ExcelJS gives its fields as UTC. */
@@ -95,8 +110,9 @@ function dateText(date: Date): string {
 
 function numberText(value: number, numFmt: string | undefined): string {
   const masked = Number.isSafeInteger(value) && value >= 0 && numFmt ? maskedDigits(value, numFmt) : undefined;
-  // The shortest text that is this number (JavaScript's own), with Brazil's decimal comma.
-  return masked ?? String(value).replace('.', ',');
+  // Spreadsheets show at most 15 significant digits, so =0.1+0.2 shows 0,3 (the double is
+  // 0.30000000000000004): the shortest text of that number (JavaScript's own), with Brazil's decimal comma.
+  return masked ?? String(Number(value.toPrecision(15))).replace('.', ',');
 }
 
 /**

@@ -149,6 +149,29 @@ describe('withdraw batch FILE.xlsx', () => {
     expect(again).toEqual([]);
   });
 
+  it('pays a formula by the result the sheet shows (15 significant digits), and refuses one the file holds no result for', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Folha');
+    sheet.addRow(['amount_brl', 'bank_account_id', 'pix_key_type', 'pix_key']);
+    // Results as a spreadsheet saves them: doubles, which it shows as R$ 10,30 and R$ 16,50.
+    const shown = [sheet.addRow([{ formula: '10.1+0.2', result: 10.1 + 0.2 }, bankAccountId, 'email', 'formula-a@example.com'])];
+    shown.push(sheet.addRow([{ formula: '15*1.1', result: 15 * 1.1 }, bankAccountId, 'email', 'formula-b@example.com']));
+    for (const row of shown) row.getCell(1).numFmt = '"R$" #,##0.00';
+    const file = fileIn('formulas.xlsx');
+    await workbook.xlsx.writeFile(file);
+    const { paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']));
+    expect(paid.map((w) => [w.pixKey, w.amount]).sort()).toEqual([
+      ['formula-a@example.com', 1030],
+      ['formula-b@example.com', 1650],
+    ]);
+    // A formula written by a program, with no result: the sheet would show a value payctl cannot know.
+    sheet.addRow([{ formula: 'A2*2' }, bankAccountId, 'email', 'formula-c@example.com']);
+    await workbook.xlsx.writeFile(file);
+    const { result, paid: none } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']), 2);
+    expect(none).toEqual([]);
+    expect(result.stderr).toContain('row 4: A4 holds a formula with no saved result');
+  });
+
   it('refuses a sheet the workbook lacks, naming --sheet and the sheets there are, and sends nothing', async () => {
     const workbook = new ExcelJS.Workbook();
     workbook.addWorksheet('Janeiro').addRow(['amount', 'bank_account_id']);
@@ -254,6 +277,8 @@ describe('reading reais and cells', () => {
     expect(workbookCellText(new Date(Date.UTC(2026, 10, 26)), 'dd/mm/yyyy')).toBe('2026-11-26');
     expect(workbookCellText(new Date(Date.UTC(2026, 10, 26, 9, 30)), undefined)).toBe('2026-11-26 09:30');
     expect(workbookCellText({ formula: 'A1*100', result: 435 }, undefined)).toBe('435');
+    expect(workbookCellText(0.1 + 0.2, '#,##0.00')).toBe('0,3');
+    expect(workbookCellText(1500 * 1.1, undefined)).toBe('1650');
     expect(workbookCellText({ richText: [{ text: 'R$ ' }, { text: '4,35' }] }, undefined)).toBe('R$ 4,35');
   });
 });
