@@ -95,6 +95,19 @@ export class PayctlError extends Error {
   }
 }
 
+/** `error` with `lines` listed too (see ErrorDetails.listed); an error not payctl's stays as it is. */
+export const alsoListing = (error: unknown, lines: readonly string[]): unknown =>
+  error instanceof PayctlError
+    ? new PayctlError(error.message, error.exitCode, {
+        hint: error.hint,
+        returnCode: error.returnCode,
+        status: error.status,
+        retryAfterMs: error.retryAfterMs,
+        neverReachedServer: error.neverReachedServer,
+        listed: [...(error.listed ?? []), ...lines],
+      })
+    : error;
+
 /** What an error line adds after its message: `returnCode N, HTTP S`, each when known; '' when neither is. */
 export const answerDetail = ({ returnCode, status }: Pick<PayctlError, 'returnCode' | 'status'>): string =>
   [returnCode !== undefined ? `returnCode ${returnCode}` : '', status ? `HTTP ${status}` : ''].filter(Boolean).join(', ');
