@@ -74,7 +74,8 @@ export async function readSheet(bytes: Buffer, choice: SheetChoice): Promise<Csv
 /**
  * A cell's value as a person sees it in the sheet: text as typed, a number as a
  * Brazilian reads it (`1234,56`; with a format of zeros such as `00000000000`
- * or `000"."000"."000"-"00`, its leading zeros shown), a date as `2026-11-26`
+ * or `000"."000"."000"-"00`, its leading zeros shown; with a currency format, its
+ * symbol: `R$ 1234,56`), a date as `2026-11-26`
  * (and its time when it has one), a formula by its result, a link by its text.
  */
 export function workbookCellText(value: ExcelJS.CellValue, numFmt: string | undefined): string {
@@ -110,9 +111,24 @@ function dateText(date: Date): string {
 
 function numberText(value: number, numFmt: string | undefined): string {
   const masked = Number.isSafeInteger(value) && value >= 0 && numFmt ? maskedDigits(value, numFmt) : undefined;
+  if (masked !== undefined) return masked;
   // Spreadsheets show at most 15 significant digits, so =0.1+0.2 shows 0,3 (the double is
   // 0.30000000000000004): the shortest text of that number (JavaScript's own), with Brazil's decimal comma.
-  return masked ?? String(Number(value.toPrecision(15))).replace('.', ',');
+  const text = String(Number(value.toPrecision(15))).replace('.', ',');
+  const currency = numFmt === undefined ? undefined : currencyOf(numFmt);
+  // The symbol the sheet shows: 1500 formatted as R$ reads as reais (refused as cents), never as 1500 cents.
+  return currency === undefined ? text : `${currency} ${text}`;
+}
+
+/**
+ * The currency symbol a number format shows: `R$` in `"R$" #,##0.00` or
+ * `[$R$-416] #,##0.00`, else `$`, `€`, `£` or `¥`; a locale tag such as
+ * `[$-416]` shows none.
+ */
+function currencyOf(numFmt: string): string | undefined {
+  const shown = numFmt.replace(/\[\$-[0-9A-Fa-f]+\]/g, '');
+  if (shown.includes('R$')) return 'R$';
+  return /[$\u20ac\u00a3\u00a5]/.exec(shown)?.[0];
 }
 
 /**

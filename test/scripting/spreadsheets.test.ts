@@ -172,6 +172,30 @@ describe('withdraw batch FILE.xlsx', () => {
     expect(result.stderr).toContain('row 4: A4 holds a formula with no saved result');
   });
 
+  it('reads a number in a currency format as the reais it shows: refused as cents, paid as amount_brl', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Folha');
+    sheet.addRow(['amount', 'bank_account_id', 'pix_key_type', 'pix_key']);
+    // The sheet shows R$ 1.500,00 and R$ 16,00: 1500 cents would pay R$ 15,00.
+    sheet.addRow([1500, bankAccountId, 'email', 'currency-a@example.com']).getCell(1).numFmt = '"R$" #,##0.00';
+    sheet.addRow([16, bankAccountId, 'email', 'currency-b@example.com']).getCell(1).numFmt = '[$R$-416] #,##0.00';
+    const cents = fileIn('currency-cents.xlsx');
+    await workbook.xlsx.writeFile(cents);
+    const { result, paid } = await paidBy(() => session.run(['withdraw', 'batch', cents, '--method', 'pix', '--yes', '--main-account']), 2);
+    expect(paid).toEqual([]);
+    expect(result.stderr).toContain('row 2: amount "R$ 1500" reads as reais');
+    expect(result.stderr).toContain('as reais it is 150000 cents');
+    expect(result.stderr).toContain('row 3: amount "R$ 16" reads as reais');
+    sheet.getCell('A1').value = 'amount_brl';
+    const reais = fileIn('currency-reais.xlsx');
+    await workbook.xlsx.writeFile(reais);
+    const { paid: inReais } = await paidBy(() => session.run(['withdraw', 'batch', reais, '--method', 'pix', '--yes', '--main-account']));
+    expect(inReais.map((w) => [w.pixKey, w.amount]).sort()).toEqual([
+      ['currency-a@example.com', 150_000],
+      ['currency-b@example.com', 1600],
+    ]);
+  });
+
   it('refuses a sheet the workbook lacks, naming --sheet and the sheets there are, and sends nothing', async () => {
     const workbook = new ExcelJS.Workbook();
     workbook.addWorksheet('Janeiro').addRow(['amount', 'bank_account_id']);
@@ -279,6 +303,8 @@ describe('reading reais and cells', () => {
     expect(workbookCellText({ formula: 'A1*100', result: 435 }, undefined)).toBe('435');
     expect(workbookCellText(0.1 + 0.2, '#,##0.00')).toBe('0,3');
     expect(workbookCellText(1500 * 1.1, undefined)).toBe('1650');
+    expect(workbookCellText(1234.5, '_-"R$"* #,##0.00_-')).toBe('R$ 1234,5');
+    expect(workbookCellText(12, '[$-416]0')).toBe('12');
     expect(workbookCellText({ richText: [{ text: 'R$ ' }, { text: '4,35' }] }, undefined)).toBe('R$ 4,35');
   });
 });
