@@ -183,9 +183,9 @@ describe('withdraw batch FILE.xlsx', () => {
     await workbook.xlsx.writeFile(cents);
     const { result, paid } = await paidBy(() => session.run(['withdraw', 'batch', cents, '--method', 'pix', '--yes', '--main-account']), 2);
     expect(paid).toEqual([]);
-    expect(result.stderr).toContain('row 2: amount "R$ 1500" reads as reais');
+    expect(result.stderr).toContain('row 2: amount "R$ 1500,00" reads as reais');
     expect(result.stderr).toContain('as reais it is 150000 cents');
-    expect(result.stderr).toContain('row 3: amount "R$ 16" reads as reais');
+    expect(result.stderr).toContain('row 3: amount "R$ 16,00" reads as reais');
     sheet.getCell('A1').value = 'amount_brl';
     const reais = fileIn('currency-reais.xlsx');
     await workbook.xlsx.writeFile(reais);
@@ -301,10 +301,15 @@ describe('reading reais and cells', () => {
     expect(workbookCellText(new Date(Date.UTC(2026, 10, 26)), 'dd/mm/yyyy')).toBe('2026-11-26');
     expect(workbookCellText(new Date(Date.UTC(2026, 10, 26, 9, 30)), undefined)).toBe('2026-11-26 09:30');
     expect(workbookCellText({ formula: 'A1*100', result: 435 }, undefined)).toBe('435');
-    expect(workbookCellText(0.1 + 0.2, '#,##0.00')).toBe('0,3');
+    expect(workbookCellText(0.1 + 0.2, '#,##0.00')).toBe('0,30');
+    expect(workbookCellText(0.1 + 0.2, undefined)).toBe('0,3');
     expect(workbookCellText(1500 * 1.1, undefined)).toBe('1650');
-    expect(workbookCellText(1234.5, '_-"R$"* #,##0.00_-')).toBe('R$ 1234,5');
+    expect(workbookCellText(1234.5, '_-"R$"* #,##0.00_-;-"R$"* #,##0.00_-')).toBe('R$ 1234,50');
     expect(workbookCellText(12, '[$-416]0')).toBe('12');
+    // A format's decimals are shown, so 1500 cents formatted #,##0.00 reads as reais; more are kept, never rounded.
+    expect(workbookCellText(1500, '#,##0.00')).toBe('1500,00');
+    expect(workbookCellText(12.345, '0.00')).toBe('12,345');
+    expect(workbookCellText(7, '0.0" un."')).toBe('7,0');
     expect(workbookCellText({ richText: [{ text: 'R$ ' }, { text: '4,35' }] }, undefined)).toBe('R$ 4,35');
   });
 });
