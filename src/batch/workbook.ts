@@ -10,7 +10,8 @@ export interface SheetChoice {
 
 /**
  * A batch's table from a workbook's sheet (the first one shown, or the one named),
- * its cells read as a person sees them (`workbookCellText`): the first non-empty row is
+ * its cells read as a person sees them (`workbookCellText`; cells merged across columns
+ * as the one value they show, in the first): the first non-empty row is
  * the header, blank rows are skipped, and a row's place is its row number. A value
  * under no header is a problem naming its cell. A sheet the workbook lacks is a
  * usage error naming the flag and the sheets there are; a file that is no
@@ -39,6 +40,9 @@ export async function readSheet(bytes: Buffer, choice: SheetChoice): Promise<Csv
     const texts: Array<{ column: number; address: string; text: string }> = [];
     const uncomputed: string[] = [];
     row.eachCell({ includeEmpty: false }, (cell, column) => {
+      // A value merged across columns shows once, in its first cell (ExcelJS repeats it in each);
+      // merged down rows, it shows beside each of them, and so is read in each.
+      if (cell.type === ExcelJS.ValueType.Merge && cell.master.row === cell.row) return;
       if (isUncomputedFormula(cell.value)) uncomputed.push(cell.address);
       const text = workbookCellText(cell.value, cell.numFmt).trim();
       if (text !== '') texts.push({ column, address: cell.address, text });

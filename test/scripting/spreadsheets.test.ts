@@ -196,6 +196,19 @@ describe('withdraw batch FILE.xlsx', () => {
     ]);
   });
 
+  it('reads a value merged across columns once, in its first column, as the sheet shows it', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Folha');
+    sheet.addRow(['amount', 'bank_account_id', 'pix_key_type', 'pix_key', 'postback_url']);
+    // A long key widened over the empty postback_url cell: ExcelJS repeats it in E2.
+    sheet.addRow([1500, bankAccountId, 'email', 'merged-across@example.com']);
+    sheet.mergeCells('D2:E2');
+    const file = fileIn('merged.xlsx');
+    await workbook.xlsx.writeFile(file);
+    const { paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']));
+    expect(paid.map((w) => [w.pixKey, w.amount, w.postbackUrl])).toEqual([['merged-across@example.com', 1500, undefined]]);
+  });
+
   it('refuses a sheet the workbook lacks, naming --sheet and the sheets there are, and sends nothing', async () => {
     const workbook = new ExcelJS.Workbook();
     workbook.addWorksheet('Janeiro').addRow(['amount', 'bank_account_id']);
