@@ -206,7 +206,7 @@ describe('withdraw batch FILE.xlsx', () => {
     const file = fileIn('merged.xlsx');
     await workbook.xlsx.writeFile(file);
     const { paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']));
-    expect(paid.map((w) => [w.pixKey, w.amount, w.postbackUrl])).toEqual([['merged-across@example.com', 1500, undefined]]);
+    expect(paid.map((w) => [w.pixKey, w.amount, 'postbackUrl' in w])).toEqual([['merged-across@example.com', 1500, false]]);
   });
 
   it('refuses a sheet the workbook lacks, naming --sheet and the sheets there are, and sends nothing', async () => {
