@@ -46,7 +46,9 @@ export async function compileJq(flag: string, expression: string, terminal: bool
         outputs = keepingExitCode(() => jq.json(input, program, environment));
       } catch (error) {
         // jq reports a failure in its exit code and message, which json() throws as a JqError carrying them.
-        if (error instanceof JqError) throw new PayctlError(jqMessage(error.stderr), ExitCode.localFailure);
+        // It runs on what a command printed, so the command did its work: a script must not take a
+        // withdrawal made for one refused, nor make it again.
+        if (error instanceof JqError) throw new PayctlError(`${flag} failed on the output of a command that succeeded: ${jqMessage(error.stderr)}`, ExitCode.localFailure);
         // jq's WebAssembly memory is bounded: a document of some hundreds of MB exhausts it.
         throw new PayctlError(
           `${flag}: jq ran out of memory on ${(Buffer.byteLength(input) / 1e6).toFixed(1)} MB of JSON (its memory is ${(JQ_MEMORY_BYTES / 2 ** 30).toFixed(0)} GiB)`,

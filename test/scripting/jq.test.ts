@@ -67,11 +67,19 @@ describe('--jq', () => {
     expect(requests.slice(before)).toEqual([]);
   });
 
-  it("a runtime error is exit 1 with jq's message", async () => {
+  it("a runtime error is exit 1 naming --jq with jq's message, and says the command succeeded (a withdrawal was made)", async () => {
     const failed = await session.run(['customers', 'list', '--limit', '2', '--jq', '.[0].email | .domain']);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');
-    expect(messageOf(failed.stderr)).toBe('jq: error (at <stdin>:0): Cannot index string with string ("domain")');
+    expect(messageOf(failed.stderr)).toBe('--jq failed on the output of a command that succeeded: jq: error (at <stdin>:0): Cannot index string with string ("domain")');
+    const credit = await session.run(['api', 'POST', '/sandbox/balance', '--main-account', '--data', '{"pix":100000}']);
+    expect(credit.code, credit.stderr).toBe(0);
+    const withdrawal = ['withdraw', 'pix', '--amount', '333', '--bank-account', '1001', '--pix-key-type', 'email', '--pix-key', 'jq-runtime@example.com', '--main-account', '--yes'];
+    const made = await session.run([...withdrawal, '--jq', '.amount + "x"']);
+    expect(made.code).toBe(1);
+    expect(messageOf(made.stderr)).toMatch(/^--jq failed on the output of a command that succeeded: jq: error .*cannot be added$/);
+    const listed = json<Array<{ pixKey?: string }>>((await session.run(['withdrawals', 'list', '--main-account', '--limit', '100', '--json'])).stdout);
+    expect(listed.filter((w) => w.pixKey === 'jq-runtime@example.com')).toHaveLength(1);
   });
 
   it("reads the run's environment in $ENV and env, as gh's --jq does, but never payctl's secrets", async () => {
