@@ -31,8 +31,8 @@ export interface JqFilter {
 export async function compileJq(flag: string, expression: string, terminal: boolean, env: NodeJS.ProcessEnv): Promise<JqFilter> {
   const [{ loadJq, JqError }, { jqWasmFile }] = await Promise.all([import('jq-wasm'), import('./jq-wasm-file.js')]);
   const jq = await loadJq({ wasmBinary: withMemory(readFileSync(jqWasmFile()), JQ_MEMORY_PAGES) });
-  const [program, environment] = [withEnvironment(expression), ['--argjson', ENV_ARGUMENT, JSON.stringify(jqEnvironment(env))]];
-  if (keepingExitCode(() => jq.raw(null, `empty | (\n${program}\n)`, ['-n', ...environment])).exitCode !== 0) {
+  const program = withEnvironment(expression, env);
+  if (keepingExitCode(() => jq.raw(null, `empty | (\n${program}\n)`, ['-n'])).exitCode !== 0) {
     const message = jqMessage(keepingExitCode(() => jq.raw(null, expression, ['-n'])).stderr) || 'jq cannot compile it';
     throw usageError(`${flag} ${JSON.stringify(expression)} is not a valid jq expression: ${message}`, 'see the jq manual for its syntax');
   }
@@ -43,7 +43,7 @@ export async function compileJq(flag: string, expression: string, terminal: bool
       const input = documents.map((document) => jsonText(document)).join('\n');
       let outputs: unknown[];
       try {
-        outputs = keepingExitCode(() => jq.json(input, program, environment));
+        outputs = keepingExitCode(() => jq.json(input, program));
       } catch (error) {
         // jq reports a failure in its exit code and message, which json() throws as a JqError carrying them.
         // It runs on what a command printed, so the command did its work: a script must not take a
@@ -61,16 +61,15 @@ export async function compileJq(flag: string, expression: string, terminal: bool
   };
 }
 
-/** The argument that carries the run's environment into jq (`$ENV`, `env`). */
-const ENV_ARGUMENT = '__payctl_env';
-
 /**
  * The expression with `$ENV` and `env` bound to the run's environment, as gh's
  * --jq and jq itself have them: jq's WebAssembly runtime has an environment of its
  * own (`HOME=/home/web_user`), in which `env.EMAIL` would be null. The
  * expression starts on the first line, so jq's `$__loc__` is the user's.
  */
-const withEnvironment = (expression: string) => `$${ENV_ARGUMENT} as $ENV | def env: $ENV; (${expression}\n)`;
+const withEnvironment = (expression: string, env: NodeJS.ProcessEnv) =>
+  // A JSON object is a jq literal; given so, not with --argjson, it leaves $ARGS as the user's.
+  `${JSON.stringify(jqEnvironment(env))} as $ENV | def env: $ENV; (${expression}\n)`;
 
 /** Secrets payctl reads from the environment, which its output never holds: jq sees them unset. */
 const SECRET_VARIABLES = ['PAYCTL_TOKEN', 'PGPASSWORD'];
