@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -105,6 +106,37 @@ describe('-o xlsx', () => {
     const other = await session.run(['customers', 'list', '-o', 'csv', '--out', fileIn('x.csv')]);
     expect(other.code).toBe(2);
     expect(other.stderr).toContain('--out names the file of a workbook (-o xlsx)');
+  });
+
+  it('--out writes through a symbolic link to the file it names, into a pipe in place, and refuses a terminal', async () => {
+    const folder = fileIn('out-kinds');
+    mkdirSync(folder);
+    const [target, link, fifo] = ['real.xlsx', 'link.xlsx', 'fifo'].map((name) => path.join(folder, name)) as [string, string, string];
+    writeFileSync(target, 'an older export');
+    symlinkSync('real.xlsx', link);
+    const throughLink = await session.run(['balance', '-o', 'xlsx', '--out', link]);
+    expect(throughLink.code, throughLink.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect((await readWorkbook(target)).worksheets[0]!.getRow(1).getCell(1).value).toBe('disponiblePixBalance');
+    // A named pipe is written as `> fifo` would, not replaced by a file (which would leave its reader waiting).
+    execFileSync('mkfifo', [fifo]);
+    const received = new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      createReadStream(fifo)
+        .on('data', (chunk) => chunks.push(chunk as Buffer))
+        .on('end', () => resolve(Buffer.concat(chunks)))
+        .on('error', reject);
+    });
+    const intoPipe = await session.runProcess(['balance', '-o', 'xlsx', '--out', fifo]);
+    expect(intoPipe.code, intoPipe.stderr).toBe(0);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await received) as unknown as ExcelJS.Buffer);
+    expect(workbook.worksheets[0]!.getRow(1).getCell(1).value).toBe('disponiblePixBalance');
+    // /dev/stdout at a terminal is the terminal: refused as a workbook without --out is.
+    const atTerminal = await runCliInTerminal(['balance', '-o', 'xlsx', '--out', '/dev/stdout'], { env: session.env });
+    expect(atTerminal.code).toBe(2);
+    expect(atTerminal.stderr).toContain('--out /dev/stdout is a terminal');
   });
 
   it("refuses a batch whose report could not be written to --out's folder before any money moves", async () => {
