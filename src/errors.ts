@@ -63,6 +63,11 @@ export interface ErrorDetails {
   retryAfterMs?: number;
   /** The request never reached the server (connection refused, DNS, a proxy that would not connect): nothing took effect. */
   neverReachedServer?: boolean;
+  /**
+   * The lines the command wrote on stderr before failing, which its message calls
+   * `(listed above)`: in json modes stderr holds only the JSON error, so its message lists them.
+   */
+  listed?: readonly string[];
 }
 
 /** The one error type commands throw; main() renders it and exits with its code. */
@@ -71,6 +76,7 @@ export class PayctlError extends Error {
   readonly returnCode?: number;
   readonly status?: number;
   readonly retryAfterMs?: number;
+  readonly listed?: readonly string[];
   readonly neverReachedServer: boolean;
 
   constructor(
@@ -85,14 +91,38 @@ export class PayctlError extends Error {
     this.status = details.status;
     this.retryAfterMs = details.retryAfterMs;
     this.neverReachedServer = details.neverReachedServer ?? false;
+    this.listed = details.listed;
   }
 }
+
+/** `error` with `lines` listed too (see ErrorDetails.listed); an error not payctl's stays as it is. */
+export const alsoListing = (error: unknown, lines: readonly string[]): unknown =>
+  error instanceof PayctlError
+    ? new PayctlError(error.message, error.exitCode, {
+        hint: error.hint,
+        returnCode: error.returnCode,
+        status: error.status,
+        retryAfterMs: error.retryAfterMs,
+        neverReachedServer: error.neverReachedServer,
+        listed: [...(error.listed ?? []), ...lines],
+      })
+    : error;
 
 /** What an error line adds after its message: `returnCode N, HTTP S`, each when known; '' when neither is. */
 export const answerDetail = ({ returnCode, status }: Pick<PayctlError, 'returnCode' | 'status'>): string =>
   [returnCode !== undefined ? `returnCode ${returnCode}` : '', status ? `HTTP ${status}` : ''].filter(Boolean).join(', ');
 
-export const usageError = (message: string, hint?: string) => new PayctlError(message, ExitCode.usage, { hint });
+export const usageError = (message: string, hint?: string, listed?: readonly string[]) => new PayctlError(message, ExitCode.usage, { hint, listed });
+
+/** Where a message says `(listed above)`: a JSON error (`listedInMessage`) puts the lines there instead. */
+export const LISTED_ABOVE = '(listed above)';
+
+/** The message with the lines its `(listed above)` stands for, for the JSON error, which is all stderr holds. */
+export const listedInMessage = ({ message, listed }: Pick<PayctlError, 'message' | 'listed'>): string => {
+  if (!listed || listed.length === 0) return message;
+  const lines = `(${listed.map((line) => line.trim()).join('; ')})`;
+  return message.includes(LISTED_ABOVE) ? message.replace(LISTED_ABOVE, lines) : `${message} ${lines}`;
+};
 export const authError = (message: string, details: ErrorDetails = {}) => new PayctlError(message, ExitCode.auth, details);
 
 /**

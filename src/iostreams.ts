@@ -6,6 +6,7 @@ import { globalFlag, type Flags } from './flags.js';
 import { usageError } from './errors.js';
 import { colorEnabled } from './output/color.js';
 import { Output, type OutputFormat } from './output/format.js';
+import { outTarget } from './output/out-file.js';
 import { choosePager } from './output/pager.js';
 import { visible } from './output/sanitize.js';
 import type { SecretScrubber } from './redact.js';
@@ -84,10 +85,12 @@ function checkOut(format: OutputFormat, out: string | undefined, stdoutIsTTY: bo
   }
   // Before anything is sent: a batch's report that cannot be written would come after its money moved.
   if (out !== undefined) {
+    const target = outTarget(out);
+    if (target.terminal) throw usageError(`-o xlsx writes a workbook, which a terminal cannot show: ${flag} ${out} is a terminal; give a file, or a pipe`);
     try {
-      accessSync(path.dirname(path.resolve(out)), constants.W_OK);
+      accessSync(target.inPlace ? target.path : path.dirname(target.path), constants.W_OK);
     } catch (error) {
-      throw usageError(`${flag} ${out}: cannot write in its folder (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
+      throw usageError(`${flag} ${out}: cannot write ${target.inPlace ? 'to it' : 'in its folder'} (${(error as NodeJS.ErrnoException).code ?? (error as Error).message})`);
     }
   }
 }

@@ -95,7 +95,7 @@ async function runCommand(load: CommandLoader, ctx: Context, raw: CommanderInput
     await ctx.io.output.prepareJq();
     await module.run(ctx, raw, { commands: loadCommandTree, printHelp: (words) => printHelp(words, ctx.io) });
   } finally {
-    if (!ctx.io.interrupts.stopped) printDryRun(ctx.io, ctx.services.recorded, (text) => ctx.services.secrets.scrub(text));
+    if (!ctx.io.interrupts.stopped) await printDryRun(ctx.io, ctx.services.recorded, (text) => ctx.services.secrets.scrub(text));
     await Promise.all(ctx.services.onEnd.map((close) => close()));
   }
 }

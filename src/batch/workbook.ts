@@ -10,7 +10,8 @@ export interface SheetChoice {
 
 /**
  * A batch's table from a workbook's sheet (the first one shown, or the one named),
- * its cells read as a person sees them (`workbookCellText`): the first non-empty row is
+ * its cells read as a person sees them (`workbookCellText`; cells merged across columns
+ * as the one value they show, in the first): the first non-empty row is
  * the header, blank rows are skipped, and a row's place is its row number. A value
  * under no header is a problem naming its cell. A sheet the workbook lacks is a
  * usage error naming the flag and the sheets there are; a file that is no
@@ -37,10 +38,20 @@ export async function readSheet(bytes: Buffer, choice: SheetChoice): Promise<Csv
   const problems: string[] = [];
   sheet.eachRow({ includeEmpty: false }, (row, line) => {
     const texts: Array<{ column: number; address: string; text: string }> = [];
+    const uncomputed: string[] = [];
     row.eachCell({ includeEmpty: false }, (cell, column) => {
+      // A value merged across columns shows once, in its first cell (ExcelJS repeats it in each);
+      // merged down rows, it shows beside each of them, and so is read in each.
+      if (cell.type === ExcelJS.ValueType.Merge && cell.master.row === cell.row) return;
+      if (isUncomputedFormula(cell.value)) uncomputed.push(cell.address);
       const text = workbookCellText(cell.value, cell.numFmt).trim();
       if (text !== '') texts.push({ column, address: cell.address, text });
     });
+    if (uncomputed.length > 0) {
+      const cells = `${uncomputed.join(', ')} ${uncomputed.length > 1 ? 'hold formulas' : 'holds a formula'}`;
+      problems.push(`row ${line}: ${cells} with no saved result (the program that wrote the workbook did not compute it): open it in a spreadsheet and save it`);
+      return;
+    }
     if (texts.length === 0) return;
     if (!header) {
       header = [];
@@ -67,7 +78,8 @@ export async function readSheet(bytes: Buffer, choice: SheetChoice): Promise<Csv
 /**
  * A cell's value as a person sees it in the sheet: text as typed, a number as a
  * Brazilian reads it (`1234,56`; with a format of zeros such as `00000000000`
- * or `000"."000"."000"-"00`, its leading zeros shown), a date as `2026-11-26`
+ * or `000"."000"."000"-"00`, its leading zeros shown; with its format's decimals
+ * and currency symbol: 1500 in `"R$" #,##0.00` is `R$ 1500,00`), a date as `2026-11-26`
  * (and its time when it has one), a formula by its result, a link by its text.
  */
 export function workbookCellText(value: ExcelJS.CellValue, numFmt: string | undefined): string {
@@ -83,6 +95,14 @@ export function workbookCellText(value: ExcelJS.CellValue, numFmt: string | unde
   return '';
 }
 
+/**
+ * A formula whose result the file does not hold: a spreadsheet computes it on
+ * opening and shows a value, which payctl cannot read (programs such as openpyxl
+ * write formulas without results).
+ */
+const isUncomputedFormula = (value: ExcelJS.CellValue) =>
+  value !== null && typeof value === 'object' && ('formula' in value || 'sharedFormula' in value) && (value.result === undefined || value.result === null);
+
 const two = (n: number) => String(n).padStart(2, '0');
 
 /** A spreadsheet's date-time has no zone: ExcelJS gives its fields as UTC. */
@@ -95,8 +115,34 @@ function dateText(date: Date): string {
 
 function numberText(value: number, numFmt: string | undefined): string {
   const masked = Number.isSafeInteger(value) && value >= 0 && numFmt ? maskedDigits(value, numFmt) : undefined;
-  // The shortest text that is this number (JavaScript's own), with Brazil's decimal comma.
-  return masked ?? String(value).replace('.', ',');
+  if (masked !== undefined) return masked;
+  // Spreadsheets show at most 15 significant digits, so =0.1+0.2 shows 0,3 (the double is
+  // 0.30000000000000004): the shortest text of that number (JavaScript's own), with Brazil's decimal comma.
+  const [whole = '', decimals = ''] = String(Number(value.toPrecision(15))).split('.');
+  if (numFmt === undefined) return decimals ? `${whole},${decimals}` : whole;
+  // The decimals and symbol the sheet shows: 1500 formatted as "R$" #,##0.00 or #,##0.00 reads as
+  // reais (refused as cents), never as 1500 cents. Padded, never rounded: 12.345 is not 12,35.
+  const shown = decimals.padEnd(decimalsOf(numFmt), '0');
+  const text = shown ? `${whole},${shown}` : whole;
+  const currency = currencyOf(numFmt);
+  return currency === undefined ? text : `${currency} ${text}`;
+}
+
+/** How many decimals a number format shows (`#,##0.00`: 2), read from its part for positive numbers. */
+function decimalsOf(numFmt: string): number {
+  const positive = (numFmt.split(';')[0] ?? '').replace(/"[^"]*"|\\.|\[[^\]]*\]/g, '');
+  return /\.([0#?]+)/.exec(positive)?.[1]?.length ?? 0;
+}
+
+/**
+ * The currency symbol a number format shows: `R$` in `"R$" #,##0.00` or
+ * `[$R$-416] #,##0.00`, else `$`, `€`, `£` or `¥`; a locale tag such as
+ * `[$-416]` shows none.
+ */
+function currencyOf(numFmt: string): string | undefined {
+  const shown = numFmt.replace(/\[\$-[0-9A-Fa-f]+\]/g, '');
+  if (shown.includes('R$')) return 'R$';
+  return /[$\u20ac\u00a3\u00a5]/.exec(shown)?.[0];
 }
 
 /**

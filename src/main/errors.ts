@@ -2,7 +2,7 @@ import { CommanderError } from 'commander';
 import type { CommandLine } from '../command-line.js';
 import type { CommandSpec } from '../commands/spec.js';
 import type { Context } from '../context.js';
-import { answerDetail, ExitCode, PayctlError } from '../errors.js';
+import { answerDetail, ExitCode, listedInMessage, PayctlError } from '../errors.js';
 import { jsonText, visible, visibleLines } from '../output/sanitize.js';
 import type { IO } from '../process-io.js';
 
@@ -43,7 +43,7 @@ export function reportError(error: unknown, io: IO, ctx: Context | undefined, li
   const exitCode = known?.exitCode ?? ExitCode.internalError;
   const message = known?.message ?? `unexpected failure: ${error instanceof Error ? error.message : String(error)}`;
   if (line.json) {
-    writeJsonError(io, scrub(message), known?.returnCode, known?.status, exitCode);
+    writeJsonError(io, scrub(known ? listedInMessage(known) : message), known?.returnCode, known?.status, exitCode);
     if (line.debug && error instanceof Error && !known) io.stderr.write(`${visibleLines(scrub(error.stack ?? ''))}\n`);
     return exitCode;
   }

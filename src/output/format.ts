@@ -41,7 +41,7 @@ export interface OutputOptions {
   height?: number;
   /** The pager command, when tables may go through one (`choosePager`). */
   pager?: string;
-  /** The environment the pager runs with. */
+  /** The run's environment: the pager runs with it, and --jq's `$ENV` is it. */
   env: NodeJS.ProcessEnv;
   /** Takes Ctrl-C away from payctl while the pager runs (it is the pager's); returns what gives it back. */
   holdCtrlC: () => () => void;
@@ -118,7 +118,7 @@ export class Output {
     const { jq } = this.options;
     if (!jq || this.jqFilter) return;
     const { compileJq } = await import('./jq.js');
-    this.jqFilter = await compileJq(jq.flag, jq.expression, this.options.terminal);
+    this.jqFilter = await compileJq(jq.flag, jq.expression, this.options.terminal, this.options.env);
   }
 
   /**

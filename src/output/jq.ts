@@ -25,12 +25,14 @@ export interface JqFilter {
  * and compiles `expression`; one that does not compile is a usage error naming it,
  * raised before anything is sent. The check runs the expression behind `empty`,
  * so it never runs; jq's message is that of the expression alone (its lines and
- * columns are the user's), which fails to compile in the same way.
+ * columns are the user's), which fails to compile in the same way. `env` is what
+ * `$ENV` and `env` read in the expression.
  */
-export async function compileJq(flag: string, expression: string, terminal: boolean): Promise<JqFilter> {
+export async function compileJq(flag: string, expression: string, terminal: boolean, env: NodeJS.ProcessEnv): Promise<JqFilter> {
   const [{ loadJq, JqError }, { jqWasmFile }] = await Promise.all([import('jq-wasm'), import('./jq-wasm-file.js')]);
   const jq = await loadJq({ wasmBinary: withMemory(readFileSync(jqWasmFile()), JQ_MEMORY_PAGES) });
-  if (keepingExitCode(() => jq.raw(null, `empty | (\n${expression}\n)`, ['-n'])).exitCode !== 0) {
+  const program = withEnvironment(expression, env);
+  if (keepingExitCode(() => jq.raw(null, `empty | (\n${program}\n)`, ['-n'])).exitCode !== 0) {
     const message = jqMessage(keepingExitCode(() => jq.raw(null, expression, ['-n'])).stderr) || 'jq cannot compile it';
     throw usageError(`${flag} ${JSON.stringify(expression)} is not a valid jq expression: ${message}`, 'see the jq manual for its syntax');
   }
@@ -41,10 +43,12 @@ export async function compileJq(flag: string, expression: string, terminal: bool
       const input = documents.map((document) => jsonText(document)).join('\n');
       let outputs: unknown[];
       try {
-        outputs = keepingExitCode(() => jq.json(input, expression));
+        outputs = keepingExitCode(() => jq.json(input, program));
       } catch (error) {
         // jq reports a failure in its exit code and message, which json() throws as a JqError carrying them.
-        if (error instanceof JqError) throw new PayctlError(jqMessage(error.stderr), ExitCode.localFailure);
+        // It runs on what a command printed, so the command did its work: a script must not take a
+        // withdrawal made for one refused, nor make it again.
+        if (error instanceof JqError) throw new PayctlError(`${flag} failed on the output of a command that succeeded: ${jqMessage(error.stderr)}`, ExitCode.localFailure);
         // jq's WebAssembly memory is bounded: a document of some hundreds of MB exhausts it.
         throw new PayctlError(
           `${flag}: jq ran out of memory on ${(Buffer.byteLength(input) / 1e6).toFixed(1)} MB of JSON (its memory is ${(JQ_MEMORY_BYTES / 2 ** 30).toFixed(0)} GiB)`,
@@ -56,6 +60,22 @@ export async function compileJq(flag: string, expression: string, terminal: bool
     },
   };
 }
+
+/**
+ * The expression with `$ENV` and `env` bound to the run's environment, as gh's
+ * --jq and jq itself have them: jq's WebAssembly runtime has an environment of its
+ * own (`HOME=/home/web_user`), in which `env.EMAIL` would be null. The
+ * expression starts on the first line, so jq's `$__loc__` is the user's.
+ */
+const withEnvironment = (expression: string, env: NodeJS.ProcessEnv) =>
+  // A JSON object is a jq literal; given so, not with --argjson, it leaves $ARGS as the user's.
+  `${JSON.stringify(jqEnvironment(env))} as $ENV | def env: $ENV; (${expression}\n)`;
+
+/** Secrets payctl reads from the environment, which its output never holds: jq sees them unset. */
+const SECRET_VARIABLES = ['PAYCTL_TOKEN', 'PGPASSWORD'];
+
+const jqEnvironment = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && !SECRET_VARIABLES.includes(entry[0])));
 
 /**
  * Runs jq, which sets process.exitCode (to 0 when it was unset) as a program run

@@ -3,6 +3,7 @@ import ExcelJS from 'exceljs';
 import { parseApiTime } from '../api/time.js';
 import { ExitCode, PayctlError } from '../errors.js';
 import { isCalendarDate } from '../validation/rules.js';
+import { outTarget } from './out-file.js';
 import { rawText } from './cells.js';
 import type { ColumnKind } from './views.js';
 
@@ -90,14 +91,20 @@ const sheetName = (name: string) => name.replace(/[[\]:*?/\\]/g, ' ').slice(0, 3
 /**
  * Writes a workbook to `file` whole or not at all (a run that fails midway leaves
  * no half workbook behind, nor a half-replaced one): to a file beside it, then renamed.
+ * A device or pipe (`/dev/stdout`) is written in place (`outTarget`).
  */
 export async function saveWorkbook(file: string, bytes: Uint8Array): Promise<void> {
-  const partial = `${file}.${process.pid}.partial`;
+  const target = outTarget(file);
+  const partial = `${target.path}.${process.pid}.partial`;
   try {
+    if (target.inPlace) {
+      await writeFile(target.path, bytes);
+      return;
+    }
     await writeFile(partial, bytes);
-    await rename(partial, file);
+    await rename(partial, target.path);
   } catch (error) {
-    await rm(partial, { force: true });
+    if (!target.inPlace) await rm(partial, { force: true });
     throw new PayctlError(`cannot write the workbook to ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ExitCode.localFailure);
   }
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { BatchRow } from '../batch/rows.js';
 import type { ApiClient } from '../http/client.js';
 import type { IOStreams } from '../iostreams.js';
-import { usageError } from '../errors.js';
+import { LISTED_ABOVE, usageError } from '../errors.js';
 import { formatCents } from '../money.js';
 import { visible } from '../output/sanitize.js';
 import { formatLocalTime } from '../output/time.js';
@@ -100,10 +100,10 @@ export async function checkBatchTwins(
   ]);
   listTwins(ctx, lines);
   if (ctx.services.flags.dryRun) {
-    await ctx.io.output.note(`warning: ${what} (listed above)`);
+    await ctx.io.output.note(`warning: ${what} ${LISTED_ABOVE}`);
     return [];
   }
-  throw usageError(`${what} (listed above): nothing was sent`, `check them with payctl withdrawals list; pass ${override.flag} to send every row anyway`);
+  throw usageError(`${what} ${LISTED_ABOVE}: nothing was sent`, `check them with payctl withdrawals list; pass ${override.flag} to send every row anyway`, lines);
 }
 
 /** The twins found, a line each, on stderr, before the error or warning that counts them: their text is the server's, made visible. */
@@ -118,13 +118,15 @@ async function findTwins({ services }: GuardRun, identity: WithdrawalIdentity): 
 async function twinsRefusal(ctx: GuardRun, identity: WithdrawalIdentity, twins: readonly unknown[], allowFlag: string) {
   const { services } = ctx;
   const [makers] = await makersOfTwins(services, [{ key: singleClaimKey(services, identity), twins }]);
-  listTwins(ctx, twins.map((twin, i) => `  ${describeTwin(twin, makers?.[i])}`));
+  const lines = twins.map((twin, i) => `  ${describeTwin(twin, makers?.[i])}`);
+  listTwins(ctx, lines);
   const id = idOf(twins[0]);
   const check = id === undefined ? 'payctl withdrawals list' : `payctl withdrawals get ${id}`;
   return usageError(
     `possible duplicate: the same withdrawal was made ${twins.length > 1 ? `${twins.length} times ` : ''}in the last ${duplicateWindowOf(services.settings()).text} ` +
-      `in the ${services.accountLabel()} (listed above): nothing was sent`,
+      `in the ${services.accountLabel()} ${LISTED_ABOVE}: nothing was sent`,
     `check it with ${check}; pass ${allowFlag} to send it anyway`,
+    lines,
   );
 }
 

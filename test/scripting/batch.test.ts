@@ -265,3 +265,32 @@ describe('duplicate guard for a single withdrawal', () => {
     expect(cardAgain.stderr).toContain(`by CARD to bank account ${bankAccountId},`);
   });
 });
+
+describe('refusals in json modes, where stderr holds only the JSON error', () => {
+  const jsonError = (stderr: string) => (JSON.parse(stderr) as { error: { message: string; exitCode: number } }).error;
+
+  it("name each problem of a batch file, which a person's stderr lists above the error", async () => {
+    const file = csvFile('problems.csv', ['amount,bank_account_id,pix_key_type,pix_key', `12.50,${bankAccountId},email,a@example.com`, `1500,,email,b@example.com`]);
+    const refused = await session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '--json']);
+    expect(refused.code).toBe(2);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr.trimEnd().split('\n')).toHaveLength(1);
+    const { message } = jsonError(refused.stderr);
+    expect(message).toMatch(/problems\.csv: 2 problems \(line 2: amount .*; line 3: .*bank_account_id.*\): nothing was sent$/);
+    expect(message).not.toContain('listed above');
+  });
+
+  it('name the twins a withdrawal was refused for', async () => {
+    const args = ['withdraw', 'pix', '--amount', '4321', '--bank-account', bankAccountId, '--pix-key-type', 'email', '--pix-key', 'json-twin@example.com', '--main-account', '--yes', '--json'];
+    const paid = await session.run([...args, '--jq', '.id']);
+    expect(paid.code, paid.stderr).toBe(0);
+    const twin = await session.run(args);
+    expect(twin.code).toBe(2);
+    const { message } = jsonError(twin.stderr);
+    expect(message).toContain(`id ${paid.stdout.trim()}`);
+    expect(message).toContain('R$ 43,21 by PIX');
+    const batch = await session.run(['withdraw', 'batch', csvFile('twin.csv', ['amount,bank_account_id,pix_key_type,pix_key', `4321,${bankAccountId},email,json-twin@example.com`]), '--method', 'pix', '--main-account', '--yes', '-o', 'ndjson']);
+    expect(batch.code).toBe(2);
+    expect(jsonError(batch.stderr).message).toMatch(new RegExp(`\\(line 2: R\\$ 43,21 .*; twin: .*id ${paid.stdout.trim()}\\): nothing was sent$`));
+  });
+});

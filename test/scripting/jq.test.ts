@@ -1,3 +1,6 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
 import { fakeJwt, startFakeApi } from '../helpers/fake-api.js';
@@ -64,11 +67,45 @@ describe('--jq', () => {
     expect(requests.slice(before)).toEqual([]);
   });
 
-  it("a runtime error is exit 1 with jq's message", async () => {
+  it("a runtime error is exit 1 naming --jq with jq's message, and says the command succeeded (a withdrawal was made)", async () => {
     const failed = await session.run(['customers', 'list', '--limit', '2', '--jq', '.[0].email | .domain']);
     expect(failed.code).toBe(1);
     expect(failed.stdout).toBe('');
-    expect(messageOf(failed.stderr)).toBe('jq: error (at <stdin>:0): Cannot index string with string ("domain")');
+    expect(messageOf(failed.stderr)).toBe('--jq failed on the output of a command that succeeded: jq: error (at <stdin>:0): Cannot index string with string ("domain")');
+    const credit = await session.run(['api', 'POST', '/sandbox/balance', '--main-account', '--data', '{"pix":100000}']);
+    expect(credit.code, credit.stderr).toBe(0);
+    const withdrawal = ['withdraw', 'pix', '--amount', '333', '--bank-account', '1001', '--pix-key-type', 'email', '--pix-key', 'jq-runtime@example.com', '--main-account', '--yes'];
+    const made = await session.run([...withdrawal, '--jq', '.amount + "x"']);
+    expect(made.code).toBe(1);
+    expect(messageOf(made.stderr)).toMatch(/^--jq failed on the output of a command that succeeded: jq: error .*cannot be added$/);
+    const listed = json<Array<{ pixKey?: string }>>((await session.run(['withdrawals', 'list', '--main-account', '--limit', '100', '--json'])).stdout);
+    expect(listed.filter((w) => w.pixKey === 'jq-runtime@example.com')).toHaveLength(1);
+  });
+
+  it("reads the run's environment in $ENV and env, as gh's --jq does, but never payctl's secrets", async () => {
+    const [first] = json<[{ id: string; email: string }]>((await session.run(['customers', 'list', '--limit', '1', '--json'])).stdout);
+    // The session's token, given as scripts give it: PAYCTL_TOKEN.
+    const config = json<{ profiles: { default: { token: string } } }>(readFileSync(path.join(session.env.PAYCTL_CONFIG_DIR!, 'config.json'), 'utf8'));
+    const env = { WANTED_EMAIL: first.email, PAYCTL_TOKEN: config.profiles.default.token };
+    const picked = await session.run(['customers', 'list', '--limit', '5', '--jq', '.[] | select(.email == env.WANTED_EMAIL) | .id, $ENV.WANTED_EMAIL'], { env });
+    expect(picked.code, picked.stderr).toBe(0);
+    expect(lines(picked.stdout)).toEqual([first.id, first.email]);
+    const secret = await session.run(['balance', '--jq', '[env.PAYCTL_TOKEN, $ENV.PAYCTL_TOKEN, $ENV.PGPASSWORD]'], { env: { ...env, PGPASSWORD: 'ledger-secret' } });
+    expect(secret.code, secret.stderr).toBe(0);
+    expect(secret.stdout).toBe('[null,null,null]\n');
+  });
+
+  it('filters what --dry-run prints, a batch as one array', async () => {
+    const single = await session.run(['withdraw', 'pix', '--amount', '1500', '--bank-account', '1001', '--pix-key-type', 'email', '--pix-key', 'a@example.com', '--dry-run', '--jq', '.method, .body.amount']);
+    expect(single.code, single.stderr).toBe(0);
+    expect(single.stdout).toBe('POST\n1500\n');
+    const file = path.join(mkdtempSync(path.join(tmpdir(), 'payctl-jq-')), 'payouts.csv');
+    writeFileSync(file, 'amount,bank_account_id,pix_key_type,pix_key\n1500,1001,email,a@example.com\n2500,1002,email,b@example.com\n');
+    const batch = await session.run(['withdraw', 'batch', file, '--method', 'pix', '--dry-run', '--jq', 'map(.body.amount)']);
+    expect(batch.code, batch.stderr).toBe(0);
+    expect(batch.stdout).toBe('[1500,2500]\n');
+    const perLine = await session.run(['withdraw', 'batch', file, '--method', 'pix', '--dry-run', '-o', 'ndjson', '--jq', '.body.pixKey']);
+    expect(perLine.stdout).toBe('a@example.com\nb@example.com\n');
   });
 
   it('with an -o that is not JSON is a usage error', async () => {

@@ -53,6 +53,24 @@ describe('api --paginate', () => {
     expect(requests.slice(before)).toEqual([]);
   });
 
+  it('stops at a page that fails, with its exit code, saying how many items were printed, in the JSON error too', async () => {
+    fake = await startFakeApi((request, response) => {
+      const page = Number(new URL(request.url, 'http://fake').searchParams.get('page'));
+      if (page === 3) return sendJson(response, 400, { data: { message: 'page 3 refused', returnCode: -7002 } });
+      sendJson(response, 200, { data: [{ id: page * 10 }, { id: page * 10 + 1 }], meta: { total: 10, page, limit: 2, totalPages: 5 }, message: 'ok' });
+    });
+    const env = { PAYCTL_CONFIG_DIR: tempConfigDir(), PAYCTL_BASE_URL: fake.url, PAYCTL_TOKEN: fakeJwt(Math.floor(Date.now() / 1000) + 3600) };
+    const ndjson = await session.run(['api', 'GET', '/anything', '--paginate', '--query', 'limit=2', '-o', 'ndjson', '--jq', '.id'], { env });
+    expect(ndjson.code).toBe(1);
+    expect(ndjson.stdout).toBe('10\n11\n20\n21\n');
+    expect(json(ndjson.stderr)).toEqual({
+      error: { message: 'page 3 refused (--paginate did not finish: 4 items were printed before the failure)', returnCode: -7002, status: 400, exitCode: 1 },
+    });
+    const person = await session.run(['api', 'GET', '/anything', '--paginate', '--query', 'limit=2'], { env });
+    expect(person.code).toBe(1);
+    expect(person.stderr).toBe('--paginate did not finish: 4 items were printed before the failure\nerror: page 3 refused (returnCode -7002, HTTP 400)\n');
+  });
+
   it('waits out a 429 in the middle (Retry-After) and prints every page once', async () => {
     fake = await startFakeApi();
     const total = 250;

@@ -1,4 +1,5 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { createReadStream, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -107,6 +108,37 @@ describe('-o xlsx', () => {
     expect(other.stderr).toContain('--out names the file of a workbook (-o xlsx)');
   });
 
+  it('--out writes through a symbolic link to the file it names, into a pipe in place, and refuses a terminal', async () => {
+    const folder = fileIn('out-kinds');
+    mkdirSync(folder);
+    const [target, link, fifo] = ['real.xlsx', 'link.xlsx', 'fifo'].map((name) => path.join(folder, name)) as [string, string, string];
+    writeFileSync(target, 'an older export');
+    symlinkSync('real.xlsx', link);
+    const throughLink = await session.run(['balance', '-o', 'xlsx', '--out', link]);
+    expect(throughLink.code, throughLink.stderr).toBe(0);
+    expect(lstatSync(link).isSymbolicLink()).toBe(true);
+    expect((await readWorkbook(target)).worksheets[0]!.getRow(1).getCell(1).value).toBe('disponiblePixBalance');
+    // A named pipe is written as `> fifo` would, not replaced by a file (which would leave its reader waiting).
+    execFileSync('mkfifo', [fifo]);
+    const received = new Promise<Buffer>((resolve, reject) => {
+      const chunks: Buffer[] = [];
+      createReadStream(fifo)
+        .on('data', (chunk) => chunks.push(chunk as Buffer))
+        .on('end', () => resolve(Buffer.concat(chunks)))
+        .on('error', reject);
+    });
+    const intoPipe = await session.runProcess(['balance', '-o', 'xlsx', '--out', fifo]);
+    expect(intoPipe.code, intoPipe.stderr).toBe(0);
+    expect(lstatSync(fifo).isFIFO()).toBe(true);
+    const workbook = new ExcelJS.Workbook();
+    await workbook.xlsx.load((await received) as unknown as ExcelJS.Buffer);
+    expect(workbook.worksheets[0]!.getRow(1).getCell(1).value).toBe('disponiblePixBalance');
+    // /dev/stdout at a terminal is the terminal: refused as a workbook without --out is.
+    const atTerminal = await runCliInTerminal(['balance', '-o', 'xlsx', '--out', '/dev/stdout'], { env: session.env });
+    expect(atTerminal.code).toBe(2);
+    expect(atTerminal.stderr).toContain('--out /dev/stdout is a terminal');
+  });
+
   it("refuses a batch whose report could not be written to --out's folder before any money moves", async () => {
     const file = fileIn('report-nowhere.csv');
     writeFileSync(file, `amount,bank_account_id,pix_key_type,pix_key\n1500,${bankAccountId},email,nowhere@example.com\n`);
@@ -147,6 +179,66 @@ describe('withdraw batch FILE.xlsx', () => {
     // A rerun pays nothing again: the same rows by their content.
     const { paid: again } = await paidBy(() => session.run(['withdraw', 'batch', file, '--sheet', 'Pagamentos', '--method', 'pix', '--yes', '--main-account']));
     expect(again).toEqual([]);
+  });
+
+  it('pays a formula by the result the sheet shows (15 significant digits), and refuses one the file holds no result for', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Folha');
+    sheet.addRow(['amount_brl', 'bank_account_id', 'pix_key_type', 'pix_key']);
+    // Results as a spreadsheet saves them: doubles, which it shows as R$ 10,30 and R$ 16,50.
+    const shown = [sheet.addRow([{ formula: '10.1+0.2', result: 10.1 + 0.2 }, bankAccountId, 'email', 'formula-a@example.com'])];
+    shown.push(sheet.addRow([{ formula: '15*1.1', result: 15 * 1.1 }, bankAccountId, 'email', 'formula-b@example.com']));
+    for (const row of shown) row.getCell(1).numFmt = '"R$" #,##0.00';
+    const file = fileIn('formulas.xlsx');
+    await workbook.xlsx.writeFile(file);
+    const { paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']));
+    expect(paid.map((w) => [w.pixKey, w.amount]).sort()).toEqual([
+      ['formula-a@example.com', 1030],
+      ['formula-b@example.com', 1650],
+    ]);
+    // A formula written by a program, with no result: the sheet would show a value payctl cannot know.
+    sheet.addRow([{ formula: 'A2*2' }, bankAccountId, 'email', 'formula-c@example.com']);
+    await workbook.xlsx.writeFile(file);
+    const { result, paid: none } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']), 2);
+    expect(none).toEqual([]);
+    expect(result.stderr).toContain('row 4: A4 holds a formula with no saved result');
+  });
+
+  it('reads a number in a currency format as the reais it shows: refused as cents, paid as amount_brl', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Folha');
+    sheet.addRow(['amount', 'bank_account_id', 'pix_key_type', 'pix_key']);
+    // The sheet shows R$ 1.500,00 and R$ 16,00: 1500 cents would pay R$ 15,00.
+    sheet.addRow([1500, bankAccountId, 'email', 'currency-a@example.com']).getCell(1).numFmt = '"R$" #,##0.00';
+    sheet.addRow([16, bankAccountId, 'email', 'currency-b@example.com']).getCell(1).numFmt = '[$R$-416] #,##0.00';
+    const cents = fileIn('currency-cents.xlsx');
+    await workbook.xlsx.writeFile(cents);
+    const { result, paid } = await paidBy(() => session.run(['withdraw', 'batch', cents, '--method', 'pix', '--yes', '--main-account']), 2);
+    expect(paid).toEqual([]);
+    expect(result.stderr).toContain('row 2: amount "R$ 1500,00" reads as reais');
+    expect(result.stderr).toContain('as reais it is 150000 cents');
+    expect(result.stderr).toContain('row 3: amount "R$ 16,00" reads as reais');
+    sheet.getCell('A1').value = 'amount_brl';
+    const reais = fileIn('currency-reais.xlsx');
+    await workbook.xlsx.writeFile(reais);
+    const { paid: inReais } = await paidBy(() => session.run(['withdraw', 'batch', reais, '--method', 'pix', '--yes', '--main-account']));
+    expect(inReais.map((w) => [w.pixKey, w.amount]).sort()).toEqual([
+      ['currency-a@example.com', 150_000],
+      ['currency-b@example.com', 1600],
+    ]);
+  });
+
+  it('reads a value merged across columns once, in its first column, as the sheet shows it', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Folha');
+    sheet.addRow(['amount', 'bank_account_id', 'pix_key_type', 'pix_key', 'postback_url']);
+    // A long key widened over the empty postback_url cell: ExcelJS repeats it in E2.
+    sheet.addRow([1500, bankAccountId, 'email', 'merged-across@example.com']);
+    sheet.mergeCells('D2:E2');
+    const file = fileIn('merged.xlsx');
+    await workbook.xlsx.writeFile(file);
+    const { paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']));
+    expect(paid.map((w) => [w.pixKey, w.amount, 'postbackUrl' in w])).toEqual([['merged-across@example.com', 1500, false]]);
   });
 
   it('refuses a sheet the workbook lacks, naming --sheet and the sheets there are, and sends nothing', async () => {
@@ -254,6 +346,15 @@ describe('reading reais and cells', () => {
     expect(workbookCellText(new Date(Date.UTC(2026, 10, 26)), 'dd/mm/yyyy')).toBe('2026-11-26');
     expect(workbookCellText(new Date(Date.UTC(2026, 10, 26, 9, 30)), undefined)).toBe('2026-11-26 09:30');
     expect(workbookCellText({ formula: 'A1*100', result: 435 }, undefined)).toBe('435');
+    expect(workbookCellText(0.1 + 0.2, '#,##0.00')).toBe('0,30');
+    expect(workbookCellText(0.1 + 0.2, undefined)).toBe('0,3');
+    expect(workbookCellText(1500 * 1.1, undefined)).toBe('1650');
+    expect(workbookCellText(1234.5, '_-"R$"* #,##0.00_-;-"R$"* #,##0.00_-')).toBe('R$ 1234,50');
+    expect(workbookCellText(12, '[$-416]0')).toBe('12');
+    // A format's decimals are shown, so 1500 cents formatted #,##0.00 reads as reais; more are kept, never rounded.
+    expect(workbookCellText(1500, '#,##0.00')).toBe('1500,00');
+    expect(workbookCellText(12.345, '0.00')).toBe('12,345');
+    expect(workbookCellText(7, '0.0" un."')).toBe('7,0');
     expect(workbookCellText({ richText: [{ text: 'R$ ' }, { text: '4,35' }] }, undefined)).toBe('R$ 4,35');
   });
 });

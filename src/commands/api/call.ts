@@ -2,7 +2,7 @@ import type { Context } from '../../context.js';
 import { ExitCode, PayctlError, usageError } from '../../errors.js';
 import { pageOf } from '../../api/pages.js';
 import { parseLimit } from '../../validation/flags.js';
-import { ALL_PAGES_PACE, noteUnlessCutShort, progressLine, SCAN_PAGE_SIZE, type PageFetcher } from '../shared/list.js';
+import { ALL_PAGES_PACE, failedMidway, progressLine, SCAN_PAGE_SIZE, type PageFetcher } from '../shared/list.js';
 import { scanPages } from '../shared/scan.js';
 import { pickPaths } from '../../output/paths.js';
 import { isSecretKey, maskSecrets, secretFieldsIn } from '../../redact.js';
@@ -122,8 +122,7 @@ async function paginate(invocation: ApiCall, query: Query, fields: string[] | un
     );
   } catch (error) {
     progress.done();
-    await noteUnlessCutShort(io, `${paginateFlag} did not finish: ${handed} items were ${opts.slurp ? 'read (none printed)' : 'printed'} before the failure`);
-    throw error;
+    throw await failedMidway(io, `${paginateFlag} did not finish: ${handed} items were ${opts.slurp ? 'read (none printed)' : 'printed'} before the failure`, error);
   }
   progress.done();
   if (opts.slurp) await io.output.document(slurped);

@@ -1,4 +1,5 @@
 import type { Context } from '../../context.js';
+import { alsoListing } from '../../errors.js';
 import { flagOf, switchOption, valueOption, type OptionDefs, type OptionValues } from '../spec.js';
 import { parseLimit, parsePage } from '../../validation/flags.js';
 import type { View } from '../../output/views.js';
@@ -65,11 +66,15 @@ export async function runList<T>(invocation: ListInvocation, fetch: PageFetcher<
 }
 
 /**
- * Says on stderr how far a list got before it failed; not when the run was cut short
- * (Ctrl-C, or stdout's reader gone, as with `| head`): main has answered, quietly.
+ * Says on stderr how far a list got before it failed with `error`, and returns the
+ * error to throw, which says it too (a JSON error is all stderr holds in json modes);
+ * not when the run was cut short (Ctrl-C, or stdout's reader gone, as with `| head`):
+ * main has answered, quietly.
  */
-export async function noteUnlessCutShort(io: Context['io'], text: string): Promise<void> {
-  if (!io.interrupts.stopped) await io.output.note(text);
+export async function failedMidway(io: Context['io'], text: string, error: unknown): Promise<unknown> {
+  if (io.interrupts.stopped) return error;
+  await io.output.note(text);
+  return alsoListing(error, [text]);
 }
 
 /**
@@ -94,8 +99,7 @@ export async function writeAllPages<T>({ io }: Context, view: View, fetch: PageF
   } catch (error) {
     progress.done();
     await writer.abort();
-    await noteUnlessCutShort(io, `the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`);
-    throw error;
+    throw await failedMidway(io, `the list is incomplete: ${writer.count} of ${total || 'an unknown number of'} ${view.noun} were written before the failure`, error);
   }
   progress.done();
   await writer.end({ total: Math.max(total, writer.count) });
@@ -122,8 +126,7 @@ export async function writeMatches<T>({ io }: Context, view: View, fetch: PageFe
   } catch (error) {
     progress.done();
     await writer.abort();
-    await noteUnlessCutShort(io, `the search did not finish; ${view.noun} matching before the failure: ${writer.count}`);
-    throw error;
+    throw await failedMidway(io, `the search did not finish; ${view.noun} matching before the failure: ${writer.count}`, error);
   }
   progress.done();
   await writer.end({ scanned: result.total });

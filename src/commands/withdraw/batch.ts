@@ -10,7 +10,7 @@ import type { SheetChoice } from '../../batch/workbook.js';
 import { batchReportView, batchSummary, batchTotals, planSummary, reportRow, type ReportRow } from '../../batch/report.js';
 import { readBatchFile, type BatchRow } from '../../batch/rows.js';
 import type { Context } from '../../context.js';
-import { ExitCode, PayctlError, usageError } from '../../errors.js';
+import { ExitCode, LISTED_ABOVE, PayctlError, usageError } from '../../errors.js';
 import { GLOBAL_FLAGS } from '../../flags.js';
 import type { ApiClient } from '../../http/client.js';
 import { printDryRun } from '../shared/dry-run.js';
@@ -120,8 +120,9 @@ async function readRows(
   if (problems.length > 0) {
     io.stderr.write(`${problems.map((p) => `  ${p}`).join('\n')}\n`);
     throw usageError(
-      `${plan.csvFile}: ${problems.length} problem${problems.length > 1 ? 's' : ''} (listed above): nothing was sent`,
+      `${plan.csvFile}: ${problems.length} problem${problems.length > 1 ? 's' : ''} ${LISTED_ABOVE}: nothing was sent`,
       `columns: amount (cents) or amount_brl (reais, 1.234,56), bank_account_id${plan.method === 'pix' ? ', pix_key_type, pix_key' : ''}, and optionally postback_url, subaccount, reference`,
+      problems,
     );
   }
   return rows;
@@ -229,7 +230,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   }
   io.stderr.write(`${summary.join('\n')}\n`);
   // What a dry run recorded is a list, whatever its length: one request per row to send.
-  if (!lock) printDryRun(io, services.recorded, (text) => services.secrets.scrub(text), { asList: true });
+  if (!lock) await printDryRun(io, services.recorded, (text) => services.secrets.scrub(text), { asList: true });
   const end: BatchEnd = { orphans: orphans.length, sending, reconcileCommand: plan.reconcileCommand };
   if (followed) throwForFollowed(report, end, followed, plan.waitSeconds!);
   else throwForOutcome(report, end);
