@@ -1,6 +1,6 @@
 import { closeSync, openSync, realpathSync, statSync } from 'node:fs';
 import path from 'node:path';
-import { isatty } from 'node:tty';
+import { loadBuiltin } from '../builtin.js';
 
 /**
  * Where `--out FILE` writes: a regular file (or none yet) is replaced whole, through
@@ -27,7 +27,8 @@ function isTerminal(device: string): boolean {
   try {
     const fd = openSync(device, 'w');
     try {
-      return isatty(fd);
+      // node:tty loaded only here: a run that writes no workbook to a device never loads it.
+      return loadBuiltin<typeof import('node:tty')>('node:tty').isatty(fd);
     } finally {
       closeSync(fd);
     }
