@@ -86,9 +86,8 @@ export class Services implements RunConfig, Notices {
     this.io.debug(line);
   }
 
-  /** The account a command runs in, as a person reads it: a sub-account by its name (when known) and id. */
-  accountLabel(): string {
-    const { subaccount } = this.settings();
+  /** The account a command runs in (or `subaccount`: null for the main account), as a person reads it: a sub-account by its name (when known) and id. */
+  accountLabel(subaccount: string | null = this.settings().subaccount ?? null): string {
     return subaccount ? `sub-account ${subaccountLabel(this, subaccount)}` : 'main account';
   }
 

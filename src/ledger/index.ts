@@ -55,8 +55,11 @@ export function ledgerOf(services: LedgerRun): Promise<Ledger> {
   return ledger;
 }
 
+/** Whether the ledger in effect is a team's (a database), not the local files. */
+export const hasTeamLedger = (services: RunConfig): boolean => ledgerUrlOf(services) !== LOCAL_LEDGER;
+
 /** Runs that claim nothing: dry runs, and profiles whose ledger is the local files. */
-const noTeamLedger = (services: LedgerRun): boolean => services.flags.dryRun || ledgerUrlOf(services) === LOCAL_LEDGER;
+const noTeamLedger = (services: LedgerRun): boolean => services.flags.dryRun || !hasTeamLedger(services);
 
 /**
  * The withdrawal sendClaimed is sending: `claimWith`, its claim, made by the first audit intent of its

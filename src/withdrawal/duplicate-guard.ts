@@ -9,13 +9,13 @@ import { visible } from '../output/sanitize.js';
 import { formatLocalTime } from '../output/time.js';
 import { duplicateWindowOf, recentWithdrawals, twinFinder } from './duplicates.js';
 import { identityOf, idOf, type WithdrawalIdentity } from './identity.js';
-import { describeHolder, LockBusy, platformAccount, takeLock, userLockFolder } from './lock.js';
-import { makersOfTwins, rowClaimKey, singleClaimKey, type LedgerRun } from '../ledger/index.js';
+import { describeHolder, LockBusy, platformAccount, takeLock, userLockFolder, type HeldLock } from './lock.js';
+import { hasTeamLedger, makersOfTwins, rowClaimKey, singleClaimKey, type LedgerRun } from '../ledger/index.js';
 
 /** What the guard takes of a run: its streams, its settings and API client, and its account as a person reads it. */
 interface GuardRun {
   readonly io: IOStreams;
-  readonly services: LedgerRun & { api(): Promise<ApiClient>; accountLabel(): string };
+  readonly services: LedgerRun & { api(): Promise<ApiClient>; accountLabel(subaccount?: string | null): string };
 }
 
 /** How long a withdrawal waits for another one in the same account to finish its check and send. */
@@ -51,7 +51,7 @@ export async function checkTwins(ctx: GuardRun, identity: WithdrawalIdentity, ov
  */
 export async function sendUnlessDuplicate<T>(ctx: GuardRun, identity: WithdrawalIdentity, override: DuplicateOverride, send: () => Promise<T>): Promise<T> {
   if (ctx.services.flags.dryRun) return send();
-  const lock = await takeWithdrawalLock(ctx.services);
+  const lock = await takeWithdrawalLock(ctx.services, ctx.services.settings().subaccount ?? null);
   try {
     if (!override.given) {
       const twins = await findTwins(ctx, identity);
@@ -106,6 +106,37 @@ export async function checkBatchTwins(
   throw usageError(`${what} ${LISTED_ABOVE}: nothing was sent`, `check them with payctl withdrawals list; pass ${override.flag} to send every row anyway`, lines);
 }
 
+/**
+ * After a batch's confirmation, without a team ledger: its twin check again and
+ * its sending as one step across processes on this machine, as a single
+ * withdrawal's are (sendUnlessDuplicate). The withdrawal lock of each account
+ * its rows draw on is held, taken in one order (by lock name) so that two runs
+ * never wait for each other in a circle, from the check until `send` ends; so a
+ * copy of the file, or a single withdrawal of one of its rows, started at the
+ * same moment waits and then finds these withdrawals as twins. With a team
+ * ledger each row's claim already does this across machines, and a dry run
+ * sends nothing: neither takes these locks.
+ */
+export async function sendBatchUnlessDuplicate<T>(
+  ctx: GuardRun,
+  rows: readonly BatchRow[],
+  paidByJournal: ReadonlySet<string>,
+  clientFor: (account: string | null) => Promise<ApiClient>,
+  override: DuplicateOverride,
+  send: () => Promise<T>,
+): Promise<T> {
+  if (ctx.services.flags.dryRun || hasTeamLedger(ctx.services)) return send();
+  const accounts = new Map(rows.map((row) => [withdrawalLockName(ctx.services, row.account), row.account]));
+  const locks: HeldLock[] = [];
+  try {
+    for (const name of [...accounts.keys()].sort()) locks.push(await takeWithdrawalLock(ctx.services, accounts.get(name)!));
+    if (!override.given) await checkBatchTwins(ctx, rows, paidByJournal, clientFor, override);
+    return await send();
+  } finally {
+    for (const lock of locks.reverse()) await lock.release();
+  }
+}
+
 /** The twins found, a line each, on stderr, before the error or warning that counts them: their text is the server's, made visible. */
 const listTwins = ({ io }: GuardRun, lines: readonly string[]) => io.stderr.write(`${lines.map(visible).join('\n')}\n`);
 
@@ -148,15 +179,20 @@ function describeTwin(item: unknown, maker: string | undefined): string {
   );
 }
 
-async function takeWithdrawalLock(services: GuardRun['services']) {
-  const { baseUrl, subaccount } = services.settings();
-  const name = createHash('sha256').update(platformAccount(baseUrl, subaccount)).digest('hex').slice(0, 32);
+/** The name of an account's withdrawal lock (see platformAccount): one per platform account, whatever names or spells it. */
+function withdrawalLockName(services: GuardRun['services'], subaccount: string | null): string {
+  const account = platformAccount(services.settings().baseUrl, subaccount ?? undefined);
+  return `withdraw-${createHash('sha256').update(account).digest('hex').slice(0, 32)}.lock`;
+}
+
+/** The withdrawal lock of the main account (`null`) or a sub-account, waited for up to LOCK_WAIT_MS, else refused naming its holder. */
+async function takeWithdrawalLock(services: GuardRun['services'], subaccount: string | null): Promise<HeldLock> {
   try {
-    return await takeLock(path.join(userLockFolder(), `withdraw-${name}.lock`), 'withdrawal lock', LOCK_WAIT_MS);
+    return await takeLock(path.join(userLockFolder(), withdrawalLockName(services, subaccount)), 'withdrawal lock', LOCK_WAIT_MS);
   } catch (error) {
     if (!(error instanceof LockBusy)) throw error;
     throw usageError(
-      `another payctl has been making a withdrawal in the ${services.accountLabel()} for over ${LOCK_WAIT_MS / 1000} s` +
+      `another payctl has been making a withdrawal in the ${services.accountLabel(subaccount)} for over ${LOCK_WAIT_MS / 1000} s` +
         `${error.holder ? ` (${describeHolder(error.holder)})` : ''}: nothing was sent`,
       'run it again once that one has finished',
     );

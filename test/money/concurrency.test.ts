@@ -63,16 +63,27 @@ function leaveLock(lockPath: string, holder: { pid: number; host: string; bootId
 }
 
 describe.concurrent('one batch at a time per journal', () => {
+  /**
+   * The 200 rows on a platform of their own: a batch holds its account's withdrawal lock while it
+   * sends, and the tests beside it, on the shared sandbox's account, would wait for all 200.
+   */
+  let own: { session: SandboxSession; bank: string };
+  beforeAll(async () => {
+    const session = await startSandboxSession('acme', { latencyMs: 100 });
+    own = { session, bank: await fundedMainAccount(session) };
+  });
+  afterAll(() => own?.session.close());
+
   it('two batches started together on 200 rows: one pays, the other refuses at once naming pid and host; exactly 200 withdrawals', async () => {
-    const file = csvFile('together.csv', [PIX_HEADER, ...pixRows('together', 200, bank)]);
-    const [a, b] = await runTogether([workers[0]!, workers[1]!], batchArgs(file));
+    const file = csvFile('together.csv', [PIX_HEADER, ...pixRows('together', 200, own.bank)]);
+    const [a, b] = await runTogether([workers[0]!, workers[1]!], batchArgs(file), own.session.env);
     expect([a.code, b.code].sort(), `${a.stderr}\n---\n${b.stderr}`).toEqual([0, 2]);
     const loser = a.code === 2 ? a : b;
     const [, pid, host] = HOLDER.exec(loser.stderr) ?? [];
     expect(host).toBe(os.hostname());
     expect(runPids(`${file}.journal`)).toEqual([Number(pid)]);
     expect(loser.stderr).toContain('nothing was sent');
-    await expectPaidOnce(batches, 'together-', pixKeys('together', 200));
+    await expectPaidOnce(own.session, 'together-', pixKeys('together', 200));
   });
 
   it('a lock left by a process that is gone is taken over; of two runs racing to take it over exactly one wins, 5 times over', async () => {

@@ -167,17 +167,23 @@ describe('an audit log that cannot be written stops the write', () => {
 
 describe('rotation', () => {
   it('two processes appending across many rotations: every entry kept, each intent with its outcome', async () => {
+    // One batch in the main account, one in a sub-account: a batch holds its account's withdrawal lock while
+    // it sends, so two in one account would append one after the other.
+    const [sub] = await splitReceivers(s);
+    const credit = await s.run(['api', 'POST', '/sandbox/balance', '--subaccount', sub!, '--data', JSON.stringify({ pix: 900_000_000 })]);
+    expect(credit.code, credit.stderr).toBe(0);
     const bank = (await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']))[0]!.id;
+    const subBank = (await json<Array<{ id: number }>>(s, ['bank-accounts', 'list', '--subaccount', sub!]))[0]!.id;
     const state = stateDir();
-    const rows = (prefix: string) => ['amount,bank_account_id,pix_key_type,pix_key', ...Array.from({ length: 15 }, (_, i) => `${1400 + i},${bank},email,${prefix}${i}@acme.com.br`)];
-    const before = (await sandboxWithdrawals(s)).length;
+    const rows = (prefix: string, to: number) => ['amount,bank_account_id,pix_key_type,pix_key', ...Array.from({ length: 15 }, (_, i) => `${1400 + i},${to},email,${prefix}${i}@acme.com.br`)];
+    const before = [(await sandboxWithdrawals(s)).length, (await sandboxWithdrawals(s, sub)).length];
     const env = { XDG_STATE_HOME: state, PAYCTL_AUDIT_MAX_BYTES: '2048' };
     const [a, b] = await Promise.all([
-      s.run(['withdraw', 'batch', csvFile('a.csv', rows('rot-a')), '--method', 'pix', '--concurrency', '4', '--yes'], { env }),
-      s.run(['withdraw', 'batch', csvFile('b.csv', rows('rot-b')), '--method', 'pix', '--concurrency', '4', '--yes'], { env }),
+      s.run(['withdraw', 'batch', csvFile('a.csv', rows('rot-a', bank)), '--method', 'pix', '--concurrency', '4', '--yes'], { env }),
+      s.run(['withdraw', 'batch', csvFile('b.csv', rows('rot-b', subBank)), '--method', 'pix', '--concurrency', '4', '--yes', '--subaccount', sub!], { env }),
     ]);
     expect([a.code, b.code], a.stderr + b.stderr).toEqual([0, 0]);
-    expect((await sandboxWithdrawals(s)).length).toBe(before + 30);
+    expect([(await sandboxWithdrawals(s)).length, (await sandboxWithdrawals(s, sub)).length]).toEqual([before[0]! + 15, before[1]! + 15]);
     const files = readdirSync(auditFolder(state)).filter((name) => name.endsWith('.ndjson'));
     expect(files.length).toBeGreaterThan(5);
     const records = recordsIn(state);

@@ -18,7 +18,7 @@ import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
 import { readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { batchDrawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
-import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
+import { checkBatchTwins, sendBatchUnlessDuplicate, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
 import { claimsAhead, journalPaidByPayment, ledgerWritten, rowClaim, sendClaimed, settleJournalPaidRows, settleUnsentClaims, type RowClaims } from '../../ledger/index.js';
 import { OPERATION_CALLS } from '../../api/validators.js';
 import { intentMaker, intentNotSent, writeIntentAhead } from '../../audit/trail.js';
@@ -154,13 +154,13 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   const toSend = rows.filter((row) => ['new', 'failed'].includes(stateOf(row).state));
   const done = rows.filter((row) => stateOf(row).state === 'done');
   const unknown = rows.filter((row) => stateOf(row).state === 'unknown');
+  const paidByJournal = new Set([...states.values()].flatMap((s) => (s.state === 'done' ? [s.withdrawalId] : [])));
   // Beside the check, awaited before the first claim, so that the ledger (node-postgres, the connection, the
   // run's registration) opens while the check runs, not at the first claim (150-250 ms of the first rows);
   // a ledger that fails it fails that claim (exit 4, nothing sent).
   let unsentSettled: Promise<void> = Promise.resolve();
   if (toSend.length > 0) {
     unsentSettled = settleUnsentClaims(services, toSend, plan.csvFile).catch(() => {});
-    const paidByJournal = new Set([...states.values()].flatMap((s) => (s.state === 'done' ? [s.withdrawalId] : [])));
     // The balances are read beside the check (a round trip less before the first row), but the check decides first
     // whichever answers first: one that fails or refuses gives up the balances' reads, and a balance that cannot be
     // read is reported once the check has passed. So a file with twins is refused as such every run, never ended
@@ -209,7 +209,11 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
   } else if (toSend.length > 0) {
     await unsentSettled;
     const claims: RowClaims = { file: plan.csvFile, allowDuplicate: plan.allowDuplicate.given, paidByJournal: journalPaidByPayment(rows, states) };
-    sending = await sendAll(ctx, toSend, { concurrency: plan.concurrency, claims }, journal, lock, clientFor, outcomes);
+    // Checked again and sent under the accounts' withdrawal locks: a copy of this file, or a single withdrawal
+    // of one of its rows, started meanwhile waits and then finds these.
+    sending = await sendBatchUnlessDuplicate(ctx, toSend, paidByJournal, clientFor, plan.allowDuplicate, () =>
+      sendAll(ctx, toSend, { concurrency: plan.concurrency, claims }, journal, lock, clientFor, outcomes),
+    );
     await ledgerWritten(services, plan.reconcileCommand);
     if (sending.stopped === 'interrupted') io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
   }
