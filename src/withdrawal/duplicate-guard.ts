@@ -129,7 +129,7 @@ export async function sendBatchUnlessDuplicate<T>(
   const accounts = new Map(rows.map((row) => [withdrawalLockName(ctx.services, row.account), row.account]));
   const locks: HeldLock[] = [];
   try {
-    for (const name of [...accounts.keys()].sort()) locks.push(await takeWithdrawalLock(ctx.services, accounts.get(name)!));
+    for (const [, account] of [...accounts].sort(([a], [b]) => (a < b ? -1 : 1))) locks.push(await takeWithdrawalLock(ctx.services, account));
     if (!override.given) await checkBatchTwins(ctx, rows, paidByJournal, clientFor, override);
     return await send();
   } finally {
