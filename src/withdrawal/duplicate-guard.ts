@@ -51,7 +51,7 @@ export async function checkTwins(ctx: GuardRun, identity: WithdrawalIdentity, ov
  */
 export async function sendUnlessDuplicate<T>(ctx: GuardRun, identity: WithdrawalIdentity, override: DuplicateOverride, send: () => Promise<T>): Promise<T> {
   if (ctx.services.flags.dryRun) return send();
-  const lock = await takeWithdrawalLock(ctx.services, ctx.services.settings().subaccount ?? null);
+  const lock = await takeWithdrawalLock(ctx, ctx.services.settings().subaccount ?? null);
   try {
     if (!override.given) {
       const twins = await findTwins(ctx, identity);
@@ -129,7 +129,7 @@ export async function sendBatchUnlessDuplicate<T>(
   const accounts = new Map(rows.map((row) => [withdrawalLockName(ctx.services, row.account), row.account]));
   const locks: HeldLock[] = [];
   try {
-    for (const [, account] of [...accounts].sort(([a], [b]) => (a < b ? -1 : 1))) locks.push(await takeWithdrawalLock(ctx.services, account));
+    for (const [, account] of [...accounts].sort(([a], [b]) => (a < b ? -1 : 1))) locks.push(await takeWithdrawalLock(ctx, account));
     if (!override.given) await checkBatchTwins(ctx, rows, paidByJournal, clientFor, override);
     return await send();
   } finally {
@@ -185,15 +185,29 @@ function withdrawalLockName(services: GuardRun['services'], subaccount: string |
   return `withdraw-${createHash('sha256').update(account).digest('hex').slice(0, 32)}.lock`;
 }
 
-/** The withdrawal lock of the main account (`null`) or a sub-account, waited for up to LOCK_WAIT_MS, else refused naming its holder. */
-async function takeWithdrawalLock(services: GuardRun['services'], subaccount: string | null): Promise<HeldLock> {
+/**
+ * The withdrawal lock of the main account (`null`) or a sub-account. Held by another payctl, it is waited
+ * for up to LOCK_WAIT_MS, saying so (a person sees why nothing happens yet), else refused naming its holder.
+ */
+async function takeWithdrawalLock({ io, services }: GuardRun, subaccount: string | null): Promise<HeldLock> {
+  const lockPath = path.join(userLockFolder(), withdrawalLockName(services, subaccount));
+  // A busy lock, its holder named; anything else is thrown on.
+  const busy = (error: unknown): LockBusy => {
+    if (error instanceof LockBusy) return error;
+    throw error;
+  };
+  const heldBy = ({ holder }: LockBusy) => (holder ? ` (${describeHolder(holder)})` : '');
   try {
-    return await takeLock(path.join(userLockFolder(), withdrawalLockName(services, subaccount)), 'withdrawal lock', LOCK_WAIT_MS);
+    return await takeLock(lockPath, 'withdrawal lock', 0);
   } catch (error) {
-    if (!(error instanceof LockBusy)) throw error;
+    const held = busy(error);
+    await io.output.note(`waiting up to ${LOCK_WAIT_MS / 1000} s for another payctl making a withdrawal in the ${services.accountLabel(subaccount)}${heldBy(held)}`);
+  }
+  try {
+    return await takeLock(lockPath, 'withdrawal lock', LOCK_WAIT_MS);
+  } catch (error) {
     throw usageError(
-      `another payctl has been making a withdrawal in the ${services.accountLabel(subaccount)} for over ${LOCK_WAIT_MS / 1000} s` +
-        `${error.holder ? ` (${describeHolder(error.holder)})` : ''}: nothing was sent`,
+      `another payctl has been making a withdrawal in the ${services.accountLabel(subaccount)} for over ${LOCK_WAIT_MS / 1000} s${heldBy(busy(error))}: nothing was sent`,
       'run it again once that one has finished',
     );
   }
