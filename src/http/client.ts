@@ -260,7 +260,7 @@ class HttpApiClient implements ApiClient {
     const isWrite = mayHaveEffect(request.method);
     const givenUp = isWrite ? undefined : request.signal;
     const interrupt = givenUp && options.signal ? AbortSignal.any([options.signal, givenUp]) : (givenUp ?? options.signal);
-    const perRequest: NodeFetchOptions = { deadline, write: isWrite ? sent : undefined, interrupt };
+    const perRequest: NodeFetchOptions = { deadline, timeoutMs: options.timeoutMs, write: isWrite ? sent : undefined, interrupt };
     let response: FetchAnswer;
     try {
       response = await this.http(request.path.replace(/^\/+/, ''), {

@@ -35,6 +35,8 @@ export class TransportError extends TypeError {
 export interface NodeFetchOptions {
   /** Epoch ms after which the attempt is abandoned; passed per request through ky's options. */
   deadline?: number;
+  /** The timeout the deadline was set by (--timeout), named when it passes. */
+  timeoutMs?: number;
   /** A POST, PUT, PATCH or DELETE: registered as on the wire while the server may be acting on it. */
   write?: Write;
   /**
@@ -200,7 +202,7 @@ export async function nodeFetch(input: FetchInput, init: NodeFetchOptions = {}):
     });
     const remaining = init.deadline === undefined ? undefined : init.deadline - Date.now();
     const timer = setTimeout(
-      () => fail(`no answer from ${url.host} within the timeout`, 'ETIMEDOUT'),
+      () => fail(`no answer from ${url.host} within the ${init.timeoutMs === undefined ? '' : `${init.timeoutMs / 1000} s `}timeout`, 'ETIMEDOUT'),
       Math.max(0, remaining ?? 2 ** 31 - 1),
     );
     const onInterrupt = () => fail(givenUpWhy(init.interrupt), INTERRUPTED);

@@ -205,13 +205,12 @@ describe.concurrent('exit codes', () => {
     await withServer(
       () => undefined, // never answers
       async (server) => {
-        const started = Date.now();
         // payctl in a process of its own: a stall of this one (the server's) cannot hold its deadline's timer
         // past its connection's, and the kernel accepts the connection whatever this process is doing.
         const result = await runCli(['sandbox', 'credit', '--pix', '100', '--timeout', '10'], { env: envFor(server.url) });
         expect(result.code, result.stderr).toBe(5);
-        // --timeout, not the default 30 s, ended it: a deadline that tells the two apart, not a measure
-        expect(Date.now() - started).toBeLessThan(25_000);
+        // --timeout, not the default 30 s, ended it
+        expect(result.stderr).toContain('within the 10 s timeout');
         expect(server.requests).toHaveLength(1);
       },
     );

@@ -50,7 +50,7 @@ function singleRequestExpectation(fault: Fault, method: string): Expectation {
       return { exit: 4, requests: [0, 0], message: /could not connect.*connection refused/ };
     case 'hang':
     case 'slow-body':
-      return maybeRetried(/no answer from 127\.0\.0\.1:\d+ within the timeout/);
+      return maybeRetried(/no answer from 127\.0\.0\.1:\d+ within the [\d.]+ s timeout/);
     case 'slow-ok':
       return { exit: 0, requests: [1, 1], message: /^$/ };
     case 'close-after-request':
@@ -174,7 +174,7 @@ async function runCaseOnce(row: CommandKind, fault: Fault, run: Runner): Promise
   if (want.exit !== 0 && result.stdout.trim() !== '' && row.kind !== 'batch') say(`stdout is not empty: ${result.stdout.slice(0, 200)}`);
   if (server.redirectTarget.requests.length !== redirectsBefore) say('a redirect was followed to another host');
   if (want.minGapMs && row.method === 'GET') checkGaps(targeted, want.minGapMs, say);
-  const timedOut = /within the timeout/.test(result.stderr);
+  const timedOut = /within the [\d.]+ s timeout/.test(result.stderr);
   return { problems, faultNotReached: timedOut && ((min > 0 && targeted.length === 0) || !want.message.test(said)) };
 }
 
