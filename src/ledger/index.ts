@@ -236,7 +236,8 @@ export async function ledgerWritten(services: LedgerRun, reconcileCommand: strin
 
 /** A single withdrawal's claim: by what it pays (method, amount, destination) in its account. */
 export function singleClaim(services: RunConfig, identity: WithdrawalIdentity, allowDuplicate: boolean): Omit<ClaimRequest, 'maxDailyTotal'> {
-  return { ...singleClaimKey(services, identity), payment: paymentOf(identity), ownPaid: [], amount: identity.amount, file: null, allowDone: allowDuplicate };
+  const payment = paymentOf(identity);
+  return { ...singleClaimKey(services, identity), payment, ownPaid: [], ownRows: [], amount: identity.amount, file: null, allowDone: allowDuplicate };
 }
 
 export function singleClaimKey(services: RunConfig, identity: WithdrawalIdentity): ClaimKey {
@@ -289,34 +290,46 @@ export function apiWithdrawalClaim(services: LedgerRun, body: unknown): Omit<Cla
   return singleClaim(services, identity, true);
 }
 
-/** How a batch claims its rows: its file, whether --allow-duplicate was given, and what its journal has paid. */
+/** How a batch claims its rows: its file, whether --allow-duplicate was given, and its own rows by payment. */
 export interface RowClaims {
   file: string;
   allowDuplicate: boolean;
-  /** Each payment's withdrawals the journal holds for rows of the file (journalPaidByPayment). */
-  paidByJournal: ReadonlyMap<string, readonly string[]>;
+  /** Each payment's rows in the file and the withdrawals its journal holds for them (ownRowsByPayment). */
+  own: ReadonlyMap<string, OwnRows>;
+}
+
+/** A payment's rows in a batch's file: their claims' identities, and the withdrawals the journal holds for them. */
+interface OwnRows {
+  identities: string[];
+  paid: string[];
 }
 
 /**
  * A batch row's claim: by its content identity (the journal's key), whatever the file's name, path or order,
  * and by its payment, so that another file's row paying the same (another reference, a postback URL) is a twin.
  */
-export function rowClaim(services: RunConfig, row: BatchRow, { file, allowDuplicate, paidByJournal }: RowClaims): Omit<ClaimRequest, 'maxDailyTotal'> {
+export function rowClaim(services: RunConfig, row: BatchRow, { file, allowDuplicate, own }: RowClaims): Omit<ClaimRequest, 'maxDailyTotal'> {
   const payment = paymentOf(identityOf(row.request));
-  const ownPaid = paidByJournal.get(payment) ?? [];
-  return { ...rowClaimKey(services, row), payment, ownPaid, amount: row.request.amount, file: path.resolve(file), allowDone: allowDuplicate };
+  const { identities, paid } = own.get(payment) ?? { identities: [], paid: [] };
+  const { amount } = row.request;
+  return { ...rowClaimKey(services, row), payment, ownPaid: paid, ownRows: identities, amount, file: path.resolve(file), allowDone: allowDuplicate };
 }
 
-/** The withdrawals a batch's journal holds for its rows, by payment: rows of one payment (two references) are not each other's twins. */
-export function journalPaidByPayment(rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Map<string, string[]> {
-  const paid = new Map<string, string[]>();
+/**
+ * A batch's rows by payment, with the withdrawals its journal holds for them: rows of one payment (two references)
+ * are not each other's twins, nor are their claims that a run killed before it settled them left in flight.
+ */
+export function ownRowsByPayment(rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Map<string, OwnRows> {
+  const own = new Map<string, OwnRows>();
   for (const row of rows) {
-    const state = states.get(row.key);
-    if (state?.state !== 'done') continue;
     const payment = paymentOf(identityOf(row.request));
-    paid.set(payment, [...(paid.get(payment) ?? []), state.withdrawalId]);
+    let ofPayment = own.get(payment);
+    if (!ofPayment) own.set(payment, (ofPayment = { identities: [], paid: [] }));
+    ofPayment.identities.push(rowIdentity(row.key));
+    const state = states.get(row.key);
+    if (state?.state === 'done') ofPayment.paid.push(state.withdrawalId);
   }
-  return paid;
+  return own;
 }
 
 export const rowClaimKey = (services: RunConfig, row: BatchRow): ClaimKey => ({

@@ -304,6 +304,38 @@ describe('a team on one ledger', () => {
     }
   });
 
+  it('a batch killed with a row of a payment in flight: its rerun sends the same payment\'s other row (another reference), not refused by that claim', async () => {
+    const shared = 'killed-sibling@example.com';
+    const row = `72000,${team.bank},email,${shared}`;
+    const others = pixRows('killed-sibling-other', 3, team.bank, 73_000).map((line) => `${line},other`);
+    const file = csvFile('siblings.csv', [`${PIX_HEADER},reference`, `${row},first`, ...others, `${row},second`]);
+    // Run by itself (vitest -t), this test finds the ledger as the file's first test leaves it.
+    expect((await runInProcess(['ledger', 'init'], { env: team.envA })).code).toBe(0);
+    // The first POST never reaches the platform; the kill leaves the first row of unknown outcome and its claim in flight.
+    const proxy = await startProxy(team.session.sandbox.url);
+    proxy.holdPosts(() => new Promise(() => {}));
+    const env = { ...team.envA, PAYCTL_BASE_URL: proxy.url };
+    try {
+      const running = startCli(batchArgs(file, ['--concurrency', '1']), env);
+      await waitUntil('a POST held', async () => proxy.posts.length >= 1);
+      running.child.kill('SIGKILL');
+      await running.done;
+      proxy.holdPosts(() => undefined);
+      const inFlight = await team.db.query<{ n: number }>("SELECT count(*)::int AS n FROM payctl_claims WHERE file = $1 AND payment LIKE $2 AND state = 'claimed'", [file, `%${shared}%`]);
+      expect(inFlight[0]!.n).toBeGreaterThanOrEqual(1);
+      const rerun = await runInProcess(batchArgs(file), { env });
+      expect(rerun.stderr).not.toContain('is claimed by');
+      expect(rerun.stderr).toMatch(/failed, \d+ unknown/);
+      expect(rerun.stderr).toMatch(/ 0 failed,/);
+      expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === shared)).toHaveLength(1);
+      const reconciled = await runInProcess(batchArgs(file, ['--reconcile']), { env });
+      expect(reconciled.code, reconciled.stderr).toBe(0);
+      expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === shared)).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
   it('the daily total hit by two operators at once: the sum sent never exceeds it', async () => {
     // Today's total so far: the claims of this account (the limit is an account's) that may have paid (not refused,
     // not absent). Other tests reach the sandbox through proxies: to the ledger, other accounts.

@@ -19,7 +19,7 @@ import { resolveRequired } from '../../prompt.js';
 import { readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { batchDrawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
 import { checkBatchTwins, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
-import { claimsAhead, journalPaidByPayment, ledgerWritten, rowClaim, sendClaimed, settleJournalPaidRows, settleUnsentClaims, type RowClaims } from '../../ledger/index.js';
+import { claimsAhead, ledgerWritten, ownRowsByPayment, rowClaim, sendClaimed, settleJournalPaidRows, settleUnsentClaims, type RowClaims } from '../../ledger/index.js';
 import { OPERATION_CALLS } from '../../api/validators.js';
 import { intentMaker, intentNotSent, writeIntentAhead } from '../../audit/trail.js';
 import { notSentOutcome, type AuditIntent } from '../../audit/log.js';
@@ -207,7 +207,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
     await recordAll(toSend, clientFor, outcomes);
   } else if (toSend.length > 0) {
     await unsentSettled;
-    const claims: RowClaims = { file: plan.csvFile, allowDuplicate: plan.allowDuplicate.given, paidByJournal: journalPaidByPayment(rows, states) };
+    const claims: RowClaims = { file: plan.csvFile, allowDuplicate: plan.allowDuplicate.given, own: ownRowsByPayment(rows, states) };
     sending = await sendAll(ctx, toSend, { concurrency: plan.concurrency, claims }, journal, lock, clientFor, outcomes);
     await ledgerWritten(services, plan.reconcileCommand);
     if (sending.stopped === 'interrupted') io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
