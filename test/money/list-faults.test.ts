@@ -5,7 +5,7 @@ import { colleagueWithdraws as colleagueWithdrawsIn, csvFile, paidByKey, PIX_HEA
 /**
  * The twin check and --reconcile against an API that misbehaves as real ones do: a page short of
  * what its total says, a total that stays put while a colleague's withdrawal moves the list, a list
- * given oldest first, a `Date` in asctime form, one that is no date, one running ahead of the times
+ * given oldest first (and one too long to read whole), a `Date` in asctime form, one that is no date, one running ahead of the times
  * the API gives its withdrawals, a withdrawal alike but for its postback URL. Payments are counted
  * in the sandbox.
  */
@@ -231,6 +231,34 @@ describe('the twin check against a list the API gives oldest first', () => {
       expect((await sandboxWithdrawals(world.session)).length).toBe(before);
     } finally {
       world.proxy.holdGets(() => undefined);
+      world.proxy.rewriteGets((_, body) => body);
+    }
+  });
+
+  it('a history of 10,001 old withdrawals: the twin check, which reads at most 100 pages, says the list is not newest first and holds more than it reads, not that the window does; nothing sent', async () => {
+    const history = Array.from({ length: 10_001 }, (_, i) => {
+      const at = new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
+      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      const destination = { pixKeyType: 'EMAIL', pixKey: `old-${i}@example.com`, bankAccountId: Number(world.bank) };
+      return { id, amount: 100 + i, liquidAmount: 100 + i, status: 'COMPLETED', withdrawalPaymentType: 'PIX', ...destination, createdAt: at, updatedAt: at };
+    });
+    world.proxy.rewriteGets((request, body) => {
+      const page = listPage(request);
+      if (page === null) return body;
+      const limit = Number(new URL(request.url, world.proxy.url).searchParams.get('limit'));
+      const data = history.slice((Number(page) - 1) * limit, Number(page) * limit);
+      return JSON.stringify({ ...(JSON.parse(body) as object), data, meta: { total: history.length } });
+    });
+    try {
+      const before = (await sandboxWithdrawals(world.session)).length;
+      const file = csvFile('long-history.csv', [PIX_HEADER, `6969,${world.bank},email,long-history@example.com`]);
+      const run = await batch(file);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain('the withdrawals list is not given newest first, so its twins may be anywhere in it, and it holds more than the 10000 withdrawals');
+      expect(run.stderr).not.toContain('in the last 24h');
+      expect(run.stderr).not.toContain('shorten the profile');
+      expect((await sandboxWithdrawals(world.session)).length).toBe(before);
+    } finally {
       world.proxy.rewriteGets((_, body) => body);
     }
   });
