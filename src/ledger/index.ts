@@ -270,15 +270,17 @@ export async function settleLeftOverSingle(services: LedgerRun, finding: Withdra
  * pays: it counts towards --max-daily-total and is refused while the same payment is claimed in flight. `api`
  * has no twin check (nor --allow-duplicate), so a paid claim does not refuse it. Without a team ledger, or
  * under --dry-run, nothing is claimed (undefined). A body whose amount is not a number could pay any sum:
- * refused, as the profile's limits refuse it.
+ * refused, as the profile's limits refuse it; so is one below a cent, which would lower the day's total.
+ * `dataFlag` names where the body comes from (--data).
  */
-export function apiWithdrawalClaim(services: LedgerRun, body: unknown): Omit<ClaimRequest, 'maxDailyTotal'> | undefined {
+export function apiWithdrawalClaim(services: LedgerRun, body: unknown, dataFlag: string): Omit<ClaimRequest, 'maxDailyTotal'> | undefined {
   if (noTeamLedger(services)) return undefined;
   const fields = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-  if (typeof fields.amount !== 'number' || !Number.isSafeInteger(fields.amount)) {
+  if (typeof fields.amount !== 'number' || !Number.isSafeInteger(fields.amount) || fields.amount < 1) {
+    const given = body === undefined ? `no body was given (${dataFlag})` : `${dataFlag}'s amount is ${JSON.stringify(fields.amount) ?? 'missing'}`;
     throw usageError(
-      `the body's amount is not a whole number of cents, so the withdrawal cannot be claimed in the team's ledger ${ledgerUrlOf(services)}: nothing was sent`,
-      'give the amount as integer cents, e.g. {"amount": 1234, …}',
+      `a withdrawal's amount must be a positive whole number of cents to be claimed in the team's ledger ${ledgerUrlOf(services)}, and ${given}: nothing was sent`,
+      `give the body with ${dataFlag}, its amount as integer cents, e.g. {"amount": 1234, …}`,
     );
   }
   const identity = {

@@ -396,7 +396,14 @@ describe('a team on one ledger', () => {
       expect(single.stderr).toMatch(/--max-daily-total/);
       const unreadable = await api('600');
       expect(unreadable.code, unreadable.stderr).toBe(2);
-      expect(unreadable.stderr).toContain("the body's amount is not a whole number of cents, so the withdrawal cannot be claimed in the team's ledger");
+      expect(unreadable.stderr).toContain(`a withdrawal's amount must be a positive whole number of cents to be claimed in the team's ledger ${team.db.url}, and --data's amount is "600"`);
+      // One below a cent would lower the day's total were its answer lost; a missing body is named as such.
+      const negative = await api(-50_000);
+      expect(negative.code, negative.stderr).toBe(2);
+      expect(negative.stderr).toContain("--data's amount is -50000: nothing was sent");
+      const noBody = await runInProcess(['api', 'POST', '/withdrawals/withdraw', '--main-account'], { env: team.envA });
+      expect(noBody.code, noBody.stderr).toBe(2);
+      expect(noBody.stderr).toContain('and no body was given (--data): nothing was sent');
       expect(await paid()).toEqual([600]);
     } finally {
       await runInProcess(['profiles', 'set', 'default', '--clear-max-daily-total'], { env: team.envA });
