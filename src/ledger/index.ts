@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
+import type { WithdrawalMethod } from '../api/types.js';
 import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
 import type { RowState } from '../batch/journal.js';
@@ -296,11 +297,11 @@ export function apiWithdrawalClaim(services: LedgerRun, body: unknown, dataFlag:
 export interface RowClaims {
   file: string;
   allowDuplicate: boolean;
-  /** Each payment's rows in the file and the withdrawals its journal holds for them (ownRowsByPayment). */
+  /** Each payment's rows in the file and the withdrawals its journal holds for it (ownRowsByPayment). */
   own: ReadonlyMap<string, OwnRows>;
 }
 
-/** A payment's rows in a batch's file: their claims' identities, and the withdrawals the journal holds for them. */
+/** A payment's rows in a batch's file (their claims' identities), and the withdrawals its journal holds for it. */
 interface OwnRows {
   identities: string[];
   paid: string[];
@@ -318,18 +319,25 @@ export function rowClaim(services: RunConfig, row: BatchRow, { file, allowDuplic
 }
 
 /**
- * A batch's rows by payment, with the withdrawals its journal holds for them: rows of one payment (two references)
- * are not each other's twins, nor are their claims that a run killed before it settled them left in flight.
+ * A batch's rows by payment, with the withdrawals its journal holds for each, a row since removed from the file
+ * included (its intent says what it paid): rows of one payment (two references) are not each other's twins, nor
+ * are their claims that a run killed before it settled them left in flight.
  */
-export function ownRowsByPayment(rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Map<string, OwnRows> {
+export function ownRowsByPayment(method: WithdrawalMethod, rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Map<string, OwnRows> {
   const own = new Map<string, OwnRows>();
-  for (const row of rows) {
-    const payment = paymentOf(identityOf(row.request));
-    let ofPayment = own.get(payment);
-    if (!ofPayment) own.set(payment, (ofPayment = { identities: [], paid: [] }));
-    ofPayment.identities.push(rowIdentity(row.key));
-    const state = states.get(row.key);
-    if (state?.state === 'done') ofPayment.paid.push(state.withdrawalId);
+  const ofPayment = (payment: string): OwnRows => {
+    let found = own.get(payment);
+    if (!found) own.set(payment, (found = { identities: [], paid: [] }));
+    return found;
+  };
+  const inFile = new Map(rows.map((row) => [row.key, row]));
+  for (const row of rows) ofPayment(paymentOf(identityOf(row.request))).identities.push(rowIdentity(row.key));
+  for (const [key, state] of states) {
+    if (state.state !== 'done') continue;
+    const row = inFile.get(key);
+    const { intent } = state;
+    const paid = row ? identityOf(row.request) : intent && { method, amount: intent.amount, bankAccountId: intent.bankAccountId, pixKey: intent.pixKey };
+    if (paid) ofPayment(paymentOf(paid)).paid.push(state.withdrawalId);
   }
   return own;
 }

@@ -336,6 +336,19 @@ describe('a team on one ledger', () => {
     }
   });
 
+  it("a paid row removed from a file, and a row of the same payment added (another reference): the rerun pays the new row, the removed row's claim its own", async () => {
+    const shared = 'removed-sibling@example.com';
+    const row = `74000,${team.bank},email,${shared}`;
+    const file = csvFile('edited.csv', [`${PIX_HEADER},reference`, `${row},first`, `${row},second`]);
+    expect((await runInProcess(['ledger', 'init'], { env: team.envA })).code).toBe(0);
+    const paid = await runInProcess(batchArgs(file), { env: team.envA });
+    expect(paid.code, paid.stderr).toBe(0);
+    writeFileSync(file, `${PIX_HEADER},reference\n${row},second\n${row},third\n`);
+    const rerun = await runInProcess(batchArgs(file), { env: team.envA });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === shared)).toHaveLength(3);
+  });
+
   it('the daily total hit by two operators at once: the sum sent never exceeds it', async () => {
     // Today's total so far: the claims of this account (the limit is an account's) that may have paid (not refused,
     // not absent). Other tests reach the sandbox through proxies: to the ledger, other accounts.

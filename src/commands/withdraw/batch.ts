@@ -207,7 +207,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
     await recordAll(toSend, clientFor, outcomes);
   } else if (toSend.length > 0) {
     await unsentSettled;
-    const claims: RowClaims = { file: plan.csvFile, allowDuplicate: plan.allowDuplicate.given, own: ownRowsByPayment(rows, states) };
+    const claims: RowClaims = { file: plan.csvFile, allowDuplicate: plan.allowDuplicate.given, own: ownRowsByPayment(plan.method, rows, states) };
     sending = await sendAll(ctx, toSend, { concurrency: plan.concurrency, claims }, journal, lock, clientFor, outcomes);
     await ledgerWritten(services, plan.reconcileCommand);
     if (sending.stopped === 'interrupted') io.stderr.write('interrupted: rows not started were not sent; rerun the same command to continue\n');
