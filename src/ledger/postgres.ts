@@ -554,7 +554,7 @@ function heldError(holder: Holder, url: string) {
       ? `was already paid by ${who} at ${since} (withdrawal ${holder.withdrawal_id ?? 'unknown'})`
       : `is claimed by ${who} since ${since}${holder.state === 'unknown' ? ', outcome unknown' : ''}`;
   return usageError(`this withdrawal of ${formatCentsExact(Number(holder.amount))} ${what}, in the team's ledger ${url}: nothing was sent`,
-    holder.state === 'done' ? 'it is paid: do not send it again' : 'let that run finish; a run that crashed is settled by its withdraw batch … --reconcile or payctl withdrawals get ID');
+    holder.state === 'done' ? 'it is paid: do not send it again, unless it is meant to be paid twice (--allow-duplicate)' : 'let that run finish; a run that crashed is settled by its withdraw batch … --reconcile or payctl withdrawals get ID');
 }
 
 /** Audit records the team shares, oldest first. */

@@ -288,6 +288,7 @@ describe('a team on one ledger', () => {
       const again = await runInProcess(single, { env: envB });
       expect(again.code, again.stderr).toBe(2);
       expect(again.stderr).toMatch(/this withdrawal of R\$ 700,01 \(70001 cents\) was already paid by .* in the team's ledger/);
+      expect(again.stderr).toContain('hint: it is paid: do not send it again, unless it is meant to be paid twice (--allow-duplicate)');
       await expectPaidOnce(team.session, prefix, pixKeys(prefix, 2));
 
       // Rows of one file told apart by their references are that many payments, on the first run and after a row is added.
