@@ -37,6 +37,23 @@ function leavesOf(value: unknown): string[] {
   return [];
 }
 
+/**
+ * A URL with its password masked, in its user part or its query (a config file edited by hand may hold one);
+ * in text that is not a URL, the password of any `//USER:PASSWORD@` in it.
+ */
+export function urlPasswordMasked(text: string): string {
+  let url: URL;
+  try {
+    url = new URL(text);
+  } catch {
+    return text.replace(/(\/\/[^/@:\s]*:)[^@\s]*@/g, `$1${MASK}@`);
+  }
+  if (!url.password && !url.searchParams.has('password')) return text;
+  if (url.password) url.password = MASK;
+  if (url.searchParams.has('password')) url.searchParams.set('password', MASK);
+  return url.toString();
+}
+
 /** A JSON.parse error's message without the excerpt of the text that V8 quotes in it: the text may hold a secret. */
 export function jsonErrorMessage(error: unknown): string {
   return String((error as Error)?.message ?? error).replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, '');

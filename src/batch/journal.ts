@@ -96,7 +96,8 @@ export type JournalRecord = JournalHeader | RunRecord | RowIntent | DoneRecord |
 
 export type RowState =
   | { state: 'new' }
-  | { state: 'done'; withdrawalId: string; status: string }
+  /** `intent`: the row's, when this journal holds it (what a row no longer in the file paid). */
+  | { state: 'done'; withdrawalId: string; status: string; intent?: RowIntent }
   | { state: 'failed'; error: string; exitCode: number }
   /**
    * Sent, or maybe sent, without a recorded answer. `intent` is missing when the
@@ -179,9 +180,12 @@ function apply(contents: JournalContents, record: JournalRecord): void {
     case 'intent':
       contents.rows.set(record.key, { state: 'unknown', intent: record });
       return;
-    case 'done':
-      contents.rows.set(record.key, { state: 'done', withdrawalId: record.withdrawalId, status: record.status });
+    case 'done': {
+      const current = contents.rows.get(record.key);
+      const intent = current?.state === 'unknown' ? current.intent : undefined;
+      contents.rows.set(record.key, { state: 'done', withdrawalId: record.withdrawalId, status: record.status, ...(intent ? { intent } : {}) });
       return;
+    }
     case 'failed':
       contents.rows.set(record.key, { state: 'failed', error: record.error, exitCode: record.exitCode });
       return;

@@ -10,8 +10,12 @@ import { MAX_PASSES, readWindow } from '../withdrawal/window.js';
  */
 const WINDOW_MARGIN_MS = 30_000;
 
-/** How far the API's `Date` was from this machine's clock at a row's intent (0 when its time there cannot be read). */
-const skewAt = (row: { at: number; apiAt: number }): number => (Number.isNaN(row.at) ? 0 : Math.abs(row.apiAt - row.at));
+/**
+ * How far the API's `Date` was ahead of this machine's clock at a row's intent (0 when behind, or when its time
+ * there cannot be read): only a `Date` ahead can make a withdrawal dated by this machine's clock look older than
+ * its intent; one behind makes it look newer, and the match takes it.
+ */
+const aheadAt = (row: { at: number; apiAt: number }): number => (Number.isNaN(row.at) ? 0 : Math.max(0, row.apiAt - row.at));
 
 /** A row whose request may have reached the API without its answer being recorded. */
 export interface UnknownRow {
@@ -45,8 +49,8 @@ export interface Reconciliation {
  * with no such withdrawal was not paid (`absent`) unless payctl cannot be sure: the
  * run did not know the API's time, the list would not hold still, or an item that
  * could be the row's cannot be read, or one with every field of the row was made
- * before its intent by no more than the API's `Date` and this machine's clock then
- * differed: the API may date its withdrawals by a clock other than its `Date`'s (this
+ * before its intent by no more than the API's `Date` was then ahead of this machine's
+ * clock: the API may date its withdrawals by a clock other than its `Date`'s (this
  * machine's being right), and that one is then the row's.
  */
 export async function reconcile(
@@ -65,7 +69,7 @@ export async function reconcile(
       accountRows.filter((row) => row.apiAt === undefined),
       "its intent did not record the API's time, so its withdrawal cannot be told from an older one",
     );
-    const since = Math.min(...rows.map((row) => row.apiAt - WINDOW_MARGIN_MS - skewAt(row)));
+    const since = Math.min(...rows.map((row) => row.apiAt - WINDOW_MARGIN_MS - aheadAt(row)));
     const window = rows.length > 0 ? await readWindow(client, () => since) : undefined;
     clockOffsets.set(account, await readApiClockOffset(client));
     if (!window) continue;
@@ -96,7 +100,7 @@ export async function reconcile(
         const likeness = compareWithdrawal(item, row.identity);
         return !claimed.has(idOf(item) ?? '') && inWindow(item) && (likeness === 'unsure' || (likeness === 'same' && (createdAtOf(item) === undefined || idOf(item) === undefined)));
       });
-      const rowWindowStart = row.apiAt - WINDOW_MARGIN_MS - skewAt(row);
+      const rowWindowStart = row.apiAt - WINDOW_MARGIN_MS - aheadAt(row);
       const earlier = unclaimed
         .map((item) => ({ item, at: createdAtOf(item) }))
         .find(
@@ -115,7 +119,7 @@ export async function reconcile(
                 kind: 'undecided',
                 reason:
                   `withdrawal ${idOf(earlier.item)} has every field of this row but was made ${Math.round((row.apiAt - earlier.at) / 1000)} s before its intent ` +
-                  `on the API's Date, which was ${Math.round(skewAt(row) / 1000)} s off this machine's clock: it is this row's if the API dates withdrawals ` +
+                  `on the API's Date, which was ${Math.round(aheadAt(row) / 1000)} s ahead of this machine's clock: it is this row's if the API dates withdrawals ` +
                   'by another clock, else an earlier payment',
               }
             : { kind: 'absent' },

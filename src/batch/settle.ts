@@ -81,7 +81,8 @@ export async function settleUnknownRows(services: LedgerRun, { method, rows, sta
     else if (settlement.kind === 'absent') findings.push({ identity, account });
     if (settlement.kind === 'paid') {
       journal.append({ type: 'done', key, withdrawalId: settlement.withdrawalId, status: settlement.status, at: at(), reconciled: true });
-      states.set(key, { state: 'done', withdrawalId: settlement.withdrawalId, status: settlement.status });
+      const { intent } = states.get(key) as Extract<RowState, { state: 'unknown' }>;
+      states.set(key, { state: 'done', withdrawalId: settlement.withdrawalId, status: settlement.status, ...(intent ? { intent } : {}) });
       reconciled.add(key);
     } else if (settlement.kind === 'absent') {
       journal.append({ type: 'absent', key, at: at() });

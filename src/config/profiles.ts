@@ -1,4 +1,5 @@
 import { usageError } from '../errors.js';
+import { urlPasswordMasked } from '../redact.js';
 import type { RunConfig } from './run.js';
 import { DEFAULT_PROFILE, DEFAULT_PROFILE_SETTINGS, updateConfig, type ConfigData, type Profile } from './store.js';
 
@@ -44,7 +45,8 @@ export function describeProfile(name: string, profile: Profile, current: boolean
     maxWithdrawal: profile.maxWithdrawal ?? null,
     maxBatchTotal: profile.maxBatchTotal ?? null,
     maxDailyTotal: profile.maxDailyTotal ?? null,
-    ledger: profile.ledger ?? 'local',
+    // A ledger's URL never holds a password (profiles set refuses one), but a config file edited by hand may.
+    ledger: profile.ledger === undefined ? 'local' : urlPasswordMasked(profile.ledger),
     csvSeparator: profile.csvSeparator ?? null,
   };
 }

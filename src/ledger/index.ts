@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import path from 'node:path';
+import type { WithdrawalMethod } from '../api/types.js';
 import type { BatchRow } from '../batch/rows.js';
 import type { Settlement } from '../batch/reconcile.js';
 import type { RowState } from '../batch/journal.js';
@@ -239,7 +240,8 @@ export async function ledgerWritten(services: LedgerRun, reconcileCommand: strin
 
 /** A single withdrawal's claim: by what it pays (method, amount, destination) in its account. */
 export function singleClaim(services: RunConfig, identity: WithdrawalIdentity, allowDuplicate: boolean): Omit<ClaimRequest, 'maxDailyTotal'> {
-  return { ...singleClaimKey(services, identity), payment: paymentOf(identity), ownPaid: [], amount: identity.amount, file: null, allowDone: allowDuplicate };
+  const payment = paymentOf(identity);
+  return { ...singleClaimKey(services, identity), payment, ownPaid: [], ownRows: [], amount: identity.amount, file: null, allowDone: allowDuplicate };
 }
 
 export function singleClaimKey(services: RunConfig, identity: WithdrawalIdentity): ClaimKey {
@@ -272,15 +274,17 @@ export async function settleLeftOverSingle(services: LedgerRun, finding: Withdra
  * pays: it counts towards --max-daily-total and is refused while the same payment is claimed in flight. `api`
  * has no twin check (nor --allow-duplicate), so a paid claim does not refuse it. Without a team ledger, or
  * under --dry-run, nothing is claimed (undefined). A body whose amount is not a number could pay any sum:
- * refused, as the profile's limits refuse it.
+ * refused, as the profile's limits refuse it; so is one below a cent, which would lower the day's total.
+ * `dataFlag` names where the body comes from (--data).
  */
-export function apiWithdrawalClaim(services: LedgerRun, body: unknown): Omit<ClaimRequest, 'maxDailyTotal'> | undefined {
+export function apiWithdrawalClaim(services: LedgerRun, body: unknown, dataFlag: string): Omit<ClaimRequest, 'maxDailyTotal'> | undefined {
   if (noTeamLedger(services)) return undefined;
   const fields = (body !== null && typeof body === 'object' && !Array.isArray(body) ? body : {}) as Record<string, unknown>;
-  if (typeof fields.amount !== 'number' || !Number.isSafeInteger(fields.amount)) {
+  if (typeof fields.amount !== 'number' || !Number.isSafeInteger(fields.amount) || fields.amount < 1) {
+    const given = body === undefined ? `no body was given (${dataFlag})` : `${dataFlag}'s amount is ${JSON.stringify(fields.amount) ?? 'missing'}`;
     throw usageError(
-      `the body's amount is not a whole number of cents, so the withdrawal cannot be claimed in the team's ledger ${ledgerUrlOf(services)}: nothing was sent`,
-      'give the amount as integer cents, e.g. {"amount": 1234, …}',
+      `a withdrawal's amount must be a positive whole number of cents to be claimed in the team's ledger ${ledgerUrlOf(services)}, and ${given}: nothing was sent`,
+      `give the body with ${dataFlag}, its amount as integer cents, e.g. {"amount": 1234, …}`,
     );
   }
   const identity = {
@@ -292,34 +296,53 @@ export function apiWithdrawalClaim(services: LedgerRun, body: unknown): Omit<Cla
   return singleClaim(services, identity, true);
 }
 
-/** How a batch claims its rows: its file, whether --allow-duplicate was given, and what its journal has paid. */
+/** How a batch claims its rows: its file, whether --allow-duplicate was given, and its own rows by payment. */
 export interface RowClaims {
   file: string;
   allowDuplicate: boolean;
-  /** Each payment's withdrawals the journal holds for rows of the file (journalPaidByPayment). */
-  paidByJournal: ReadonlyMap<string, readonly string[]>;
+  /** Each payment's rows in the file and the withdrawals its journal holds for it (ownRowsByPayment). */
+  own: ReadonlyMap<string, OwnRows>;
+}
+
+/** A payment's rows in a batch's file (their claims' identities), and the withdrawals its journal holds for it. */
+interface OwnRows {
+  identities: string[];
+  paid: string[];
 }
 
 /**
  * A batch row's claim: by its content identity (the journal's key), whatever the file's name, path or order,
  * and by its payment, so that another file's row paying the same (another reference, a postback URL) is a twin.
  */
-export function rowClaim(services: RunConfig, row: BatchRow, { file, allowDuplicate, paidByJournal }: RowClaims): Omit<ClaimRequest, 'maxDailyTotal'> {
+export function rowClaim(services: RunConfig, row: BatchRow, { file, allowDuplicate, own }: RowClaims): Omit<ClaimRequest, 'maxDailyTotal'> {
   const payment = paymentOf(identityOf(row.request));
-  const ownPaid = paidByJournal.get(payment) ?? [];
-  return { ...rowClaimKey(services, row), payment, ownPaid, amount: row.request.amount, file: path.resolve(file), allowDone: allowDuplicate };
+  const { identities, paid } = own.get(payment) ?? { identities: [], paid: [] };
+  const { amount } = row.request;
+  return { ...rowClaimKey(services, row), payment, ownPaid: paid, ownRows: identities, amount, file: path.resolve(file), allowDone: allowDuplicate };
 }
 
-/** The withdrawals a batch's journal holds for its rows, by payment: rows of one payment (two references) are not each other's twins. */
-export function journalPaidByPayment(rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Map<string, string[]> {
-  const paid = new Map<string, string[]>();
-  for (const row of rows) {
-    const state = states.get(row.key);
-    if (state?.state !== 'done') continue;
-    const payment = paymentOf(identityOf(row.request));
-    paid.set(payment, [...(paid.get(payment) ?? []), state.withdrawalId]);
+/**
+ * A batch's rows by payment, with the withdrawals its journal holds for each, a row since removed from the file
+ * included (its intent says what it paid): rows of one payment (two references) are not each other's twins, nor
+ * are their claims that a run killed before it settled them left in flight.
+ */
+export function ownRowsByPayment(method: WithdrawalMethod, rows: readonly BatchRow[], states: ReadonlyMap<string, RowState>): Map<string, OwnRows> {
+  const own = new Map<string, OwnRows>();
+  const ofPayment = (payment: string): OwnRows => {
+    let found = own.get(payment);
+    if (!found) own.set(payment, (found = { identities: [], paid: [] }));
+    return found;
+  };
+  const inFile = new Map(rows.map((row) => [row.key, row]));
+  for (const row of rows) ofPayment(paymentOf(identityOf(row.request))).identities.push(rowIdentity(row.key));
+  for (const [key, state] of states) {
+    if (state.state !== 'done') continue;
+    const row = inFile.get(key);
+    const { intent } = state;
+    const paid = row ? identityOf(row.request) : intent && { method, amount: intent.amount, bankAccountId: intent.bankAccountId, pixKey: intent.pixKey };
+    if (paid) ofPayment(paymentOf(paid)).paid.push(state.withdrawalId);
   }
-  return paid;
+  return own;
 }
 
 export const rowClaimKey = (services: RunConfig, row: BatchRow): ClaimKey => ({

@@ -76,6 +76,11 @@ export interface ClaimRequest {
   payment: string;
   /** Withdrawals of this payment that a batch's own journal holds for its rows: its own, not twins. */
   ownPaid: readonly string[];
+  /**
+   * The identities of a batch's rows of this payment (other references, or --allow-duplicate-rows): their claims,
+   * whatever run made them and in whatever state a crash left them, are its own rows, not twins.
+   */
+  ownRows: readonly string[];
   /** The file a batch row comes from, shown to whoever finds the claim held. */
   file: string | null;
   /** A claim settled done within the window refuses this one, unless allowed (--allow-duplicate). */

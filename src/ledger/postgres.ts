@@ -422,13 +422,14 @@ export async function openPostgresLedger(services: LedgerRun, url: string): Prom
 
   /** A claim's statement, its locks taken before it: inserts the claim unless held or over the day's limit, and says which. */
   const claimStatement = (request: ClaimRequest, intent: object | undefined) => {
-    const { account, identity, amount, file, maxDailyTotal, payment, ownPaid } = request;
+    const { account, identity, amount, file, maxDailyTotal, payment, ownPaid, ownRows } = request;
     const [$1, $2, $3, $4, $5, $6, $7, $8, $9] = [account, identity, amount, runId, username, host, file, maxDailyTotal ?? null, payment].map(literal);
     const limited = request.maxDailyTotal !== undefined;
     const dayTotal = `(SELECT coalesce(sum(amount), 0) FROM payctl_claims WHERE account = ${$1} AND day = ${DAY} AND ${MAY_HAVE_PAID})`;
     const holds = `(${IN_FLIGHT}${request.allowDone ? '' : ` OR (state = 'done' AND claimed_at > now() - interval '${WINDOW}')`})`;
-    // Another run's claim of the same payment holds it as its own identity's would; this run's, and the journal's, are its rows.
-    const twin = `payment = ${$9} AND run_id <> ${$4} AND coalesce(withdrawal_id, '') <> ALL (${textArray(ownPaid)})`;
+    // Another run's claim of the same payment holds it as its own identity's would; this run's, the journal's, and
+    // those of the file's other rows of it (an earlier run's, in flight after a kill) are its rows.
+    const twin = `payment = ${$9} AND run_id <> ${$4} AND coalesce(withdrawal_id, '') <> ALL (${textArray(ownPaid)}) AND identity <> ALL (${textArray(ownRows)})`;
     return `WITH held AS (
          SELECT * FROM payctl_claims WHERE account = ${$1} AND (identity = ${$2} OR (${twin})) AND ${holds}
          ORDER BY claimed_at DESC LIMIT 1),
@@ -553,7 +554,7 @@ function heldError(holder: Holder, url: string) {
       ? `was already paid by ${who} at ${since} (withdrawal ${holder.withdrawal_id ?? 'unknown'})`
       : `is claimed by ${who} since ${since}${holder.state === 'unknown' ? ', outcome unknown' : ''}`;
   return usageError(`this withdrawal of ${formatCentsExact(Number(holder.amount))} ${what}, in the team's ledger ${url}: nothing was sent`,
-    holder.state === 'done' ? 'it is paid: do not send it again' : 'let that run finish; a run that crashed is settled by its withdraw batch … --reconcile or payctl withdrawals get ID');
+    holder.state === 'done' ? 'it is paid: do not send it again, unless it is meant to be paid twice (--allow-duplicate)' : 'let that run finish; a run that crashed is settled by its withdraw batch … --reconcile or payctl withdrawals get ID');
 }
 
 /** Audit records the team shares, oldest first. */

@@ -33,6 +33,13 @@ export async function recentWithdrawals(client: ApiClient, window: { text: strin
     read = await readWindow(client, edge, MAX_PAGES);
   } catch (error) {
     if (!(error instanceof WindowTooLong)) throw error;
+    // Read to its end, such a list is long by its whole history, not by the window: a shorter window would not help.
+    if (error.unordered) {
+      throw usageError(
+        `cannot check for twins: the withdrawals list is not given newest first, so its twins may be anywhere in it, and it holds more than the ${MAX_PAGES * PAGE_SIZE} withdrawals payctl reads; nothing was sent`,
+        'pass --allow-duplicate once you have checked the account for twins yourself',
+      );
+    }
     throw usageError(
       `cannot check for twins: the account made more than ${MAX_PAGES * PAGE_SIZE} withdrawals in the last ${window.text}; nothing was sent`,
       "shorten the profile's window (payctl profiles set NAME --duplicate-window 1h), or pass --allow-duplicate",

@@ -21,8 +21,12 @@ export interface WindowRead {
   stable: boolean;
 }
 
-/** The list holds more pages in the window than the caller will read. */
-export class WindowTooLong extends Error {}
+/** The list holds more pages in the window than the caller will read; `unordered`: it is not newest first, so every page was. */
+export class WindowTooLong extends Error {
+  constructor(readonly unordered: boolean) {
+    super('the withdrawals list holds more pages than the caller reads');
+  }
+}
 
 /**
  * Reads the account's newest-first withdrawals list back to `since` (a time on the
@@ -92,7 +96,7 @@ export async function readWindow(client: ApiClient, since: () => number, maxPage
     let more = take(first, 1);
     const atOnce = pass === 0 ? PAGES_AT_ONCE : 1;
     for (let next = 2; more; ) {
-      if (next > maxPages) throw new WindowTooLong();
+      if (next > maxPages) throw new WindowTooLong(unordered);
       const known = Math.max(next, Math.ceil(first.total / PAGE_SIZE));
       const firstOfThese = next;
       const numbers = Array.from({ length: Math.min(atOnce, maxPages - next + 1, known - next + 1) }, (_, i) => firstOfThese + i);

@@ -72,7 +72,7 @@ describe('settling rows of unknown outcome', () => {
       });
 
       expect([...reconciled]).toEqual([paid!.key]);
-      expect(states.get(paid!.key)).toEqual({ state: 'done', withdrawalId, status: expect.any(String) });
+      expect(states.get(paid!.key)).toEqual({ state: 'done', withdrawalId, status: expect.any(String), intent: expect.objectContaining({ key: paid!.key }) });
       expect(states.get(absent!.key)).toEqual({ state: 'new' });
       expect(states.get(orphan)).toEqual({ state: 'new' });
       expect(states.get(undecided!.key)).toMatchObject({ state: 'unknown', error: expect.stringMatching(/^cannot be settled: its intent did not record the API's time/) });

@@ -5,9 +5,9 @@ import { colleagueWithdraws as colleagueWithdrawsIn, csvFile, paidByKey, PIX_HEA
 /**
  * The twin check and --reconcile against an API that misbehaves as real ones do: a page short of
  * what its total says, a total that stays put while a colleague's withdrawal moves the list, a list
- * given oldest first, a `Date` in asctime form, one that is no date, one running ahead of the times
- * the API gives its withdrawals, a withdrawal alike but for its postback URL. Payments are counted
- * in the sandbox.
+ * given oldest first (and one too long to read whole), a `Date` in asctime form, one that is no date,
+ * one running ahead of the times the API gives its withdrawals, one behind this machine's clock, a
+ * withdrawal alike but for its postback URL. Payments are counted in the sandbox.
  */
 const world = sandboxBehindProxy();
 
@@ -154,7 +154,37 @@ describe("--reconcile when the API's Date and its createdAt disagree", () => {
       const settled = await batch(file, ['--reconcile', '--allow-duplicate']);
       expect((await paidByKey(world.session, 'skew-row')).get('skew-row@example.com')).toBe(1);
       expect(settled.code, settled.stderr).toBe(5);
-      expect(settled.stderr).toMatch(/has every field of this row but was made 3\d\d s before its intent on the API.s Date, which was 3\d\d s off/);
+      expect(settled.stderr).toMatch(/has every field of this row but was made 3\d\d s before its intent on the API.s Date, which was 3\d\d s ahead of this machine.s clock/);
+    } finally {
+      world.proxy.rewriteDates((date) => date);
+    }
+  });
+});
+
+describe("--reconcile when the API's Date is behind this machine's clock", () => {
+  it("a Date 5 minutes behind, and a colleague's withdrawal alike made 400 s before the row's intent: the row is not left unknown (only a Date ahead could date its withdrawal earlier), it is sent again under --allow-duplicate", async () => {
+    await colleagueWithdraws(6868, 'behind-row@example.com');
+    world.proxy.rewriteDates((date) => new Date(Date.parse(date) - 5 * 60_000).toUTCString());
+    try {
+      const file = csvFile('behind.csv', [PIX_HEADER, `6868,${world.bank},email,behind-row@example.com`]);
+      const first = world.proxy.posts.length;
+      // The row's request never reaches the API.
+      world.proxy.setRule((_, index) => (index === first ? 'drop' : 'forward'));
+      expect((await batch(file, ['--allow-duplicate'])).code).toBe(5);
+      world.proxy.setRule(() => 'forward');
+      // The colleague's withdrawal as made 400 s before the row's intent on this machine's clock: 100 s before it on the API's.
+      const settled = await withListRewritten(
+        (_, list) => {
+          for (const item of list.data) {
+            if (item.pixKey === 'behind-row@example.com' && item.status === 'PENDING') item.createdAt = new Date(Date.parse(String(item.createdAt)) - 400_000).toISOString();
+          }
+        },
+        () => batch(file, ['--reconcile', '--allow-duplicate']),
+      );
+      expect(settled.stderr).not.toContain('has every field of this row');
+      expect(settled.code, settled.stderr).toBe(0);
+      expect(settled.stderr).toContain('0 of 1 unknown rows were paid');
+      expect((await paidByKey(world.session, 'behind-row')).get('behind-row@example.com')).toBe(2);
     } finally {
       world.proxy.rewriteDates((date) => date);
     }
@@ -231,6 +261,34 @@ describe('the twin check against a list the API gives oldest first', () => {
       expect((await sandboxWithdrawals(world.session)).length).toBe(before);
     } finally {
       world.proxy.holdGets(() => undefined);
+      world.proxy.rewriteGets((_, body) => body);
+    }
+  });
+
+  it('a history of 10,001 old withdrawals: the twin check, which reads at most 100 pages, says the list is not newest first and holds more than it reads, not that the window does; nothing sent', async () => {
+    const history = Array.from({ length: 10_001 }, (_, i) => {
+      const at = new Date(Date.UTC(2024, 0, 1) + i * 60_000).toISOString();
+      const id = `00000000-0000-4000-8000-${String(i).padStart(12, '0')}`;
+      const destination = { pixKeyType: 'EMAIL', pixKey: `old-${i}@example.com`, bankAccountId: Number(world.bank) };
+      return { id, amount: 100 + i, liquidAmount: 100 + i, status: 'COMPLETED', withdrawalPaymentType: 'PIX', ...destination, createdAt: at, updatedAt: at };
+    });
+    world.proxy.rewriteGets((request, body) => {
+      const page = listPage(request);
+      if (page === null) return body;
+      const limit = Number(new URL(request.url, world.proxy.url).searchParams.get('limit'));
+      const data = history.slice((Number(page) - 1) * limit, Number(page) * limit);
+      return JSON.stringify({ ...(JSON.parse(body) as object), data, meta: { total: history.length } });
+    });
+    try {
+      const before = (await sandboxWithdrawals(world.session)).length;
+      const file = csvFile('long-history.csv', [PIX_HEADER, `6969,${world.bank},email,long-history@example.com`]);
+      const run = await batch(file);
+      expect(run.code, run.stderr).toBe(2);
+      expect(run.stderr).toContain('the withdrawals list is not given newest first, so its twins may be anywhere in it, and it holds more than the 10000 withdrawals');
+      expect(run.stderr).not.toContain('in the last 24h');
+      expect(run.stderr).not.toContain('shorten the profile');
+      expect((await sandboxWithdrawals(world.session)).length).toBe(before);
+    } finally {
       world.proxy.rewriteGets((_, body) => body);
     }
   });

@@ -88,6 +88,13 @@ describe('a team ledger\'s connection', () => {
       expect(run.stdout + run.stderr).not.toContain(team.db.password);
     }
     expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === 'hand-edited@example.com')).toHaveLength(0);
+    // The profile is still shown, its ledger's password masked.
+    for (const args of [['profiles', 'show'], ['profiles', 'list', '--json']]) {
+      const shown = await runInProcess(args, { env: { ...team.envA, PAYCTL_CONFIG_DIR: handEdited } });
+      expect(shown.code, shown.stderr).toBe(0);
+      expect(shown.stdout).toContain('postgres://ledger:***@127.0.0.1');
+      expect(shown.stdout + shown.stderr).not.toContain(team.db.password);
+    }
     const stateHome = tempConfigDir();
     const env = { ...team.envA, XDG_STATE_HOME: stateHome };
     const args = ['--debug', 'withdraw', 'pix', '--amount', '777', '--bank-account', team.bank, '--pix-key-type', 'email', '--pix-key', 'secret-check@example.com', '--yes', '--main-account'];

@@ -288,6 +288,7 @@ describe('a team on one ledger', () => {
       const again = await runInProcess(single, { env: envB });
       expect(again.code, again.stderr).toBe(2);
       expect(again.stderr).toMatch(/this withdrawal of R\$ 700,01 \(70001 cents\) was already paid by .* in the team's ledger/);
+      expect(again.stderr).toContain('hint: it is paid: do not send it again, unless it is meant to be paid twice (--allow-duplicate)');
       await expectPaidOnce(team.session, prefix, pixKeys(prefix, 2));
 
       // Rows of one file told apart by their references are that many payments, on the first run and after a row is added.
@@ -302,6 +303,51 @@ describe('a team on one ledger', () => {
     } finally {
       await proxy.close();
     }
+  });
+
+  it('a batch killed with a row of a payment in flight: its rerun sends the same payment\'s other row (another reference), not refused by that claim', async () => {
+    const shared = 'killed-sibling@example.com';
+    const row = `72000,${team.bank},email,${shared}`;
+    const others = pixRows('killed-sibling-other', 3, team.bank, 73_000).map((line) => `${line},other`);
+    const file = csvFile('siblings.csv', [`${PIX_HEADER},reference`, `${row},first`, ...others, `${row},second`]);
+    // Run by itself (vitest -t), this test finds the ledger as the file's first test leaves it.
+    expect((await runInProcess(['ledger', 'init'], { env: team.envA })).code).toBe(0);
+    // The first POST never reaches the platform; the kill leaves the first row of unknown outcome and its claim in flight.
+    const proxy = await startProxy(team.session.sandbox.url);
+    proxy.holdPosts(() => new Promise(() => {}));
+    const env = { ...team.envA, PAYCTL_BASE_URL: proxy.url };
+    try {
+      const running = startCli(batchArgs(file, ['--concurrency', '1']), env);
+      await waitUntil('a POST held', async () => proxy.posts.length >= 1);
+      running.child.kill('SIGKILL');
+      await running.done;
+      proxy.holdPosts(() => undefined);
+      const inFlight = await team.db.query<{ n: number }>("SELECT count(*)::int AS n FROM payctl_claims WHERE file = $1 AND payment LIKE $2 AND state = 'claimed'", [file, `%${shared}%`]);
+      expect(inFlight[0]!.n).toBeGreaterThanOrEqual(1);
+      const rerun = await runInProcess(batchArgs(file), { env });
+      expect(rerun.stderr).not.toContain('is claimed by');
+      expect(rerun.stderr).toMatch(/failed, \d+ unknown/);
+      expect(rerun.stderr).toMatch(/ 0 failed,/);
+      expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === shared)).toHaveLength(1);
+      const reconciled = await runInProcess(batchArgs(file, ['--reconcile']), { env });
+      expect(reconciled.code, reconciled.stderr).toBe(0);
+      expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === shared)).toHaveLength(2);
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it("a paid row removed from a file, and a row of the same payment added (another reference): the rerun pays the new row, the removed row's claim its own", async () => {
+    const shared = 'removed-sibling@example.com';
+    const row = `74000,${team.bank},email,${shared}`;
+    const file = csvFile('edited.csv', [`${PIX_HEADER},reference`, `${row},first`, `${row},second`]);
+    expect((await runInProcess(['ledger', 'init'], { env: team.envA })).code).toBe(0);
+    const paid = await runInProcess(batchArgs(file), { env: team.envA });
+    expect(paid.code, paid.stderr).toBe(0);
+    writeFileSync(file, `${PIX_HEADER},reference\n${row},second\n${row},third\n`);
+    const rerun = await runInProcess(batchArgs(file), { env: team.envA });
+    expect(rerun.code, rerun.stderr).toBe(0);
+    expect((await sandboxWithdrawals(team.session)).filter((w) => w.pixKey === shared)).toHaveLength(3);
   });
 
   it('the daily total hit by two operators at once: the sum sent never exceeds it', async () => {
@@ -364,7 +410,14 @@ describe('a team on one ledger', () => {
       expect(single.stderr).toMatch(/--max-daily-total/);
       const unreadable = await api('600');
       expect(unreadable.code, unreadable.stderr).toBe(2);
-      expect(unreadable.stderr).toContain("the body's amount is not a whole number of cents, so the withdrawal cannot be claimed in the team's ledger");
+      expect(unreadable.stderr).toContain(`a withdrawal's amount must be a positive whole number of cents to be claimed in the team's ledger ${team.db.url}, and --data's amount is "600"`);
+      // One below a cent would lower the day's total were its answer lost; a missing body is named as such.
+      const negative = await api(-50_000);
+      expect(negative.code, negative.stderr).toBe(2);
+      expect(negative.stderr).toContain("--data's amount is -50000: nothing was sent");
+      const noBody = await runInProcess(['api', 'POST', '/withdrawals/withdraw', '--main-account'], { env: team.envA });
+      expect(noBody.code, noBody.stderr).toBe(2);
+      expect(noBody.stderr).toContain('and no body was given (--data): nothing was sent');
       expect(await paid()).toEqual([600]);
     } finally {
       await runInProcess(['profiles', 'set', 'default', '--clear-max-daily-total'], { env: team.envA });

@@ -68,7 +68,7 @@ export async function run(invocation: ApiCall): Promise<void> {
   if (opts.paginate || opts.slurp) return paginate(invocation, query, fields);
   const body = opts.data === undefined ? undefined : await readData(invocation, opts.data);
   refuseApiWithdrawalAboveLimit(services.settings(), method, target.path, body);
-  const claim = isApiWithdrawal(method, target.path) ? apiWithdrawalClaim(services, body) : undefined;
+  const claim = isApiWithdrawal(method, target.path) ? apiWithdrawalClaim(services, body, flag('data')) : undefined;
   const client = await services.api();
   const send = () => client.send({ method, path: target.path, query, body, accountContext: true });
   let envelope: Awaited<ReturnType<typeof send>>;

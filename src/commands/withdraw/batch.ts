@@ -19,7 +19,7 @@ import { resolveRequired } from '../../prompt.js';
 import { readApiClockOffset } from '../../withdrawal/api-clock.js';
 import { batchDrawsOnLines, feeLines } from '../../withdrawal/confirmation.js';
 import { checkBatchTwins, sendBatchUnlessDuplicate, type DuplicateOverride } from '../../withdrawal/duplicate-guard.js';
-import { claimsAhead, journalPaidByPayment, ledgerWritten, rowClaim, sendClaimed, settleJournalPaidRows, settleUnsentClaims, type RowClaims } from '../../ledger/index.js';
+import { claimsAhead, ledgerWritten, ownRowsByPayment, rowClaim, sendClaimed, settleJournalPaidRows, settleUnsentClaims, type RowClaims } from '../../ledger/index.js';
 import { OPERATION_CALLS } from '../../api/validators.js';
 import { intentMaker, intentNotSent, writeIntentAhead } from '../../audit/trail.js';
 import { notSentOutcome, type AuditIntent } from '../../audit/log.js';
@@ -208,7 +208,7 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
     await recordAll(toSend, clientFor, outcomes);
   } else if (toSend.length > 0) {
     await unsentSettled;
-    const claims: RowClaims = { file: plan.csvFile, allowDuplicate: plan.allowDuplicate.given, paidByJournal: journalPaidByPayment(rows, states) };
+    const claims: RowClaims = { file: plan.csvFile, allowDuplicate: plan.allowDuplicate.given, own: ownRowsByPayment(plan.method, rows, states) };
     // Checked again and sent under the accounts' withdrawal locks: a copy of this file, or a single withdrawal
     // of one of its rows, started meanwhile waits and then finds these.
     sending = await sendBatchUnlessDuplicate(ctx, toSend, paidByJournal, clientFor, plan.allowDuplicate, () =>
