@@ -177,6 +177,14 @@ export class IOStreams implements IO, Notices {
   }
 
   /**
+   * Where questions are drawn: stderr at a terminal, else stdout, the terminal prompting needs
+   * (canPrompt), so a person who sent stderr to a file still sees what is asked.
+   */
+  get promptStream(): Writable {
+    return this.stderrIsTTY ? this.stderr : this.stdout;
+  }
+
+  /**
    * Says why prompting is off, so the refusal tells the user what to change: `what`
    * is what to give instead, `how` what a terminal would do about it.
    */

@@ -60,6 +60,9 @@ export async function askToConfirm(
       `pass ${flagOf('yes', TRAIT_FLAGS.confirms.yes)} to confirm, or run it at a terminal to be asked`,
     );
   }
-  io.stderr.write(`${(await shown()).join('\n')}\n`);
+  const summary = `${(await shown()).join('\n')}\n`;
+  io.stderr.write(summary);
+  // stderr sent to a file keeps the summary for the log; the person asked must see it too.
+  if (asking && io.promptStream !== io.stderr) io.promptStream.write(summary);
   if (asking && !(await (await services.prompter()).confirm(question))) throw usageError(declined);
 }
