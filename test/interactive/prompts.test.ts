@@ -85,6 +85,18 @@ describe.concurrent('interactive', () => {
     expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 1781)).toEqual([]);
   });
 
+  needsTools('script')('at a terminal, a confirmation refused under --no-input or CI=true names that setting, not a terminal to run at', async () => {
+    const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
+    const args = ['withdraw', 'card', '--bank-account', String(firstAccount!.id), '--amount', '1783'];
+    const noInput = await runCliInTerminal([...args, '--no-input'], { env: s.env, stderrOnTerminal: true });
+    const ci = await runCliInTerminal(args, { env: { ...s.env, CI: 'true' }, stderrOnTerminal: true });
+    for (const [refused, setting] of [[noInput, '--no-input is set'], [ci, 'CI=true is set']] as const) {
+      expect(refused.code, refused.stdout).toBe(2);
+      expect(plain(refused.stdout)).toContain(`hint: pass --yes to confirm (${setting})\n`);
+    }
+    expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 1783)).toEqual([]);
+  });
+
   needsTools('script')("an amount above the profile's --max-withdrawal is refused at its prompt, naming the limit, and asked again", async () => {
     const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
     const refused = 'is above the largest withdrawal profile';

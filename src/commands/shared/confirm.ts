@@ -57,7 +57,8 @@ export async function askToConfirm(
   if (asking && !io.canPrompt) {
     throw usageError(
       `${question.replace(/\?$/, '')}: refused without confirmation`,
-      `pass ${flagOf('yes', TRAIT_FLAGS.confirms.yes)} to confirm, or run it at a terminal to be asked`,
+      // At a terminal the person is told which setting stops the question, not sent to a terminal.
+      `pass ${flagOf('yes', TRAIT_FLAGS.confirms.yes)} to confirm${io.promptsTurnedOff ? ` (${io.promptsTurnedOff})` : ', or run it at a terminal to be asked'}`,
     );
   }
   const summary = `${(await shown()).join('\n')}\n`;
