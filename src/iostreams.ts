@@ -177,13 +177,27 @@ export class IOStreams implements IO, Notices {
   }
 
   /**
+   * Where questions are drawn: stderr at a terminal, else stdout, the terminal prompting needs
+   * (canPrompt), so a person who sent stderr to a file still sees what is asked.
+   */
+  get promptStream(): Writable {
+    return this.stderrIsTTY ? this.stderr : this.stdout;
+  }
+
+  /** What turned prompting off where a terminal would allow it (`--no-input is set`), else nothing. */
+  get promptsTurnedOff(): string | undefined {
+    if (!this.flags.input) return '--no-input is set';
+    if (this.env.PAYCTL_NO_INPUT === '1') return 'PAYCTL_NO_INPUT=1 is set';
+    if (this.env.CI === 'true') return 'CI=true is set';
+    return undefined;
+  }
+
+  /**
    * Says why prompting is off, so the refusal tells the user what to change: `what`
    * is what to give instead, `how` what a terminal would do about it.
    */
   promptRefusalHint(what = 'the flags', how = 'to be asked'): string {
-    if (!this.flags.input) return `give ${what} (--no-input is set)`;
-    if (this.env.PAYCTL_NO_INPUT === '1') return `give ${what} (PAYCTL_NO_INPUT=1 is set)`;
-    if (this.env.CI === 'true') return `give ${what} (CI=true is set)`;
-    return `give ${what}, or run at a terminal ${how}`;
+    const turnedOff = this.promptsTurnedOff;
+    return turnedOff ? `give ${what} (${turnedOff})` : `give ${what}, or run at a terminal ${how}`;
   }
 }

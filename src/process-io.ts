@@ -37,6 +37,8 @@ const pause = new Int32Array(new SharedArrayBuffer(4));
  */
 class FdWriter extends EventEmitter {
   private readerGone = false;
+  /** Read by streams piped here (inquirer's output is one): without it they write nothing. */
+  readonly writable = true;
 
   constructor(
     private readonly fd: number,
@@ -67,6 +69,12 @@ class FdWriter extends EventEmitter {
       }
     }
     return true;
+  }
+
+  /** A stream piped here ends it when it ends (a prompt answered): the descriptor is the run's and stays open. */
+  end(chunk?: string | Uint8Array): this {
+    if (chunk !== undefined) this.write(chunk);
+    return this;
   }
 }
 

@@ -16,7 +16,7 @@ export interface Choice<T> {
 export type Validator = (value: string) => string | undefined;
 
 /**
- * Interactive questions, always on stderr so stdout carries data only. Messages,
+ * Interactive questions, on stderr so stdout carries data only (on stdout's terminal when stderr is not one). Messages,
  * choices (names and descriptions) and validation errors are made visible here,
  * so a name from the API can label a choice but never draw on the screen.
  */
@@ -46,7 +46,7 @@ const helpLine = (keys: ReadonlyArray<[string, string]>) =>
 /** Questions on the run's streams, given up when the run is interrupted (`io.signal`). */
 export async function createPrompter(io: IOStreams): Promise<Prompter> {
   const [inquirer, { fitLine, inquirerWidth }] = await Promise.all([import('@inquirer/prompts'), import('./output/width.js')]);
-  const context = { input: io.stdin, output: io.stderr, clearPromptOnDone: false, signal: io.signal };
+  const context = { input: io.stdin, output: io.promptStream, clearPromptOnDone: false, signal: io.signal };
   // inquirer draws "❯ " before an entry, and some terminals wrap a line that reaches the last column.
   const entryWidth = Math.max(10, io.output.options.width - 3);
   const toInquirer = (validate?: Validator) =>

@@ -79,7 +79,8 @@ export async function readSheet(bytes: Buffer, choice: SheetChoice): Promise<Csv
  * A cell's value as a person sees it in the sheet: text as typed, a number as a
  * Brazilian reads it (`1234,56`; with a format of zeros such as `00000000000`
  * or `000"."000"."000"-"00`, its leading zeros shown; with its format's decimals
- * and currency symbol: 1500 in `"R$" #,##0.00` is `R$ 1500,00`), a date as `2026-11-26`
+ * and currency symbol: 1500 in `"R$" #,##0.00` is `R$ 1500,00`; a percentage with its sign:
+ * 12.5 in `0.00%` is `1250,00%`), a date as `2026-11-26`
  * (and its time when it has one), a formula by its result, a link by its text.
  */
 export function workbookCellText(value: ExcelJS.CellValue, numFmt: string | undefined): string {
@@ -118,20 +119,24 @@ function numberText(value: number, numFmt: string | undefined): string {
   if (masked !== undefined) return masked;
   // Spreadsheets show at most 15 significant digits, so =0.1+0.2 shows 0,3 (the double is
   // 0.30000000000000004): the shortest text of that number (JavaScript's own), with Brazil's decimal comma.
-  const [whole = '', decimals = ''] = String(Number(value.toPrecision(15))).split('.');
+  // A percent format shows the number a hundred times over, with its sign: 12.5 in 0.00% is 1250,00%.
+  const percent = numFmt !== undefined && sectionShown(numFmt).includes('%');
+  const [whole = '', decimals = ''] = String(Number((percent ? value * 100 : value).toPrecision(15))).split('.');
   if (numFmt === undefined) return decimals ? `${whole},${decimals}` : whole;
   // The decimals and symbol the sheet shows: 1500 formatted as "R$" #,##0.00 or #,##0.00 reads as
   // reais (refused as cents), never as 1500 cents. Padded, never rounded: 12.345 is not 12,35.
   const shown = decimals.padEnd(decimalsOf(numFmt), '0');
-  const text = shown ? `${whole},${shown}` : whole;
+  const text = `${shown ? `${whole},${shown}` : whole}${percent ? '%' : ''}`;
   const currency = currencyOf(numFmt);
   return currency === undefined ? text : `${currency} ${text}`;
 }
 
+/** A number format's part for positive numbers without its literal text and bracketed codes: what shapes the number. */
+const sectionShown = (numFmt: string) => (numFmt.split(';')[0] ?? '').replace(/"[^"]*"|\\.|\[[^\]]*\]/g, '');
+
 /** How many decimals a number format shows (`#,##0.00`: 2), read from its part for positive numbers. */
 function decimalsOf(numFmt: string): number {
-  const positive = (numFmt.split(';')[0] ?? '').replace(/"[^"]*"|\\.|\[[^\]]*\]/g, '');
-  return /\.([0#?]+)/.exec(positive)?.[1]?.length ?? 0;
+  return /\.([0#?]+)/.exec(sectionShown(numFmt))?.[1]?.length ?? 0;
 }
 
 /**

@@ -65,6 +65,38 @@ describe.concurrent('interactive', () => {
     expect(all.filter((w) => w.amount === 777)).toEqual([]);
   });
 
+  needsTools('script')('stderr sent to a file: the summary and question show on the terminal, the log keeps the summary, and Yes sends once', async () => {
+    const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
+    const args = ['withdraw', 'card', '--bank-account', String(firstAccount!.id), '--amount', '1779'];
+    const screen = await runCliInTerminal(args, { env: s.env, steps: [{ after: 'Withdraw R$ 17,79 now?', send: 'y\r' }] });
+    expect(screen.code, screen.stderr).toBe(0);
+    expect(plain(screen.stdout)).toMatch(/amount: +R\$ 17,79 \(1779 cents\)/);
+    expect(screen.stderr).toMatch(/amount: +R\$ 17,79 \(1779 cents\)/);
+    expect(screen.stderr).not.toContain('unexpected failure');
+    expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 1779)).toHaveLength(1);
+  });
+
+  needsTools('script')('stderr sent to a file: Ctrl-C at the question sends nothing (exit 130) and the log says so', async () => {
+    const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
+    const args = ['withdraw', 'card', '--bank-account', String(firstAccount!.id), '--amount', '1781'];
+    const screen = await runCliInTerminal(args, { env: s.env, steps: [{ after: 'Withdraw R$ 17,81 now?', send: '\x03' }] });
+    expect(screen.code, screen.stderr).toBe(130);
+    expect(screen.stderr).toContain('error: interrupted: nothing was sent');
+    expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 1781)).toEqual([]);
+  });
+
+  needsTools('script')('at a terminal, a confirmation refused under --no-input or CI=true names that setting, not a terminal to run at', async () => {
+    const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
+    const args = ['withdraw', 'card', '--bank-account', String(firstAccount!.id), '--amount', '1783'];
+    const noInput = await runCliInTerminal([...args, '--no-input'], { env: s.env, stderrOnTerminal: true });
+    const ci = await runCliInTerminal(args, { env: { ...s.env, CI: 'true' }, stderrOnTerminal: true });
+    for (const [refused, setting] of [[noInput, '--no-input is set'], [ci, 'CI=true is set']] as const) {
+      expect(refused.code, refused.stdout).toBe(2);
+      expect(plain(refused.stdout)).toContain(`hint: pass --yes to confirm (${setting})\n`);
+    }
+    expect((await sandboxWithdrawals(s)).filter((w) => w.amount === 1783)).toEqual([]);
+  });
+
   needsTools('script')("an amount above the profile's --max-withdrawal is refused at its prompt, naming the limit, and asked again", async () => {
     const [firstAccount] = await json<Array<{ id: number }>>(s, ['bank-accounts', 'list']);
     const refused = 'is above the largest withdrawal profile';

@@ -228,6 +228,20 @@ describe('withdraw batch FILE.xlsx', () => {
     ]);
   });
 
+  it('reads a number in a percent format as the percentage it shows: refused as an amount, nothing paid', async () => {
+    const workbook = new ExcelJS.Workbook();
+    const sheet = workbook.addWorksheet('Folha');
+    sheet.addRow(['amount_brl', 'bank_account_id', 'pix_key_type', 'pix_key']);
+    // The sheet shows 1250,00%, not R$ 12,50.
+    sheet.addRow([12.5, bankAccountId, 'email', 'percent-a@example.com']).getCell(1).numFmt = '0.00%';
+    sheet.addRow([30, bankAccountId, 'email', 'percent-b@example.com']).getCell(1).numFmt = '#,##0.00';
+    const file = fileIn('percent.xlsx');
+    await workbook.xlsx.writeFile(file);
+    const { result, paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']), 2);
+    expect(paid).toEqual([]);
+    expect(result.stderr).toContain('row 2: amount_brl "1250,00%" is invalid');
+  });
+
   it('reads a value merged across columns once, in its first column, as the sheet shows it', async () => {
     const workbook = new ExcelJS.Workbook();
     const sheet = workbook.addWorksheet('Folha');

@@ -57,9 +57,13 @@ export async function askToConfirm(
   if (asking && !io.canPrompt) {
     throw usageError(
       `${question.replace(/\?$/, '')}: refused without confirmation`,
-      `pass ${flagOf('yes', TRAIT_FLAGS.confirms.yes)} to confirm, or run it at a terminal to be asked`,
+      // At a terminal the person is told which setting stops the question, not sent to a terminal.
+      `pass ${flagOf('yes', TRAIT_FLAGS.confirms.yes)} to confirm${io.promptsTurnedOff ? ` (${io.promptsTurnedOff})` : ', or run it at a terminal to be asked'}`,
     );
   }
-  io.stderr.write(`${(await shown()).join('\n')}\n`);
+  const summary = `${(await shown()).join('\n')}\n`;
+  io.stderr.write(summary);
+  // stderr sent to a file keeps the summary for the log; the person asked must see it too.
+  if (asking && io.promptStream !== io.stderr) io.promptStream.write(summary);
   if (asking && !(await (await services.prompter()).confirm(question))) throw usageError(declined);
 }
