@@ -177,12 +177,16 @@ export class IOStreams implements IO, Notices {
   }
 
   /**
-   * Where questions are drawn: stderr at a terminal, else stdout, the terminal prompting needs
-   * (canPrompt), so a person who sent stderr to a file still sees what is asked.
+   * Where questions are drawn: stderr at a terminal, else the controlling terminal (prompting needs one:
+   * canPrompt), so a person who sent stderr to a file still sees what is asked, and stdout carries data only.
+   * Without one, stderr.
    */
   get promptStream(): Writable {
-    return this.stderrIsTTY ? this.stderr : this.stdout;
+    if (this.stderrIsTTY) return this.stderr;
+    return (this.questionTerminal ??= this.streams.terminal?.()) ?? this.stderr;
   }
+
+  private questionTerminal: Writable | undefined;
 
   /** What turned prompting off where a terminal would allow it (`--no-input is set`), else nothing. */
   get promptsTurnedOff(): string | undefined {

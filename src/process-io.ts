@@ -1,5 +1,5 @@
 import { EventEmitter } from 'node:events';
-import { fstatSync, statSync, writeSync } from 'node:fs';
+import { fstatSync, openSync, statSync, writeSync } from 'node:fs';
 import type { Readable, Writable } from 'node:stream';
 import { loadBuiltin } from './builtin.js';
 import { ExitCode, PayctlError } from './errors.js';
@@ -15,6 +15,11 @@ export interface IO {
   /** The terminal's size, when stdout is one and says. */
   stdoutColumns?: number;
   stdoutRows?: number;
+  /**
+   * The process's controlling terminal, opened for writing on first call; undefined when there is none.
+   * Questions are drawn there when stderr is not a terminal: prompts never go to stdout.
+   */
+  terminal?: () => Writable | undefined;
 }
 
 /** How a lower layer says what the user should know: on the run's stderr, through its IOStreams. */
@@ -150,7 +155,22 @@ export function processIO(onStdoutClosed?: () => void): IO {
     stderrIsTTY,
     stdoutColumns: stdoutIsTTY ? process.stdout.columns : undefined,
     stdoutRows: stdoutIsTTY ? process.stdout.rows : undefined,
+    terminal: controllingTerminal,
   };
+}
+
+let openedTerminal: Writable | undefined;
+
+/** The controlling terminal (/dev/tty; the console on Windows) as a terminal stream, opened once; undefined without one. */
+function controllingTerminal(): Writable | undefined {
+  if (openedTerminal) return openedTerminal;
+  try {
+    const fd = openSync(process.platform === 'win32' ? 'CONOUT$' : '/dev/tty', 'w');
+    openedTerminal = new (loadBuiltin<typeof import('node:tty')>('node:tty').WriteStream)(fd);
+    return openedTerminal;
+  } catch {
+    return undefined;
+  }
 }
 
 /** Who runs payctl, as the system knows them (audit records, the team ledger's claims). */
