@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { parseApiTime } from '../api/time.js';
 import { ExitCode, PayctlError } from '../errors.js';
 import { isCalendarDate } from '../validation/rules.js';
-import { outTarget } from './out-file.js';
+import { outTarget, PlantedByAnother, type OutTarget } from './out-file.js';
 import { rawText } from './cells.js';
 import type { ColumnKind } from './views.js';
 
@@ -94,7 +94,14 @@ const sheetName = (name: string) => name.replace(/[[\]:*?/\\]/g, ' ').slice(0, 3
  * A device or pipe (`/dev/stdout`) is written in place (`outTarget`).
  */
 export async function saveWorkbook(file: string, bytes: Uint8Array): Promise<void> {
-  const target = outTarget(file);
+  const failed = (why: string) => new PayctlError(`cannot write the workbook to ${file}: ${why}`, ExitCode.localFailure);
+  let target: OutTarget;
+  try {
+    target = outTarget(file);
+  } catch (error) {
+    // A link planted since the run checked --out.
+    throw error instanceof PlantedByAnother ? failed(error.message) : error;
+  }
   const partial = `${target.path}.${process.pid}.partial`;
   try {
     if (target.inPlace) {
@@ -105,6 +112,6 @@ export async function saveWorkbook(file: string, bytes: Uint8Array): Promise<voi
     await rename(partial, target.path);
   } catch (error) {
     if (!target.inPlace) await rm(partial, { force: true });
-    throw new PayctlError(`cannot write the workbook to ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ExitCode.localFailure);
+    throw failed((error as NodeJS.ErrnoException).code ?? (error as Error).message);
   }
 }
