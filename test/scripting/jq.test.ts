@@ -93,6 +93,11 @@ describe('--jq', () => {
     const secret = await session.run(['balance', '--jq', '[env.PAYCTL_TOKEN, $ENV.PAYCTL_TOKEN, $ENV.PGPASSWORD]'], { env: { ...env, PGPASSWORD: 'ledger-secret' } });
     expect(secret.code, secret.stderr).toBe(0);
     expect(secret.stdout).toBe('[null,null,null]\n');
+    // Passwords in the addresses payctl reads (a ledger's URL, refused when used; an https proxy's, this run uses none) are masked.
+    const addresses = { PAYCTL_LEDGER: 'postgres://ana:ledger-secret@db.example.com/payctl', HTTPS_PROXY: 'proxy-user:proxy-secret@proxy.example.com:3128' };
+    const masked = await session.run(['balance', '--jq', '[env.PAYCTL_LEDGER, $ENV.HTTPS_PROXY]'], { env: { ...env, ...addresses } });
+    expect(masked.code, masked.stderr).toBe(0);
+    expect(json(masked.stdout)).toEqual(['postgres://ana:***@db.example.com/payctl', 'proxy-user:***@proxy.example.com:3128']);
   });
 
   it('filters what --dry-run prints, a batch as one array', async () => {
