@@ -59,8 +59,8 @@ export const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTT
 
 /** Secrets payctl reads from the environment: never shown, so unset in what it shows of it. */
 const SECRET_VARIABLES = ['PAYCTL_TOKEN', 'PGPASSWORD'];
-/** Addresses payctl reads from the environment, whose password it never shows: a ledger's, a proxy's. */
-const ADDRESS_VARIABLES = ['PAYCTL_LEDGER', ...PROXY_VARIABLES];
+/** Addresses payctl reads from the environment, whose password it never shows: the API's and a ledger's (both refuse one), a proxy's. */
+const ADDRESS_VARIABLES = ['PAYCTL_BASE_URL', 'PAYCTL_LEDGER', ...PROXY_VARIABLES];
 
 /** The environment as payctl's output may hold it (--jq's `$ENV`): its secrets unset, the passwords of its addresses masked. */
 export const environmentShown = (env: NodeJS.ProcessEnv): Record<string, string> =>
