@@ -108,10 +108,14 @@ export async function saveWorkbook(file: string, bytes: Uint8Array): Promise<voi
       await writeFile(target.path, bytes);
       return;
     }
-    await writeFile(partial, bytes);
+    // Made new, never opened through what is there: its name is guessable, and a link planted under it
+    // in a shared folder would have the workbook written into the file the link names.
+    await writeFile(partial, bytes, { flag: 'wx' });
     await rename(partial, target.path);
   } catch (error) {
-    if (!target.inPlace) await rm(partial, { force: true });
-    throw failed((error as NodeJS.ErrnoException).code ?? (error as Error).message);
+    const code = (error as NodeJS.ErrnoException).code;
+    // EEXIST: the partial file is not this run's to remove.
+    if (!target.inPlace && code !== 'EEXIST') await rm(partial, { force: true });
+    throw failed(code ?? (error as Error).message);
   }
 }

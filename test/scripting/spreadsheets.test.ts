@@ -174,6 +174,20 @@ describe('-o xlsx', () => {
     expect((await readWorkbook(ownTarget)).worksheets[0]!.getRow(1).getCell(1).value).toBe('disponiblePixBalance');
   });
 
+  it('--out never writes its partial file through a link planted under its name', async () => {
+    const folder = fileIn('planted-partial');
+    mkdirSync(folder);
+    const [notes, out] = [path.join(folder, 'notes.txt'), path.join(folder, 'report.xlsx')];
+    writeFileSync(notes, 'precious');
+    // session.run runs payctl in this process: its pid, and so the partial file's name, is this one's.
+    symlinkSync(notes, `${out}.${process.pid}.partial`);
+    const run = await session.run(['balance', '-o', 'xlsx', '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`cannot write the workbook to ${out}: EEXIST`);
+    expect(readFileSync(notes, 'utf8')).toBe('precious');
+    expect(lstatSync(`${out}.${process.pid}.partial`).isSymbolicLink()).toBe(true);
+  });
+
   it("refuses a batch whose report could not be written to --out's folder before any money moves", async () => {
     const file = fileIn('report-nowhere.csv');
     writeFileSync(file, `amount,bank_account_id,pix_key_type,pix_key\n1500,${bankAccountId},email,nowhere@example.com\n`);
