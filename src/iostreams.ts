@@ -6,7 +6,7 @@ import { globalFlag, type Flags } from './flags.js';
 import { usageError } from './errors.js';
 import { colorEnabled } from './output/color.js';
 import { Output, type OutputFormat } from './output/format.js';
-import { outTarget } from './output/out-file.js';
+import { outTarget, PlantedByAnother, type OutTarget } from './output/out-file.js';
 import { choosePager } from './output/pager.js';
 import { visible } from './output/sanitize.js';
 import type { SecretScrubber } from './redact.js';
@@ -85,7 +85,13 @@ function checkOut(format: OutputFormat, out: string | undefined, stdoutIsTTY: bo
   }
   // Before anything is sent: a batch's report that cannot be written would come after its money moved.
   if (out !== undefined) {
-    const target = outTarget(out);
+    let target: OutTarget;
+    try {
+      target = outTarget(out);
+    } catch (error) {
+      if (error instanceof PlantedByAnother) throw usageError(`${flag} ${out}: ${error.message}; nothing was sent`, 'name a file in a folder of your own');
+      throw error;
+    }
     if (target.terminal) throw usageError(`-o xlsx writes a workbook, which a terminal cannot show: ${flag} ${out} is a terminal; give a file, or a pipe`);
     try {
       accessSync(target.inPlace ? target.path : path.dirname(target.path), constants.W_OK);

@@ -54,6 +54,25 @@ export function urlPasswordMasked(text: string): string {
   return url.toString();
 }
 
+/** Every variable that can name a proxy, in the order proxy-from-env reads them; one may hold the proxy's password. */
+export const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'];
+
+/** Secrets payctl reads from the environment: never shown, so unset in what it shows of it. */
+const SECRET_VARIABLES = ['PAYCTL_TOKEN', 'PGPASSWORD'];
+/** Addresses payctl reads from the environment, whose password it never shows: the API's and a ledger's (both refuse one), a proxy's. */
+const ADDRESS_VARIABLES = ['PAYCTL_BASE_URL', 'PAYCTL_LEDGER', ...PROXY_VARIABLES];
+
+/** The environment as payctl's output may hold it (--jq's `$ENV`): its secrets unset, the passwords of its addresses masked. */
+export const environmentShown = (env: NodeJS.ProcessEnv): Record<string, string> =>
+  Object.fromEntries(
+    Object.entries(env)
+      .filter((entry): entry is [string, string] => entry[1] !== undefined && !SECRET_VARIABLES.includes(entry[0]))
+      .map(([name, value]) => [name, ADDRESS_VARIABLES.includes(name) ? addressMasked(value) : value]),
+  );
+
+/** A proxy may be given without its scheme (`USER:PASSWORD@proxy:3128`), which proxy-from-env reads as http's. */
+const addressMasked = (value: string): string => (value.includes('://') ? urlPasswordMasked(value) : urlPasswordMasked(`//${value}`).slice(2));
+
 /** A JSON.parse error's message without the excerpt of the text that V8 quotes in it: the text may hold a secret. */
 export function jsonErrorMessage(error: unknown): string {
   return String((error as Error)?.message ?? error).replace(/, (\.\.\.)?".*"(\.\.\.)? is not valid JSON$/s, '');

@@ -1,7 +1,7 @@
-import { answerDetail, ExitCode, mayHaveMoved, PayctlError } from '../errors.js';
+import { answerDetail, ExitCode, LISTED_ABOVE, mayHaveMoved, PayctlError } from '../errors.js';
 import { LedgerUnavailable } from '../ledger/index.js';
 import { JournalWriteError, type JournalRecord } from './journal.js';
-import { PAID, reportRow, type ReportRow } from './report.js';
+import { failedLines, PAID, reportRow, type ReportRow } from './report.js';
 import type { BatchRow } from './rows.js';
 
 /**
@@ -293,7 +293,9 @@ export function throwForOutcome(report: readonly ReportRow[], { orphans, sending
     });
   }
   if (stopped === 'ledger') throw new PayctlError(`${message}: the ledger does not answer, so sending stopped`, ExitCode.network, { hint: `check the database (payctl ledger status), then run the same command again` });
-  if (sending.held === unpaid) throw new PayctlError(`${message}: the team's ledger refused them (listed above): nothing was sent for them`, ExitCode.usage);
+  if (sending.held === unpaid) {
+    throw new PayctlError(`${message}: the team's ledger refused them ${LISTED_ABOVE}: nothing was sent for them`, ExitCode.usage, { listed: failedLines(report) });
+  }
   if (stopped === 'auth') throw new PayctlError(`${message}: authentication failed`, ExitCode.auth, { hint: 'log in again: payctl auth login' });
   throw new PayctlError(`${message}: ${count('failed')} refused`, ExitCode.rowsNotPaid);
 }

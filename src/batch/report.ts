@@ -94,9 +94,12 @@ export function batchSummary(report: readonly ReportRow[]): string[] {
       `(${count(['sent'])} now, ${count(['already-done'])} before, ${count(['reconciled'])} reconciled)`,
     `       ${count(['failed'])} failed, ${count(['unknown'])} unknown, ${count(['not-sent'])} not sent`,
   ];
-  for (const row of report.filter((r) => r.outcome === 'failed')) lines.push(`  failed   line ${row.line}: ${row.error}`);
-  return [...lines, ...unknownLines(report)];
+  return [...lines, ...failedLines(report), ...unknownLines(report)];
 }
+
+/** Each failed row with its reason, as the summary lists it. */
+export const failedLines = (report: readonly ReportRow[]): string[] =>
+  report.filter((r) => r.outcome === 'failed').map((row) => `  failed   line ${row.line}: ${row.error}`);
 
 /**
  * Under --dry-run, the plan on stderr (stdout has the recorded requests): how many

@@ -1,4 +1,5 @@
 import type { Agent } from 'node:http';
+import { PROXY_VARIABLES } from '../redact.js';
 import { CONNECTION_OPTIONS, type ConnectionUse } from './keep-alive.js';
 
 /**
@@ -10,8 +11,6 @@ import { CONNECTION_OPTIONS, type ConnectionUse } from './keep-alive.js';
  * loaded only when a proxy variable is set: start-up pays nothing otherwise.
  */
 
-/** Every variable that can name a proxy, in the order proxy-from-env reads them. */
-const PROXY_VARIABLES = ['https_proxy', 'HTTPS_PROXY', 'http_proxy', 'HTTP_PROXY', 'all_proxy', 'ALL_PROXY'];
 
 export const proxyConfigured = (env: NodeJS.ProcessEnv = process.env): boolean => PROXY_VARIABLES.some((name) => env[name]);
 

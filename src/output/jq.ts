@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { ExitCode, PayctlError, usageError } from '../errors.js';
+import { environmentShown } from '../redact.js';
 import { jsonText, visible } from './sanitize.js';
 
 /**
@@ -69,13 +70,7 @@ export async function compileJq(flag: string, expression: string, terminal: bool
  */
 const withEnvironment = (expression: string, env: NodeJS.ProcessEnv) =>
   // A JSON object is a jq literal; given so, not with --argjson, it leaves $ARGS as the user's.
-  `${JSON.stringify(jqEnvironment(env))} as $ENV | def env: $ENV; (${expression}\n)`;
-
-/** Secrets payctl reads from the environment, which its output never holds: jq sees them unset. */
-const SECRET_VARIABLES = ['PAYCTL_TOKEN', 'PGPASSWORD'];
-
-const jqEnvironment = (env: NodeJS.ProcessEnv): Record<string, string> =>
-  Object.fromEntries(Object.entries(env).filter((entry): entry is [string, string] => entry[1] !== undefined && !SECRET_VARIABLES.includes(entry[0])));
+  `${JSON.stringify(environmentShown(env))} as $ENV | def env: $ENV; (${expression}\n)`;
 
 /**
  * Runs jq, which sets process.exitCode (to 0 when it was unset) as a program run

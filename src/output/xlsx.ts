@@ -3,7 +3,7 @@ import ExcelJS from 'exceljs';
 import { parseApiTime } from '../api/time.js';
 import { ExitCode, PayctlError } from '../errors.js';
 import { isCalendarDate } from '../validation/rules.js';
-import { outTarget } from './out-file.js';
+import { outTarget, PlantedByAnother, type OutTarget } from './out-file.js';
 import { rawText } from './cells.js';
 import type { ColumnKind } from './views.js';
 
@@ -94,17 +94,28 @@ const sheetName = (name: string) => name.replace(/[[\]:*?/\\]/g, ' ').slice(0, 3
  * A device or pipe (`/dev/stdout`) is written in place (`outTarget`).
  */
 export async function saveWorkbook(file: string, bytes: Uint8Array): Promise<void> {
-  const target = outTarget(file);
+  const failed = (why: string) => new PayctlError(`cannot write the workbook to ${file}: ${why}`, ExitCode.localFailure);
+  let target: OutTarget;
+  try {
+    target = outTarget(file);
+  } catch (error) {
+    // A link planted since the run checked --out.
+    throw error instanceof PlantedByAnother ? failed(error.message) : error;
+  }
   const partial = `${target.path}.${process.pid}.partial`;
   try {
     if (target.inPlace) {
       await writeFile(target.path, bytes);
       return;
     }
-    await writeFile(partial, bytes);
+    // Made new, never opened through what is there: its name is guessable, and a link planted under it
+    // in a shared folder would have the workbook written into the file the link names.
+    await writeFile(partial, bytes, { flag: 'wx' });
     await rename(partial, target.path);
   } catch (error) {
-    if (!target.inPlace) await rm(partial, { force: true });
-    throw new PayctlError(`cannot write the workbook to ${file}: ${(error as NodeJS.ErrnoException).code ?? (error as Error).message}`, ExitCode.localFailure);
+    const code = (error as NodeJS.ErrnoException).code;
+    // EEXIST: the partial file is not this run's to remove.
+    if (!target.inPlace && code !== 'EEXIST') await rm(partial, { force: true });
+    throw failed(code ?? (error as Error).message);
   }
 }

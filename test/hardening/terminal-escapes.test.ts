@@ -1,5 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCliInTerminal } from '../helpers/cli.js';
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { runCli, runCliInTerminal, tempConfigDir } from '../helpers/cli.js';
 import { needsTools } from '../helpers/tools.js';
 import { runInProcess } from '../helpers/in-process.js';
 import { startFakeApi, sendJson, type FakeApi, type RecordedRequest } from '../helpers/fake-api.js';
@@ -281,6 +283,29 @@ describe.concurrent('errors and hints', () => {
       tally('attacks');
     } finally {
       await twinProxy.close();
+    }
+  });
+
+  it("a batch's summary on stderr shows a row's refusal by the server as text", async () => {
+    // The sandbox behind, but for the withdrawal, which the server refuses with the payload in its message.
+    const refusing = await startFakeApi(async (request, response) => {
+      if (request.method === 'POST') return sendJson(response, 400, { data: { message: `refused ${PAYLOAD}`, returnCode: -1234 } });
+      const headers: Record<string, string> = {};
+      for (const name of ['authorization', 'x-subaccount-id']) if (typeof request.headers[name] === 'string') headers[name] = request.headers[name];
+      const answer = await freshFetch(`${session.sandbox.url}${request.url}`, { headers });
+      sendJson(response, answer.status, await answer.json());
+    });
+    try {
+      const folder = tempConfigDir();
+      const file = path.join(folder, 'refused.csv');
+      writeFileSync(file, `amount,bank_account_id,pix_key_type,pix_key\n1500,${ids.bankAccount},email,refused-batch@example.com\n`);
+      const result = await runCli(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account'], { env: { ...session.env, PAYCTL_BASE_URL: refusing.url } });
+      expect(result.code, result.stderr).toBe(1);
+      expect(result.stderr).toContain(`  failed   line 2: refused ${SHOWN} (returnCode -1234, HTTP 400)`);
+      expect(controlsIn(result.stderr)).toEqual([]);
+      tally('attacks');
+    } finally {
+      await refusing.close();
     }
   });
 

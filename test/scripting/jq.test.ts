@@ -93,6 +93,15 @@ describe('--jq', () => {
     const secret = await session.run(['balance', '--jq', '[env.PAYCTL_TOKEN, $ENV.PAYCTL_TOKEN, $ENV.PGPASSWORD]'], { env: { ...env, PGPASSWORD: 'ledger-secret' } });
     expect(secret.code, secret.stderr).toBe(0);
     expect(secret.stdout).toBe('[null,null,null]\n');
+    // Passwords in the addresses payctl reads (a ledger's URL, refused when used; an https proxy's, this run uses none) are masked.
+    const addresses = { PAYCTL_LEDGER: 'postgres://ana:ledger-secret@db.example.com/payctl', HTTPS_PROXY: 'proxy-user:proxy-secret@proxy.example.com:3128' };
+    const masked = await session.run(['balance', '--jq', '[env.PAYCTL_LEDGER, $ENV.HTTPS_PROXY]'], { env: { ...env, ...addresses } });
+    expect(masked.code, masked.stderr).toBe(0);
+    expect(json(masked.stdout)).toEqual(['postgres://ana:***@db.example.com/payctl', 'proxy-user:***@proxy.example.com:3128']);
+    // A base URL with a password is refused where it is used; a command that uses none still shows it masked.
+    const baseUrl = await session.run(['profiles', 'list', '--jq', 'env.PAYCTL_BASE_URL'], { env: { ...env, PAYCTL_BASE_URL: 'http://ana:api-secret@127.0.0.1:9' } });
+    expect(baseUrl.code, baseUrl.stderr).toBe(0);
+    expect(baseUrl.stdout).toBe('http://ana:***@127.0.0.1:9/\n');
   });
 
   it('filters what --dry-run prints, a batch as one array', async () => {

@@ -1,5 +1,5 @@
 import { execFileSync } from 'node:child_process';
-import { createReadStream, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, createReadStream, lchownSync, lstatSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -137,6 +137,55 @@ describe('-o xlsx', () => {
     const atTerminal = await runCliInTerminal(['balance', '-o', 'xlsx', '--out', '/dev/stdout'], { env: session.env });
     expect(atTerminal.code).toBe(2);
     expect(atTerminal.stderr).toContain('--out /dev/stdout is a terminal');
+  });
+
+  // Another user's link or pipe needs a second user id, which only root can give a file.
+  it.runIf(process.getuid?.() === 0)("--out never writes through another user's link or pipe in a shared folder like /tmp, and still through the user's own", async () => {
+    const shared = fileIn('shared');
+    const home = fileIn('home');
+    mkdirSync(shared);
+    mkdirSync(home);
+    chmodSync(shared, 0o1777);
+    const [notes, planted, ownLink, ownTarget, pipe] = [path.join(home, 'notes.txt'), path.join(shared, 'report.xlsx'), path.join(shared, 'mine.xlsx'), path.join(home, 'mine.xlsx'), path.join(shared, 'pipe.xlsx')];
+    writeFileSync(notes, 'precious');
+    symlinkSync(notes, planted);
+    lchownSync(planted, 65534, 65534);
+    const throughPlanted = await session.run(['balance', '-o', 'xlsx', '--out', planted]);
+    expect(throughPlanted.code).toBe(2);
+    expect(throughPlanted.stderr).toContain(`--out ${planted}: ${planted} is a symbolic link another user made in ${shared}, a folder anyone may write to`);
+    expect(readFileSync(notes, 'utf8')).toBe('precious');
+    // Through a folder that is such a link, as well.
+    const plantedFolder = path.join(shared, 'reports');
+    symlinkSync(home, plantedFolder);
+    lchownSync(plantedFolder, 65534, 65534);
+    const throughFolder = await session.run(['balance', '-o', 'xlsx', '--out', path.join(plantedFolder, 'notes.txt')]);
+    expect(throughFolder.code).toBe(2);
+    expect(readFileSync(notes, 'utf8')).toBe('precious');
+    // A pipe another user reads would receive the workbook: refused before it is opened, so no reader is needed.
+    execFileSync('mkfifo', [pipe]);
+    chownSync(pipe, 65534, 65534);
+    const intoPlantedPipe = await session.run(['balance', '-o', 'xlsx', '--out', pipe]);
+    expect(intoPlantedPipe.code).toBe(2);
+    expect(intoPlantedPipe.stderr).toContain(`${pipe} is a named pipe another user made in ${shared}`);
+    writeFileSync(ownTarget, 'an older export');
+    symlinkSync(ownTarget, ownLink);
+    const throughOwn = await session.run(['balance', '-o', 'xlsx', '--out', ownLink]);
+    expect(throughOwn.code, throughOwn.stderr).toBe(0);
+    expect((await readWorkbook(ownTarget)).worksheets[0]!.getRow(1).getCell(1).value).toBe('disponiblePixBalance');
+  });
+
+  it('--out never writes its partial file through a link planted under its name', async () => {
+    const folder = fileIn('planted-partial');
+    mkdirSync(folder);
+    const [notes, out] = [path.join(folder, 'notes.txt'), path.join(folder, 'report.xlsx')];
+    writeFileSync(notes, 'precious');
+    // session.run runs payctl in this process: its pid, and so the partial file's name, is this one's.
+    symlinkSync(notes, `${out}.${process.pid}.partial`);
+    const run = await session.run(['balance', '-o', 'xlsx', '--out', out]);
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain(`cannot write the workbook to ${out}: EEXIST`);
+    expect(readFileSync(notes, 'utf8')).toBe('precious');
+    expect(lstatSync(`${out}.${process.pid}.partial`).isSymbolicLink()).toBe(true);
   });
 
   it("refuses a batch whose report could not be written to --out's folder before any money moves", async () => {

@@ -134,6 +134,12 @@ describe('a team on one ledger', () => {
       const refused = await runInProcess(batchArgs(fileB), { env: envB });
       expect(refused.code, refused.stderr).toBe(2);
       expect(refused.stderr).toMatch(new RegExp(`is claimed by ${os.userInfo().username}@${os.hostname()} \\(file ${fileA.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\) since `));
+      // In json modes stderr holds only the JSON error: it lists the rows refused, and by whom.
+      const refusedJson = await runInProcess(batchArgs(fileB, ['--json']), { env: envB });
+      expect(refusedJson.code, refusedJson.stderr).toBe(2);
+      const { message } = (JSON.parse(refusedJson.stderr) as { error: { message: string } }).error;
+      expect(message).toMatch(/the team's ledger refused them \(failed   line 2: .*is claimed by /);
+      expect(message).not.toContain('(listed above)');
       expect(await sandboxWithdrawals(team.session)).not.toContainEqual(expect.objectContaining({ pixKey: `${prefix}-0@example.com` }));
       const reconciled = await runInProcess(batchArgs(fileA, ['--reconcile']), { env: envA });
       expect([0, 2], reconciled.stderr).toContain(reconciled.code);

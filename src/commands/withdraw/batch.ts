@@ -14,6 +14,7 @@ import { ExitCode, LISTED_ABOVE, PayctlError, usageError } from '../../errors.js
 import { GLOBAL_FLAGS } from '../../flags.js';
 import type { ApiClient } from '../../http/client.js';
 import { printDryRun } from '../shared/dry-run.js';
+import { visible } from '../../output/sanitize.js';
 import { statusLine } from '../../output/status-line.js';
 import { resolveRequired } from '../../prompt.js';
 import { readApiClockOffset } from '../../withdrawal/api-clock.js';
@@ -232,7 +233,8 @@ async function runBatch(ctx: Context, plan: BatchPlan, rows: BatchRow[], lock: H
     const where = state.intent ? `line ${state.intent.line} of an earlier version of the file` : 'a row no longer in the file';
     summary.push(`  unknown  ${where} (journal key ${key}): settle it with ${plan.reconcileFlag}`);
   }
-  io.stderr.write(`${summary.join('\n')}\n`);
+  // Its reasons are the API's messages and its ids the API's: made visible, as every line of server text on stderr.
+  io.stderr.write(`${summary.map(visible).join('\n')}\n`);
   // What a dry run recorded is a list, whatever its length: one request per row to send.
   if (!lock) await printDryRun(io, services.recorded, (text) => services.secrets.scrub(text), { asList: true });
   const end: BatchEnd = { orphans: orphans.length, sending, reconcileCommand: plan.reconcileCommand };
