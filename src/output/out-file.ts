@@ -41,8 +41,9 @@ function linksFollowed(file: string): string {
   const { root } = path.parse(absolute);
   let resolved = root;
   const pending = absolute.slice(root.length).split(path.sep).filter(Boolean);
-  for (let links = 0; pending.length > 0; ) {
-    const next = path.join(resolved, pending.shift()!);
+  let links = 0;
+  for (let part = pending.shift(); part !== undefined; part = pending.shift()) {
+    const next = path.join(resolved, part);
     const stats = lstatOrNone(next);
     if (!stats?.isSymbolicLink()) {
       resolved = next;
