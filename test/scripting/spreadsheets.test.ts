@@ -41,6 +41,24 @@ async function paidBy(run: () => Promise<{ code: number; stderr: string }>, code
   return { result, paid: (await sandboxWithdrawals(session)).filter((w) => !before.has(w.id)) };
 }
 
+/** `withdraw batch FILE` of PIX rows from the main account, confirmed (`--yes`), with `extra` flags. */
+const payBatch = (file: string, ...extra: string[]) => session.run(['withdraw', 'batch', file, ...extra, '--method', 'pix', '--yes', '--main-account']);
+
+/**
+ * A workbook whose sheet "Folha" has a PIX payout header (its amount column named `amountHeader`) and a
+ * row for each [amount, e-mail key, the amount cell's number format], all to `bankAccountId`.
+ */
+function payoutWorkbook(amountHeader: string, rows: ReadonlyArray<readonly [amount: ExcelJS.CellValue, key: string, numFmt?: string]>) {
+  const workbook = new ExcelJS.Workbook();
+  const sheet = workbook.addWorksheet('Folha');
+  sheet.addRow([amountHeader, 'bank_account_id', 'pix_key_type', 'pix_key']);
+  for (const [amount, key, numFmt] of rows) {
+    const row = sheet.addRow([amount, bankAccountId, 'email', key]);
+    if (numFmt !== undefined) row.getCell(1).numFmt = numFmt;
+  }
+  return { workbook, sheet };
+}
+
 describe('-o xlsx', () => {
   it('writes customers with documents as text, leading zeros kept, times as local date-times, and a bold frozen header', async () => {
     const file = fileIn('customers.xlsx');
@@ -192,7 +210,7 @@ describe('-o xlsx', () => {
     const file = fileIn('report-nowhere.csv');
     writeFileSync(file, `amount,bank_account_id,pix_key_type,pix_key\n1500,${bankAccountId},email,nowhere@example.com\n`);
     const out = path.join(fileIn('missing'), 'folder', 'report.xlsx');
-    const { result, paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account', '-o', 'xlsx', '--out', out]), 2);
+    const { result, paid } = await paidBy(() => payBatch(file, '-o', 'xlsx', '--out', out), 2);
     expect(paid).toEqual([]);
     expect(result.stderr).toContain('cannot write in its folder (ENOENT)');
   });
@@ -219,28 +237,26 @@ describe('withdraw batch FILE.xlsx', () => {
     const file = fileIn('folha.xlsx');
     await workbook.xlsx.writeFile(file);
 
-    const { paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--sheet', 'Pagamentos', '--method', 'pix', '--yes', '--main-account', '-o', 'json']));
+    const { paid } = await paidBy(() => payBatch(file, '--sheet', 'Pagamentos', '-o', 'json'));
     expect(paid.map((w) => [w.amount, w.pixKey]).sort()).toEqual([
       [115, 'sheet@example.com'],
       [123456, CPF],
       [435, CPF],
     ].sort());
     // A rerun pays nothing again: the same rows by their content.
-    const { paid: again } = await paidBy(() => session.run(['withdraw', 'batch', file, '--sheet', 'Pagamentos', '--method', 'pix', '--yes', '--main-account']));
+    const { paid: again } = await paidBy(() => payBatch(file, '--sheet', 'Pagamentos'));
     expect(again).toEqual([]);
   });
 
   it('pays a formula by the result the sheet shows (15 significant digits), and refuses one the file holds no result for', async () => {
-    const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet('Folha');
-    sheet.addRow(['amount_brl', 'bank_account_id', 'pix_key_type', 'pix_key']);
     // Results as a spreadsheet saves them: doubles, which it shows as R$ 10,30 and R$ 16,50.
-    const shown = [sheet.addRow([{ formula: '10.1+0.2', result: 10.1 + 0.2 }, bankAccountId, 'email', 'formula-a@example.com'])];
-    shown.push(sheet.addRow([{ formula: '15*1.1', result: 15 * 1.1 }, bankAccountId, 'email', 'formula-b@example.com']));
-    for (const row of shown) row.getCell(1).numFmt = '"R$" #,##0.00';
+    const { workbook, sheet } = payoutWorkbook('amount_brl', [
+      [{ formula: '10.1+0.2', result: 10.1 + 0.2 }, 'formula-a@example.com', '"R$" #,##0.00'],
+      [{ formula: '15*1.1', result: 15 * 1.1 }, 'formula-b@example.com', '"R$" #,##0.00'],
+    ]);
     const file = fileIn('formulas.xlsx');
     await workbook.xlsx.writeFile(file);
-    const { paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']));
+    const { paid } = await paidBy(() => payBatch(file));
     expect(paid.map((w) => [w.pixKey, w.amount]).sort()).toEqual([
       ['formula-a@example.com', 1030],
       ['formula-b@example.com', 1650],
@@ -248,21 +264,20 @@ describe('withdraw batch FILE.xlsx', () => {
     // A formula written by a program, with no result: the sheet would show a value payctl cannot know.
     sheet.addRow([{ formula: 'A2*2' }, bankAccountId, 'email', 'formula-c@example.com']);
     await workbook.xlsx.writeFile(file);
-    const { result, paid: none } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']), 2);
+    const { result, paid: none } = await paidBy(() => payBatch(file), 2);
     expect(none).toEqual([]);
     expect(result.stderr).toContain('row 4: A4 holds a formula with no saved result');
   });
 
   it('reads a number in a currency format as the reais it shows: refused as cents, paid as amount_brl', async () => {
-    const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet('Folha');
-    sheet.addRow(['amount', 'bank_account_id', 'pix_key_type', 'pix_key']);
     // The sheet shows R$ 1.500,00 and R$ 16,00: 1500 cents would pay R$ 15,00.
-    sheet.addRow([1500, bankAccountId, 'email', 'currency-a@example.com']).getCell(1).numFmt = '"R$" #,##0.00';
-    sheet.addRow([16, bankAccountId, 'email', 'currency-b@example.com']).getCell(1).numFmt = '[$R$-416] #,##0.00';
+    const { workbook, sheet } = payoutWorkbook('amount', [
+      [1500, 'currency-a@example.com', '"R$" #,##0.00'],
+      [16, 'currency-b@example.com', '[$R$-416] #,##0.00'],
+    ]);
     const cents = fileIn('currency-cents.xlsx');
     await workbook.xlsx.writeFile(cents);
-    const { result, paid } = await paidBy(() => session.run(['withdraw', 'batch', cents, '--method', 'pix', '--yes', '--main-account']), 2);
+    const { result, paid } = await paidBy(() => payBatch(cents), 2);
     expect(paid).toEqual([]);
     expect(result.stderr).toContain('row 2: amount "R$ 1500,00" reads as reais');
     expect(result.stderr).toContain('as reais it is 150000 cents');
@@ -270,7 +285,7 @@ describe('withdraw batch FILE.xlsx', () => {
     sheet.getCell('A1').value = 'amount_brl';
     const reais = fileIn('currency-reais.xlsx');
     await workbook.xlsx.writeFile(reais);
-    const { paid: inReais } = await paidBy(() => session.run(['withdraw', 'batch', reais, '--method', 'pix', '--yes', '--main-account']));
+    const { paid: inReais } = await paidBy(() => payBatch(reais));
     expect(inReais.map((w) => [w.pixKey, w.amount]).sort()).toEqual([
       ['currency-a@example.com', 150_000],
       ['currency-b@example.com', 1600],
@@ -278,15 +293,14 @@ describe('withdraw batch FILE.xlsx', () => {
   });
 
   it('reads a number in a percent format as the percentage it shows: refused as an amount, nothing paid', async () => {
-    const workbook = new ExcelJS.Workbook();
-    const sheet = workbook.addWorksheet('Folha');
-    sheet.addRow(['amount_brl', 'bank_account_id', 'pix_key_type', 'pix_key']);
     // The sheet shows 1250,00%, not R$ 12,50.
-    sheet.addRow([12.5, bankAccountId, 'email', 'percent-a@example.com']).getCell(1).numFmt = '0.00%';
-    sheet.addRow([30, bankAccountId, 'email', 'percent-b@example.com']).getCell(1).numFmt = '#,##0.00';
+    const { workbook } = payoutWorkbook('amount_brl', [
+      [12.5, 'percent-a@example.com', '0.00%'],
+      [30, 'percent-b@example.com', '#,##0.00'],
+    ]);
     const file = fileIn('percent.xlsx');
     await workbook.xlsx.writeFile(file);
-    const { result, paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']), 2);
+    const { result, paid } = await paidBy(() => payBatch(file), 2);
     expect(paid).toEqual([]);
     expect(result.stderr).toContain('row 2: amount_brl "1250,00%" is invalid');
   });
@@ -300,7 +314,7 @@ describe('withdraw batch FILE.xlsx', () => {
     sheet.mergeCells('D2:E2');
     const file = fileIn('merged.xlsx');
     await workbook.xlsx.writeFile(file);
-    const { paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']));
+    const { paid } = await paidBy(() => payBatch(file));
     expect(paid.map((w) => [w.pixKey, w.amount, 'postbackUrl' in w])).toEqual([['merged-across@example.com', 1500, false]]);
   });
 
@@ -323,7 +337,6 @@ describe('amounts in a batch', () => {
     writeFileSync(file, `${lines.join('\n')}\n`);
     return file;
   };
-  const batch = (file: string) => session.run(['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account']);
 
   it('pays amount_brl in a ; CSV exactly, where floating point would lose a cent', async () => {
     const file = csv('reais.csv', [
@@ -332,7 +345,7 @@ describe('amounts in a batch', () => {
       `R$ 1.000.000,29;${bankAccountId};email;brl-b@example.com`,
       `1234,5;${bankAccountId};email;brl-c@example.com`,
     ]);
-    const { paid } = await paidBy(() => batch(file));
+    const { paid } = await paidBy(() => payBatch(file));
     expect(paid.map((w) => [w.pixKey, w.amount]).sort()).toEqual([
       ['brl-a@example.com', 435],
       ['brl-b@example.com', 100_000_029],
@@ -342,7 +355,7 @@ describe('amounts in a batch', () => {
 
   it('refuses a file with both amount and amount_brl, naming both, and sends nothing', async () => {
     const file = csv('both.csv', ['amount,amount_brl,bank_account_id,pix_key_type,pix_key', `1000,"10,00",${bankAccountId},email,both@example.com`]);
-    const { result, paid } = await paidBy(() => batch(file), 2);
+    const { result, paid } = await paidBy(() => payBatch(file), 2);
     expect(paid).toEqual([]);
     expect(result.stderr).toMatch(/columns amount and amount_brl are both in the header/);
   });
@@ -353,7 +366,7 @@ describe('amounts in a batch', () => {
       `1.234,56;${bankAccountId};email;cents-a@example.com`,
       `12,50;${bankAccountId};email;cents-b@example.com`,
     ]);
-    const { result, paid } = await paidBy(() => batch(file), 2);
+    const { result, paid } = await paidBy(() => payBatch(file), 2);
     expect(paid).toEqual([]);
     expect(result.stderr).toMatch(/line 2: amount "1\.234,56" reads as reais.*123456 cents.*amount_brl/);
     expect(result.stderr).toMatch(/line 3: amount "12,50" reads as reais.*1250 cents.*amount_brl/);
@@ -366,11 +379,11 @@ describe('amounts in a batch', () => {
       `"10.000.000.000,01";${bankAccountId};email;range-b@example.com`,
     ]);
     const cents = csv('range-cents.csv', ['amount;bank_account_id;pix_key_type;pix_key', `1000000000001;${bankAccountId};email;range-c@example.com`]);
-    const { result, paid } = await paidBy(() => batch(reais), 2);
+    const { result, paid } = await paidBy(() => payBatch(reais), 2);
     expect(paid).toEqual([]);
     expect(result.stderr).toMatch(/line 2: amount_brl "0,99" is invalid: must be at least R\$ 1,00/);
     expect(result.stderr).toMatch(/line 3: amount_brl "10\.000\.000\.000,01" is invalid: must be at most R\$ 10\.000\.000\.000,00/);
-    const inCents = await paidBy(() => batch(cents), 2);
+    const inCents = await paidBy(() => payBatch(cents), 2);
     expect(inCents.paid).toEqual([]);
     expect(inCents.result.stderr).toMatch(/line 2: amount "1000000000001" is invalid: must be at most 1000000000000 cents/);
   });
