@@ -38,6 +38,16 @@ async function withListRewritten<T>(rewrite: (page: string, list: ListAnswer) =>
   }
 }
 
+/** Answers every request with the `Date` that `rewrite` makes of the server's while `run` runs, then lets it be. */
+async function withDates<T>(rewrite: (date: string) => string | undefined, run: () => Promise<T>): Promise<T> {
+  world.proxy.rewriteDates(rewrite);
+  try {
+    return await run();
+  } finally {
+    world.proxy.rewriteDates((date) => date);
+  }
+}
+
 /** Makes `count` withdrawals newer than whatever the test looks for. */
 async function fillers(prefix: string, count: number): Promise<void> {
   for (let i = 0; i < count; i++) await colleagueWithdraws(100 + i, `${prefix}-filler-${i}@example.com`);
@@ -120,8 +130,7 @@ function asctime(date: string): string {
 
 describe("--reconcile reads the API's Date in every HTTP-date form", () => {
   it('a Date in asctime form (no zone: GMT by definition) with TZ=America/Sao_Paulo: the row is found paid, not sent again under --allow-duplicate', async () => {
-    world.proxy.rewriteDates(asctime);
-    try {
+    await withDates(asctime, async () => {
       const file = csvFile('asctime.csv', [PIX_HEADER, `6464,${world.bank},email,asctime-row@example.com`]);
       const first = world.proxy.posts.length;
       world.proxy.setRule((_, index) => (index === first ? 'lose-answer' : 'forward'));
@@ -136,16 +145,13 @@ describe("--reconcile reads the API's Date in every HTTP-date form", () => {
       expect((await paidByKey(world.session, 'asctime-row')).get('asctime-row@example.com')).toBe(1);
       expect(settled.code, settled.stderr).toBe(0);
       expect(settled.stderr).toContain('1 of 1 unknown rows were paid');
-    } finally {
-      world.proxy.rewriteDates((date) => date);
-    }
+    });
   });
 });
 
 describe("--reconcile when the API's Date and its createdAt disagree", () => {
   it("a Date 5 minutes ahead of the times the API gives its withdrawals: the row's withdrawal looks older than its intent, so the row stays unknown, says why, and is not sent under --allow-duplicate", async () => {
-    world.proxy.rewriteDates((date) => new Date(Date.parse(date) + 5 * 60_000).toUTCString());
-    try {
+    await withDates((date) => new Date(Date.parse(date) + 5 * 60_000).toUTCString(), async () => {
       const file = csvFile('skew.csv', [PIX_HEADER, `6565,${world.bank},email,skew-row@example.com`]);
       const first = world.proxy.posts.length;
       world.proxy.setRule((_, index) => (index === first ? 'lose-answer' : 'forward'));
@@ -155,17 +161,14 @@ describe("--reconcile when the API's Date and its createdAt disagree", () => {
       expect((await paidByKey(world.session, 'skew-row')).get('skew-row@example.com')).toBe(1);
       expect(settled.code, settled.stderr).toBe(5);
       expect(settled.stderr).toMatch(/has every field of this row but was made 3\d\d s before its intent on the API.s Date, which was 3\d\d s ahead of this machine.s clock/);
-    } finally {
-      world.proxy.rewriteDates((date) => date);
-    }
+    });
   });
 });
 
 describe("--reconcile when the API's Date is behind this machine's clock", () => {
   it("a Date 5 minutes behind, and a colleague's withdrawal alike made 400 s before the row's intent: the row is not left unknown (only a Date ahead could date its withdrawal earlier), it is sent again under --allow-duplicate", async () => {
     await colleagueWithdraws(6868, 'behind-row@example.com');
-    world.proxy.rewriteDates((date) => new Date(Date.parse(date) - 5 * 60_000).toUTCString());
-    try {
+    await withDates((date) => new Date(Date.parse(date) - 5 * 60_000).toUTCString(), async () => {
       const file = csvFile('behind.csv', [PIX_HEADER, `6868,${world.bank},email,behind-row@example.com`]);
       const first = world.proxy.posts.length;
       // The row's request never reaches the API.
@@ -185,34 +188,28 @@ describe("--reconcile when the API's Date is behind this machine's clock", () =>
       expect(settled.code, settled.stderr).toBe(0);
       expect(settled.stderr).toContain('0 of 1 unknown rows were paid');
       expect((await paidByKey(world.session, 'behind-row')).get('behind-row@example.com')).toBe(2);
-    } finally {
-      world.proxy.rewriteDates((date) => date);
-    }
+    });
   });
 });
 
 describe("the twin check when the API's Date is hours ahead of the times it gives its withdrawals", () => {
   it('a Date 30 hours ahead (past the 24 h window): the twin made a moment ago is still seen, nothing sent', async () => {
     await colleagueWithdraws(6666, 'ahead-twin@example.com');
-    world.proxy.rewriteDates((date) => new Date(Date.parse(date) + 30 * 3_600_000).toUTCString());
-    try {
+    await withDates((date) => new Date(Date.parse(date) + 30 * 3_600_000).toUTCString(), async () => {
       const before = (await sandboxWithdrawals(world.session)).length;
       const file = csvFile('ahead-twin.csv', [PIX_HEADER, `6666,${world.bank},email,ahead-twin@example.com`]);
       const run = await batch(file);
       expect(run.code, run.stderr).toBe(2);
       expect(run.stderr).toMatch(/twin: .*ahead-twin@example\.com/);
       expect((await sandboxWithdrawals(world.session)).length).toBe(before);
-    } finally {
-      world.proxy.rewriteDates((date) => date);
-    }
+    });
   });
 });
 
 describe("--reconcile and a Date that is no HTTP date", () => {
   it("a Date of `0` (which JavaScript reads as the year 2000): an identical withdrawal made before the run does not settle the row, which stays unknown", async () => {
     await colleagueWithdraws(6767, 'garbage-date@example.com');
-    world.proxy.rewriteDates(() => '0');
-    try {
+    await withDates(() => '0', async () => {
       const file = csvFile('garbage-date.csv', [PIX_HEADER, `6767,${world.bank},email,garbage-date@example.com`]);
       const first = world.proxy.posts.length;
       // The row's request never reaches the API.
@@ -224,9 +221,7 @@ describe("--reconcile and a Date that is no HTTP date", () => {
       expect(settled.code, settled.stderr).toBe(5);
       expect(settled.stderr).toContain("its intent did not record the API's time");
       expect((await paidByKey(world.session, 'garbage-date')).get('garbage-date@example.com')).toBe(1);
-    } finally {
-      world.proxy.rewriteDates((date) => date);
-    }
+    });
   });
 });
 
