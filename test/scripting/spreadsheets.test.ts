@@ -41,6 +41,13 @@ async function paidBy(run: () => Promise<{ code: number; stderr: string }>, code
   return { result, paid: (await sandboxWithdrawals(session)).filter((w) => !before.has(w.id)) };
 }
 
+/** The workbook saved as NAME in a folder of its own; its path. */
+async function saved(workbook: ExcelJS.Workbook, name: string): Promise<string> {
+  const file = fileIn(name);
+  await workbook.xlsx.writeFile(file);
+  return file;
+}
+
 /** `withdraw batch FILE` of PIX rows from the main account, confirmed (`--yes`), with `extra` flags. */
 const payBatch = (file: string, ...extra: string[]) => session.run(['withdraw', 'batch', file, ...extra, '--method', 'pix', '--yes', '--main-account']);
 
@@ -234,8 +241,7 @@ describe('withdraw batch FILE.xlsx', () => {
     // Reais as a number cell in a money format, an e-mail made a link by the spreadsheet, a date as reference.
     const numberRow = sheet.addRow([1.15, bankAccountId, 'email', { text: 'sheet@example.com', hyperlink: 'mailto:sheet@example.com' }, new Date(Date.UTC(2026, 10, 26))]);
     numberRow.getCell(1).numFmt = '#,##0.00';
-    const file = fileIn('folha.xlsx');
-    await workbook.xlsx.writeFile(file);
+    const file = await saved(workbook, 'folha.xlsx');
 
     const { paid } = await paidBy(() => payBatch(file, '--sheet', 'Pagamentos', '-o', 'json'));
     expect(paid.map((w) => [w.amount, w.pixKey]).sort()).toEqual([
@@ -254,8 +260,7 @@ describe('withdraw batch FILE.xlsx', () => {
       [{ formula: '10.1+0.2', result: 10.1 + 0.2 }, 'formula-a@example.com', '"R$" #,##0.00'],
       [{ formula: '15*1.1', result: 15 * 1.1 }, 'formula-b@example.com', '"R$" #,##0.00'],
     ]);
-    const file = fileIn('formulas.xlsx');
-    await workbook.xlsx.writeFile(file);
+    const file = await saved(workbook, 'formulas.xlsx');
     const { paid } = await paidBy(() => payBatch(file));
     expect(paid.map((w) => [w.pixKey, w.amount]).sort()).toEqual([
       ['formula-a@example.com', 1030],
@@ -275,16 +280,14 @@ describe('withdraw batch FILE.xlsx', () => {
       [1500, 'currency-a@example.com', '"R$" #,##0.00'],
       [16, 'currency-b@example.com', '[$R$-416] #,##0.00'],
     ]);
-    const cents = fileIn('currency-cents.xlsx');
-    await workbook.xlsx.writeFile(cents);
+    const cents = await saved(workbook, 'currency-cents.xlsx');
     const { result, paid } = await paidBy(() => payBatch(cents), 2);
     expect(paid).toEqual([]);
     expect(result.stderr).toContain('row 2: amount "R$ 1500,00" reads as reais');
     expect(result.stderr).toContain('as reais it is 150000 cents');
     expect(result.stderr).toContain('row 3: amount "R$ 16,00" reads as reais');
     sheet.getCell('A1').value = 'amount_brl';
-    const reais = fileIn('currency-reais.xlsx');
-    await workbook.xlsx.writeFile(reais);
+    const reais = await saved(workbook, 'currency-reais.xlsx');
     const { paid: inReais } = await paidBy(() => payBatch(reais));
     expect(inReais.map((w) => [w.pixKey, w.amount]).sort()).toEqual([
       ['currency-a@example.com', 150_000],
@@ -298,8 +301,7 @@ describe('withdraw batch FILE.xlsx', () => {
       [12.5, 'percent-a@example.com', '0.00%'],
       [30, 'percent-b@example.com', '#,##0.00'],
     ]);
-    const file = fileIn('percent.xlsx');
-    await workbook.xlsx.writeFile(file);
+    const file = await saved(workbook, 'percent.xlsx');
     const { result, paid } = await paidBy(() => payBatch(file), 2);
     expect(paid).toEqual([]);
     expect(result.stderr).toContain('row 2: amount_brl "1250,00%" is invalid');
@@ -312,8 +314,7 @@ describe('withdraw batch FILE.xlsx', () => {
     // A long key widened over the empty postback_url cell: ExcelJS repeats it in E2.
     sheet.addRow([1500, bankAccountId, 'email', 'merged-across@example.com']);
     sheet.mergeCells('D2:E2');
-    const file = fileIn('merged.xlsx');
-    await workbook.xlsx.writeFile(file);
+    const file = await saved(workbook, 'merged.xlsx');
     const { paid } = await paidBy(() => payBatch(file));
     expect(paid.map((w) => [w.pixKey, w.amount, 'postbackUrl' in w])).toEqual([['merged-across@example.com', 1500, false]]);
   });
@@ -322,8 +323,7 @@ describe('withdraw batch FILE.xlsx', () => {
     const workbook = new ExcelJS.Workbook();
     workbook.addWorksheet('Janeiro').addRow(['amount', 'bank_account_id']);
     workbook.addWorksheet('Fevereiro').addRow(['amount', 'bank_account_id']);
-    const file = fileIn('meses.xlsx');
-    await workbook.xlsx.writeFile(file);
+    const file = await saved(workbook, 'meses.xlsx');
     const { result, paid } = await paidBy(() => session.run(['withdraw', 'batch', file, '--sheet', 'Março', '--method', 'card', '--yes', '--main-account']), 2);
     expect(paid).toEqual([]);
     expect(result.stderr).toContain('--sheet "Março"');
