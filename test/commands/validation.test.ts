@@ -151,6 +151,11 @@ const CASES: Array<[string, string[], string, RegExp]> = [
     /missing required flags/,
   ],
   ['unknown --fields', ['customers', 'list', '--fields', 'id,shoeSize'], 'shoeSize', /valid fields: id, firstName/],
+  // a body file holds only the command's fields: anything else would be sent for the API to refuse
+  ['body file with a misspelt field', ['customers', 'update', UUID, '--from-file', '-'], '--from-file -: unknown field fristName', /unknown field fristName; the fields there are firstName/],
+  ['body file with an unknown address field', ['customers', 'update', UUID, '--from-file', '-'], 'address.number', /unknown field.*streetNumber/],
+  ['body file with a null', ['customers', 'update', UUID, '--from-file', '-'], '--from-file -: email', /is null/],
+  ['body file with a list where an object goes', ['subaccounts', 'create', 'pf', ...SUB_FULL, '--from-file', '-'], 'accountBank', /must be an object/],
   ['blank client secret on stdin', ['auth', 'login', '--client-id', 'acme', '--client-secret-stdin'], '--client-secret-stdin client secret', /must not be empty/],
   ['no token on stdin', ['auth', 'token', '--stdin'], '--stdin token', /must not be empty/],
 ];
@@ -159,6 +164,10 @@ const STDIN: Record<string, string> = {
   'card number too short': '411111111111\n123\n',
   'security code too long': '4111111111111111\n12345\n',
   'card number failing Luhn': '4111111111111112\n123\n',
+  'body file with a misspelt field': '{"fristName":"Ana"}',
+  'body file with an unknown address field': '{"address":{"street":"Av. Paulista","number":1000}}',
+  'body file with a null': '{"email":null}',
+  'body file with a list where an object goes': '{"accountBank":[]}',
   'blank client secret on stdin': '   \n',
   'no token on stdin': '\n',
 };

@@ -11,7 +11,7 @@ import type { customersUpdate } from './index.js';
 export async function run(invocation: Invocation<typeof customersUpdate>): Promise<void> {
   const { io, services, opts, flag, needArg, print } = invocation;
   const base = opts.fromFile === undefined ? undefined : await readBodyFile(invocation, flag('fromFile'), opts.fromFile);
-  const { body } = collectBody(CUSTOMER_FIELDS, opts, { base, source: opts.fromFile });
+  const { body } = collectBody(CUSTOMER_FIELDS, opts, { base, source: `${flag('fromFile')} ${opts.fromFile}` });
   if (Object.keys(body).length === 0) {
     throw usageError(`nothing to change: give at least one field flag or ${flag('fromFile')}`, 'see the flags: payctl customers update --help');
   }

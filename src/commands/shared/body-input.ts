@@ -46,6 +46,48 @@ function fileText(field: BodyField, value: unknown): string {
   return typeof value === 'string' ? value : JSON.stringify(value);
 }
 
+/** A body path with its array indices as `#`: `addresses.1.zipcode` has the shape `addresses.#.zipcode`. */
+const pathShape = (path: string) => path.replace(/(^|\.)\d+(?=\.|$)/g, '$1#');
+
+/**
+ * Refuses what a body file holds beyond the command's fields (a misspelt or unknown
+ * name, a null, a value where an object or a list goes), which would otherwise be
+ * sent as it is for the API to refuse.
+ */
+function checkFileShape(fields: readonly BodyField[], base: Body, source: string): void {
+  const leaves = new Set(fields.map((field) => pathShape(field.path)));
+  /** each object or list of the body's shape → the names it holds ('#' for a list's items) */
+  const containers = new Map<string, Set<string>>([['', new Set()]]);
+  for (const leaf of leaves) {
+    const parts = leaf.split('.');
+    parts.forEach((name, i) => {
+      const parent = parts.slice(0, i).join('.');
+      const names = containers.get(parent) ?? new Set<string>();
+      containers.set(parent, names.add(name));
+    });
+  }
+  const walk = (value: unknown, path: string, shape: string): void => {
+    if (leaves.has(shape)) {
+      if (value === null) throw usageError(`${source}: ${path} is null: give it a value or leave it out`);
+      return;
+    }
+    const names = containers.get(shape);
+    if (!names) {
+      const parent = shape.slice(0, Math.max(0, shape.lastIndexOf('.')));
+      const known = [...(containers.get(parent) ?? [])].join(', ');
+      throw usageError(`${source}: unknown field ${path}; the fields there are ${known}`);
+    }
+    const isList = names.has('#');
+    if (value === null || typeof value !== 'object' || Array.isArray(value) !== isList) {
+      throw usageError(`${source}: ${path} must be ${isList ? 'a list' : 'an object'}`);
+    }
+    for (const [key, child] of Object.entries(value)) {
+      walk(child, path ? `${path}.${key}` : key, pathShape(shape ? `${shape}.${key}` : key));
+    }
+  };
+  walk(base, '', '');
+}
+
 export interface BodyInput {
   /** Values from the body file, in the API's shape. */
   base?: Body;
@@ -63,13 +105,14 @@ export function collectBody<F extends readonly BodyField[]>(
   given: { readonly [K in F[number]['key']]: unknown },
   input: BodyInput = {},
 ): { body: Body; missing: BodyField[] } {
+  if (input.base) checkFileShape(fields, input.base, input.source ?? 'file');
   const body: Body = structuredClone(input.base ?? {});
   const missing: BodyField[] = [];
   for (const field of fields) {
     const flagValue = given[field.key as F[number]['key']];
     const fileValue = getAt(body, field.path);
     if (flagValue !== undefined) setAt(body, field.path, flagValue);
-    else if (fileValue !== undefined && fileValue !== null) setAt(body, field.path, parserOf(field)(`${input.source ?? 'file'}: ${field.path}`, fileText(field, fileValue)));
+    else if (fileValue !== undefined) setAt(body, field.path, parserOf(field)(`${input.source ?? 'file'}: ${field.path}`, fileText(field, fileValue)));
     else if (field.default !== undefined) setAt(body, field.path, field.default);
     else if (field.required) missing.push(field);
   }

@@ -14,7 +14,7 @@ type SubaccountRequest = CreateSubaccountPfRequest | CreateSubaccountPjRequest;
 export async function run(invocation: Invocation<typeof createPf> | Invocation<typeof createPj>): Promise<void> {
   const { io, services, opts, flag, print } = invocation;
   const base = opts.fromFile === undefined ? undefined : await readBodyFile(invocation, flag('fromFile'), opts.fromFile);
-  const input = { base, source: opts.fromFile };
+  const input = { base, source: `${flag('fromFile')} ${opts.fromFile}` };
   const fields: readonly BodyField[] = invocation.name === 'pf' ? PF_FIELDS : PJ_FIELDS;
   const { body, missing } = invocation.name === 'pf' ? collectBody(PF_FIELDS, invocation.opts, input) : collectBody(PJ_FIELDS, invocation.opts, input);
   await resolveMissingFields(invocation, body, missing);
