@@ -78,19 +78,24 @@ function declaration(name, schema) {
   return isPlainObject ? `${comment}export interface ${name} ${objectType(schema, '')}` : `${comment}export type ${name} = ${typeOf(schema, '')};`;
 }
 
-/** The constant of each `x-range-name` in the component schemas' properties, checked to be one range per name. */
-function ranges(schemas) {
+/**
+ * The constant of each `x-range-name` in the component schemas' properties and the
+ * component parameters' schemas, checked to be one range per name.
+ */
+function ranges({ schemas, parameters }) {
   const byName = new Map();
-  for (const [schemaName, schema] of Object.entries(schemas)) {
-    for (const [property, value] of Object.entries(schema.properties ?? {})) {
-      const name = value['x-range-name'];
-      if (!name) continue;
-      const range = `{ minimum: ${value.minimum}, maximum: ${value.maximum} }`;
-      if (byName.has(name) && byName.get(name).range !== range) {
-        throw new Error(`x-range-name ${name}: ${schemaName}.${property} is ${range}, ${byName.get(name).where} is ${byName.get(name).range}`);
-      }
-      byName.set(name, { range, where: `${schemaName}.${property}` });
+  const numbers = [
+    ...Object.entries(schemas).flatMap(([schemaName, schema]) => Object.entries(schema.properties ?? {}).map(([property, value]) => [`${schemaName}.${property}`, value])),
+    ...Object.entries(parameters).map(([parameterName, parameter]) => [`parameters.${parameterName}`, parameter.schema]),
+  ];
+  for (const [where, value] of numbers) {
+    const name = value['x-range-name'];
+    if (!name) continue;
+    const range = `{ minimum: ${value.minimum}, maximum: ${value.maximum} }`;
+    if (byName.has(name) && byName.get(name).range !== range) {
+      throw new Error(`x-range-name ${name}: ${where} is ${range}, ${byName.get(name).where} is ${byName.get(name).range}`);
     }
+    byName.set(name, { range, where });
   }
   return [...byName].map(([name, { range }]) => `/** The range of the properties the document names ${name} (x-range-name). */\nexport const ${name} = ${range} as const;`);
 }
@@ -103,7 +108,7 @@ export function generateTypes(document) {
   ];
   const declarations = [
     ...Object.entries(document.components.schemas).map(([name, schema]) => declaration(name, schema)),
-    ...ranges(document.components.schemas),
+    ...ranges(document.components),
   ];
   return `${header.join('\n')}\n${declarations.join('\n\n')}\n`;
 }

@@ -581,5 +581,14 @@ export interface PostbackPayload {
   data: Withdrawal;
 }
 
+/** The range of the properties the document names SUBSCRIPTION_AMOUNT (x-range-name). */
+export const SUBSCRIPTION_AMOUNT = { minimum: 100, maximum: 100000000 } as const;
+
+/** The range of the properties the document names SPLIT_AMOUNT (x-range-name). */
+export const SPLIT_AMOUNT = { minimum: 1, maximum: 100000000 } as const;
+
 /** The range of the properties the document names WITHDRAWAL_AMOUNT (x-range-name). */
 export const WITHDRAWAL_AMOUNT = { minimum: 100, maximum: 1000000000000 } as const;
+
+/** The range of the properties the document names AMOUNT_FILTER (x-range-name). */
+export const AMOUNT_FILTER = { minimum: 0, maximum: 1000000000000 } as const;

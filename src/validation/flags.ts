@@ -1,4 +1,4 @@
-import { BRAZILIAN_STATES, PIX_KEY_TYPES, WITHDRAWAL_AMOUNT, type PixKeyType } from '../api/types.js';
+import { AMOUNT_FILTER, BRAZILIAN_STATES, PIX_KEY_TYPES, SPLIT_AMOUNT, SUBSCRIPTION_AMOUNT, WITHDRAWAL_AMOUNT, type PixKeyType } from '../api/types.js';
 import { usageError } from '../errors.js';
 import { formatCents } from '../money.js';
 import { isCalendarDate, isEmail, isoDay, isPixKeyType, isPlausibleBirthdate, isUuid, isValidCnpj, isValidCpf, isValidCpfOrCnpj, isValidPixPhone, passesLuhn, withoutCountryCode } from './rules.js';
@@ -120,6 +120,15 @@ export const parseWithdrawalAmount: Parser<number> = (flag, raw) => parseCents(f
 
 /** A withdrawal's amount in reais as written in Brazil, within the same range. */
 export const parseWithdrawalReais: Parser<number> = (flag, raw) => parseBrl(flag, raw, WITHDRAWAL_AMOUNT.minimum, WITHDRAWAL_AMOUNT.maximum);
+
+/** A subscription's amount in cents, within the API document's range for it. */
+export const parseSubscriptionAmount: Parser<number> = (flag, raw) => parseCents(flag, raw, SUBSCRIPTION_AMOUNT.minimum, SUBSCRIPTION_AMOUNT.maximum);
+
+/** A fixed split's amount in cents, within the API document's range for it. */
+export const parseSplitAmount: Parser<number> = (flag, raw) => parseCents(flag, raw, SPLIT_AMOUNT.minimum, SPLIT_AMOUNT.maximum);
+
+/** An amount the subscription list filters by, within the API document's range for its query. */
+export const parseAmountFilter: Parser<number> = (flag, raw) => parseCents(flag, raw, AMOUNT_FILTER.minimum, AMOUNT_FILTER.maximum);
 
 export const parsePercentage: Parser<number> = (flag, raw) => {
   if (!/^\d{1,3}(\.\d{1,2})?$/.test(raw.trim())) throw fail(flag, raw, 'must be a number from 0.01 to 100 with at most 2 decimals');

@@ -151,6 +151,15 @@ const CASES: Array<[string, string[], string, RegExp]> = [
     /missing required flags/,
   ],
   ['unknown --fields', ['customers', 'list', '--fields', 'id,shoeSize'], 'shoeSize', /valid fields: id, firstName/],
+  // the API document's ranges: past them the API answers 400 after payctl has sent the request
+  ['subscription amount over the maximum', ['subs', 'update', UUID, '--amount', '100000001'], '--amount', /at most 100000000 cents \(R\$ 1\.000\.000,00\)/],
+  [
+    'split amount over the maximum',
+    ['subs', 'add-split', '--subscription', UUID, '--receiver', UUID, '--amount', '100000001'],
+    '--amount',
+    /at most 100000000 cents/,
+  ],
+  ['amount filter over the maximum', ['subs', 'list', '--setup-amount', '1000000000001'], '--setup-amount', /at most 1000000000000 cents/],
   // a body file holds only the command's fields: anything else would be sent for the API to refuse
   ['body file with a misspelt field', ['customers', 'update', UUID, '--from-file', '-'], '--from-file -: unknown field fristName', /unknown field fristName; the fields there are firstName/],
   ['body file with an unknown address field', ['customers', 'update', UUID, '--from-file', '-'], 'address.number', /unknown field.*streetNumber/],

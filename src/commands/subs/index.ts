@@ -1,7 +1,7 @@
 import { SUBSCRIPTION_STATUSES } from '../../api/types.js';
 import { messageView, splitView, subscriptionView } from '../../output/views.js';
 import {
-  parseCents,
+  parseAmountFilter,
   parseChoice,
   parseDate,
   parseDuration,
@@ -9,6 +9,8 @@ import {
   parseFutureDate,
   parseNonEmpty,
   parsePercentage,
+  parseSplitAmount,
+  parseSubscriptionAmount,
   type Parser,
 } from '../../validation/flags.js';
 import { parseId } from '../../config/shown-ids.js';
@@ -29,8 +31,8 @@ export const subsList = defineCommand({
       values: SUBSCRIPTION_STATUSES,
     }),
     title: valueOption('text', 'title contains this text (any case, with or without accents)', parseTitle),
-    amount: valueOption('cents', 'plan amount equals these cents', parseCents),
-    setupAmount: valueOption('cents', 'setup amount equals these cents', parseCents),
+    amount: valueOption('cents', 'plan amount equals these cents', parseAmountFilter),
+    setupAmount: valueOption('cents', 'setup amount equals these cents', parseAmountFilter),
     frequency: valueOption('days', 'days between charges equals this', parseFrequency),
     startDate: valueOption('yyyy-mm-dd', 'created on or after this date', parseDate),
     splitSubaccount: valueOption('id', 'has a split to this sub-account', parseId),
@@ -70,7 +72,7 @@ export const subsUpdate = defineCommand({
     card: valueOption('id', 'card token to charge (UUID, or its first 8 characters)', parseId),
     frequency: valueOption('days', 'days between charges, 1 to 365', parseFrequency),
     title: valueOption('text', 'title', parseTitle),
-    amount: valueOption('cents', 'amount in integer cents, at least 100', (flag, raw) => parseCents(flag, raw, 100)),
+    amount: valueOption('cents', 'amount in integer cents, at least 100', parseSubscriptionAmount),
     duration: valueOption('n', 'number of charge cycles, 1 to 1200', parseDuration),
     lifetime: switchOption('no fixed number of cycles nor expiration date (instead of --duration)'),
     expirationDate: valueOption('yyyy-mm-dd', 'last day, today or later', parseFutureDate),
@@ -109,7 +111,7 @@ export const subsAddSplit = defineCommand({
   options: {
     subscription: valueOption('id', 'subscription id (UUID, or its first 8 characters); picked from the ACTIVE ones when missing', parseId),
     receiver: valueOption('id', 'receiving sub-account id (UUID, or its first 8 characters), APPROVED', parseId),
-    amount: valueOption('cents', 'fixed amount in integer cents (not with --percentage)', (flag, raw) => parseCents(flag, raw, 1)),
+    amount: valueOption('cents', 'fixed amount in integer cents (not with --percentage)', parseSplitAmount),
     percentage: valueOption('p', 'share of the subscription amount, 0.01 to 100, up to 2 decimals (not with --amount)', parsePercentage),
     chargebackLiable: switchOption('the sub-account answers for chargebacks (default: no)'),
   },
