@@ -234,8 +234,13 @@ export const parsePhone: Parser<string> = (flag, raw) => {
 };
 
 export function parseNonEmpty(flag: string, raw: string, max = 200): string {
+  if (raw.trim() === '') throw fail(flag, raw, 'must not be empty');
+  return parseText(flag, raw, max);
+}
+
+/** Text of at most `max` characters, trimmed; empty is a value (the API takes an empty complement). */
+export function parseText(flag: string, raw: string, max = 200): string {
   const text = raw.trim();
-  if (text === '') throw fail(flag, raw, 'must not be empty');
   // Counted as the API counts: code points (docs/decisions.md), so 60 🦄 fit where 60 are allowed.
   if (characterCount(text) > max) throw fail(flag, raw, `must be at most ${max} characters`);
   return text;

@@ -100,6 +100,15 @@ describe.concurrent('customers', () => {
     ]);
     expect(full.address).toMatchObject({ zipcode: 50030230, city: 'Recife', state: 'PE' });
   });
+
+  it('update: a first address may have an empty complement and reference, as the API takes them', async () => {
+    const bare = customers.filter((c) => !('address' in c))[1];
+    expect(bare, 'the seed has two customers without an address').toBeDefined();
+    const address = ['--address-zipcode', '01310-100', '--address-street', 'Av. Paulista', '--address-street-number', '1000'];
+    const place = ['--address-neighborhood', 'Bela Vista', '--address-city', 'São Paulo', '--address-state', 'SP'];
+    const updated = await json<Customer>(s, ['customers', 'update', bare!.id, ...address, '--address-complement', '', '--address-reference', ' ', ...place]);
+    expect(updated.address).toMatchObject({ zipcode: 1310100, complement: '', reference: '', city: 'São Paulo' });
+  });
 });
 
 describe.concurrent('cards', () => {

@@ -13,6 +13,7 @@ import {
   parseReaisNumber,
   parseRoutingNumber,
   parseStreetNumber,
+  parseText,
   parseUf,
   type Parser,
 } from '../../validation/flags.js';
@@ -26,6 +27,8 @@ import { longFlag, textOption, valueOption, type ValueOption } from '../spec.js'
  */
 export type FieldKind =
   | 'text'
+  /** text the API takes empty too (an address's complement and reference) */
+  | 'textOrEmpty'
   | 'email'
   | 'cpf'
   | 'cnpj'
@@ -61,6 +64,7 @@ export interface BodyField {
 
 const RULES: Record<FieldKind, string> = {
   text: '',
+  textOrEmpty: '',
   email: 'e-mail',
   cpf: 'CPF, check digits verified',
   cnpj: 'CNPJ, check digits verified',
@@ -81,6 +85,8 @@ export function parserOf(field: BodyField): Parser<unknown> {
   switch (field.kind) {
     case 'text':
       return (flag, raw) => parseNonEmpty(flag, raw, field.max);
+    case 'textOrEmpty':
+      return (flag, raw) => parseText(flag, raw, field.max);
     case 'email':
       return parseEmail;
     case 'cpf':

@@ -32,8 +32,8 @@ const address = (addressType: string) =>
     { path: 'addresses.0.neighborhood', key: 'addressNeighborhood', label: 'Neighbourhood (bairro)', kind: 'text', max: 80, required: true, section: 'Address' },
     { path: 'addresses.0.city', key: 'addressCity', label: 'City', kind: 'text', max: 80, required: true, section: 'Address' },
     { path: 'addresses.0.state', key: 'addressState', label: 'State (UF)', kind: 'uf', required: true, section: 'Address' },
-    { path: 'addresses.0.complement', key: 'addressComplement', label: 'Complement', kind: 'text', max: 120, section: 'Address' },
-    { path: 'addresses.0.reference', key: 'addressReference', label: 'Reference', kind: 'text', max: 120, section: 'Address' },
+    { path: 'addresses.0.complement', key: 'addressComplement', label: 'Complement', kind: 'textOrEmpty', max: 120, section: 'Address' },
+    { path: 'addresses.0.reference', key: 'addressReference', label: 'Reference', kind: 'textOrEmpty', max: 120, section: 'Address' },
   ] as const satisfies readonly BodyField[];
 
 const BANK = [
