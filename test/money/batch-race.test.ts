@@ -2,10 +2,10 @@ import { cpSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { json, splitReceivers } from '../commands/helpers.js';
 import { startCli, tempConfigDir } from '../helpers/cli.js';
-import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
+import type { SandboxSession } from '../helpers/sandbox.js';
+import type { PayctlWorker } from '../helpers/workers.js';
 import { waitUntil } from '../team/helpers.js';
-import { csvFile, expectPaidOnce, fundedMainAccount, paidByKey, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, startProxy } from './helpers.js';
+import { csvFile, expectPaidOnce, paidByKey, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, startProxy, startRacingSandbox, type RacingSandbox } from './helpers.js';
 
 /**
  * Without a team ledger, a batch's twin check and its sending are one step on this machine, as a
@@ -16,16 +16,13 @@ let s: SandboxSession;
 let bank: string;
 let workers: PayctlWorker[];
 
+let race: RacingSandbox | undefined;
+
 beforeAll(async () => {
-  // Answers take 100 ms, as across a network: runs started together overlap even on a busy machine.
-  s = await startSandboxSession('acme', { latencyMs: 100 });
-  bank = await fundedMainAccount(s);
-  workers = startWorkers(2);
+  race = await startRacingSandbox(2);
+  ({ session: s, bank, workers } = race);
 });
-afterAll(async () => {
-  await Promise.all(workers?.map((worker) => worker.close()) ?? []);
-  await s?.close();
-});
+afterAll(() => race?.close());
 
 const batch = (file: string) => ['withdraw', 'batch', file, '--method', 'pix', '--yes', '--main-account'];
 const pix = (amount: number, key: string) => ['withdraw', 'pix', '--main-account', '--amount', String(amount), '--bank-account', bank, '--pix-key-type', 'email', '--pix-key', key, '--yes'];

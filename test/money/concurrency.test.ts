@@ -5,10 +5,10 @@ import { randomUUID } from 'node:crypto';
 import { spawn } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { tempConfigDir } from '../helpers/cli.js';
-import { startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
-import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
+import type { SandboxSession } from '../helpers/sandbox.js';
+import type { PayctlWorker } from '../helpers/workers.js';
 import { processStart } from '../../src/withdrawal/lock.js';
-import { csvFile, deadPid, expectPaidOnce, fundedMainAccount, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, startProxy } from './helpers.js';
+import { csvFile, deadPid, expectPaidOnce, PIX_HEADER, pixKeys, pixRows, sandboxWithdrawals, startProxy, startRacingSandbox, type RacingSandbox } from './helpers.js';
 
 /**
  * Two payctl processes at once on the same money: one journal, one account. The processes are
@@ -19,17 +19,14 @@ let batches: SandboxSession;
 let bank: string;
 let workers: PayctlWorker[];
 
+let race: RacingSandbox | undefined;
+
 beforeAll(async () => {
-  // Answers take 100 ms, as across a network: two runs started together overlap even on a busy machine.
-  batches = await startSandboxSession('acme', { latencyMs: 100 });
-  bank = await fundedMainAccount(batches);
-  // Two for the batches started together, ten for five guard rounds at a time: the tests run side by side.
-  workers = startWorkers(12);
+  // Two workers for the batches started together, ten for five guard rounds at a time: the tests run side by side.
+  race = await startRacingSandbox(12);
+  ({ session: batches, bank, workers } = race);
 });
-afterAll(async () => {
-  await Promise.all(workers?.map((worker) => worker.close()) ?? []);
-  await batches?.close();
-});
+afterAll(() => race?.close());
 
 /** The same command in two worker processes, started at one instant. */
 function runTogether(pair: [PayctlWorker, PayctlWorker], args: string[], env: Record<string, string> = batches.env) {
@@ -67,12 +64,11 @@ describe.concurrent('one batch at a time per journal', () => {
    * The 200 rows on a platform of their own: a batch holds its account's withdrawal lock while it
    * sends, and the tests beside it, on the shared sandbox's account, would wait for all 200.
    */
-  let own: { session: SandboxSession; bank: string };
+  let own: RacingSandbox;
   beforeAll(async () => {
-    const session = await startSandboxSession('acme', { latencyMs: 100 });
-    own = { session, bank: await fundedMainAccount(session) };
+    own = await startRacingSandbox(0);
   });
-  afterAll(() => own?.session.close());
+  afterAll(() => own?.close());
 
   it('two batches started together on 200 rows: one pays, the other refuses at once naming pid and host; exactly 200 withdrawals', async () => {
     const file = csvFile('together.csv', [PIX_HEADER, ...pixRows('together', 200, own.bank)]);
@@ -173,16 +169,11 @@ describe.concurrent('the single-withdrawal duplicate guard cannot be raced', () 
    * at it, one round after another.
    */
   const LANES = 5;
-  let lanes: Array<{ session: SandboxSession; bank: string }> = [];
+  let lanes: RacingSandbox[] = [];
   beforeAll(async () => {
-    lanes = await Promise.all(
-      Array.from({ length: LANES }, async () => {
-        const session = await startSandboxSession('acme', { latencyMs: 100 });
-        return { session, bank: await fundedMainAccount(session) };
-      }),
-    );
+    lanes = await Promise.all(Array.from({ length: LANES }, () => startRacingSandbox(0)));
   });
-  afterAll(() => Promise.all(lanes.map(({ session }) => session.close())));
+  afterAll(() => Promise.all(lanes.map((lane) => lane.close())));
 
   it('20 rounds of two identical `withdraw pix --yes` started at once, API latency 100 ms: exactly one payment a round', async () => {
     const round = async (i: number, pair: [PayctlWorker, PayctlWorker], { session, bank: laneBank }: (typeof lanes)[number]) => {

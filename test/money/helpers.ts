@@ -8,6 +8,7 @@ import { tempConfigDir } from '../helpers/cli.js';
 import { sendJson, serveOnLoopback, type RecordedRequest } from '../helpers/fake-api.js';
 import { freshFetch } from '../helpers/fresh-fetch.js';
 import { sandboxToken, sandboxWithdrawals, startSandboxSession, type SandboxSession } from '../helpers/sandbox.js';
+import { startWorkers, type PayctlWorker } from '../helpers/workers.js';
 
 export { sandboxToken, sandboxWithdrawals, withdrawalCount, type SandboxWithdrawal } from '../helpers/sandbox.js';
 
@@ -172,6 +173,29 @@ export const pixBatchThrough = (session: SandboxSession, proxy: Proxy, file: str
   });
 
 /** For a file's tests: a sandbox with a funded main account behind a proxy, started before them and closed after. */
+/**
+ * A sandbox for runs started together: its answers take 100 ms, as across a network, so that they overlap even on
+ * a busy machine; a funded main account; and `workerCount` payctl processes kept up (test/helpers/workers.ts), so
+ * that runs given one start time begin together without waiting for Node to start.
+ */
+export interface RacingSandbox {
+  session: SandboxSession;
+  bank: string;
+  workers: PayctlWorker[];
+  close(): Promise<void>;
+}
+
+export async function startRacingSandbox(workerCount: number): Promise<RacingSandbox> {
+  const session = await startSandboxSession('acme', { latencyMs: 100 });
+  const bank = await fundedMainAccount(session);
+  const workers = startWorkers(workerCount);
+  const close = async () => {
+    await Promise.all(workers.map((worker) => worker.close()));
+    await session.close();
+  };
+  return { session, bank, workers, close };
+}
+
 export function sandboxBehindProxy(): { session: SandboxSession; proxy: Proxy; bank: string } {
   const world = {} as { session: SandboxSession; proxy: Proxy; bank: string };
   beforeAll(async () => {
