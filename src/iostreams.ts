@@ -188,11 +188,8 @@ export class IOStreams implements IO, Notices {
    * Without one, stderr.
    */
   get promptStream(): Writable {
-    if (this.stderrIsTTY) return this.stderr;
-    return (this.questionTerminal ??= this.streams.terminal?.()) ?? this.stderr;
+    return (this.stderrIsTTY ? undefined : this.streams.terminal?.()) ?? this.stderr;
   }
-
-  private questionTerminal: Writable | undefined;
 
   /** What turned prompting off where a terminal would allow it (`--no-input is set`), else nothing. */
   get promptsTurnedOff(): string | undefined {

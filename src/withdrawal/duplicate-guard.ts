@@ -9,7 +9,7 @@ import { visible } from '../output/sanitize.js';
 import { formatLocalTime } from '../output/time.js';
 import { duplicateWindowOf, recentWithdrawals, twinFinder } from './duplicates.js';
 import { identityOf, idOf, type WithdrawalIdentity } from './identity.js';
-import { describeHolder, LockBusy, platformAccount, takeLock, userLockFolder, type HeldLock } from './lock.js';
+import { describeHolder, LockBusy, platformAccount, takeLock, userLockFolder, type HeldLock, type LockHolder } from './lock.js';
 import { hasTeamLedger, makersOfTwins, rowClaimKey, singleClaimKey, type LedgerRun } from '../ledger/index.js';
 
 /** What the guard takes of a run: its streams, its settings and API client, and its account as a person reads it. */
@@ -190,24 +190,16 @@ function withdrawalLockName(services: GuardRun['services'], subaccount: string |
  * for up to LOCK_WAIT_MS, saying so (a person sees why nothing happens yet), else refused naming its holder.
  */
 async function takeWithdrawalLock({ io, services }: GuardRun, subaccount: string | null): Promise<HeldLock> {
-  const lockPath = path.join(userLockFolder(), withdrawalLockName(services, subaccount));
-  // A busy lock, its holder named; anything else is thrown on.
-  const busy = (error: unknown): LockBusy => {
-    if (error instanceof LockBusy) return error;
-    throw error;
-  };
-  const heldBy = ({ holder }: LockBusy) => (holder ? ` (${describeHolder(holder)})` : '');
+  const heldBy = (holder: LockHolder | undefined) => (holder ? ` (${describeHolder(holder)})` : '');
+  const account = services.accountLabel(subaccount);
   try {
-    return await takeLock(lockPath, 'withdrawal lock', 0);
+    return await takeLock(path.join(userLockFolder(), withdrawalLockName(services, subaccount)), 'withdrawal lock', LOCK_WAIT_MS, (holder) =>
+      io.output.note(`waiting up to ${LOCK_WAIT_MS / 1000} s for another payctl making a withdrawal in the ${account}${heldBy(holder)}`),
+    );
   } catch (error) {
-    const held = busy(error);
-    await io.output.note(`waiting up to ${LOCK_WAIT_MS / 1000} s for another payctl making a withdrawal in the ${services.accountLabel(subaccount)}${heldBy(held)}`);
-  }
-  try {
-    return await takeLock(lockPath, 'withdrawal lock', LOCK_WAIT_MS);
-  } catch (error) {
+    if (!(error instanceof LockBusy)) throw error;
     throw usageError(
-      `another payctl has been making a withdrawal in the ${services.accountLabel(subaccount)} for over ${LOCK_WAIT_MS / 1000} s${heldBy(busy(error))}: nothing was sent`,
+      `another payctl has been making a withdrawal in the ${account} for over ${LOCK_WAIT_MS / 1000} s${heldBy(error.holder)}: nothing was sent`,
       'run it again once that one has finished',
     );
   }

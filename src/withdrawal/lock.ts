@@ -58,27 +58,44 @@ const RETRY_EVERY_MS = 100;
  *   is never taken over; a holder on another machine is judged by the lock's
  *   time, which its proper-lockfile refreshes.
  */
-export async function takeLock(lockPath: string, what: string, waitMs: number): Promise<HeldLock> {
+export async function takeLock(
+  lockPath: string,
+  what: string,
+  waitMs: number,
+  /** Called once, with the holder, when the lock is busy and is to be waited for: a person sees why nothing happens yet. */
+  onWait?: (holder: LockHolder | undefined) => Promise<void> | void,
+): Promise<HeldLock> {
   assertPrivate(lockPath, what, 'directory');
   const { default: lockfile } = await import('proper-lockfile');
   const directory = new LockDirectory(lockPath);
   let lostWith: Error | undefined;
-  const retries = Math.ceil(waitMs / RETRY_EVERY_MS);
+  const attempt = async (forMs: number) => {
+    const retries = Math.ceil(forMs / RETRY_EVERY_MS);
+    try {
+      return await lockfile.lock(lockPath, {
+        lockfilePath: lockPath,
+        realpath: false,
+        stale: STALE_MS,
+        retries: retries > 0 ? { retries, factor: 1, minTimeout: RETRY_EVERY_MS, maxTimeout: RETRY_EVERY_MS } : 0,
+        fs: directory,
+        onCompromised: (error: Error) => (lostWith = error),
+      });
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code ?? '';
+      if (BUSY_CODES.has(code)) throw new LockBusy(lockPath, await busyHolder(lockPath));
+      throw usageError(`cannot make the ${what} ${lockPath}: ${code || (error as Error).message}: nothing was sent`);
+    }
+  };
   let release: () => Promise<void>;
-  try {
-    release = await lockfile.lock(lockPath, {
-      lockfilePath: lockPath,
-      realpath: false,
-      stale: STALE_MS,
-      retries: retries > 0 ? { retries, factor: 1, minTimeout: RETRY_EVERY_MS, maxTimeout: RETRY_EVERY_MS } : 0,
-      fs: directory,
-      onCompromised: (error: Error) => (lostWith = error),
-    });
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code ?? '';
-    if (BUSY_CODES.has(code)) throw new LockBusy(lockPath, await busyHolder(lockPath));
-    throw usageError(`cannot make the ${what} ${lockPath}: ${code || (error as Error).message}: nothing was sent`);
-  }
+  if (onWait && waitMs > 0) {
+    try {
+      release = await attempt(0);
+    } catch (error) {
+      if (!(error instanceof LockBusy)) throw error;
+      await onWait(error.holder);
+      release = await attempt(waitMs);
+    }
+  } else release = await attempt(waitMs);
   return {
     lost: () => lostWith,
     release: async () => {
