@@ -91,7 +91,7 @@ const asWritable = (writer: EventEmitter): Writable => writer as Writable;
  * give) are told apart by fstat, without loading node:tty, which loads node:net
  * and the streams stack: a fifth of a short run.
  */
-function isTerminal(fd: number): boolean {
+export function isTerminal(fd: number): boolean {
   try {
     const stat = fstatSync(fd);
     if (!stat.isCharacterDevice()) return false;

@@ -1,6 +1,6 @@
 import { closeSync, lstatSync, openSync, readlinkSync, statSync, type Stats } from 'node:fs';
 import path from 'node:path';
-import { loadBuiltin } from '../builtin.js';
+import { isTerminal } from '../process-io.js';
 
 /**
  * Where `--out FILE` writes: a regular file (or none yet) is replaced whole, through
@@ -23,7 +23,7 @@ export function outTarget(file: string): OutTarget {
   const stats = statSync(file, { throwIfNoEntry: false });
   const resolved = linksFollowed(file);
   if (stats?.isFIFO()) checkOwned(resolved, stats.uid, 'a named pipe');
-  if (stats && !stats.isFile()) return { path: file, inPlace: true, terminal: stats.isCharacterDevice() && isTerminal(file) };
+  if (stats && !stats.isFile()) return { path: file, inPlace: true, terminal: stats.isCharacterDevice() && isTerminalDevice(file) };
   return { path: stats ? resolved : path.resolve(file), inPlace: false, terminal: false };
 }
 
@@ -83,13 +83,12 @@ function checkOwned(file: string, owner: number, what: string): void {
   throw new PlantedByAnother(`${file} is ${what} another user made in ${path.dirname(file)}, a folder anyone may write to: payctl does not write through it`);
 }
 
-/** Opened for writing and closed at once, nothing written: only a terminal answers isatty. */
-function isTerminal(device: string): boolean {
+/** Whether a device is a terminal: opened for writing and closed at once, nothing written. */
+function isTerminalDevice(device: string): boolean {
   try {
     const fd = openSync(device, 'w');
     try {
-      // node:tty loaded only here: a run that writes no workbook to a device never loads it.
-      return loadBuiltin<typeof import('node:tty')>('node:tty').isatty(fd);
+      return isTerminal(fd);
     } finally {
       closeSync(fd);
     }
